@@ -1,0 +1,116 @@
+/**
+ * The contract every game engine implements. Engines are pure: no I/O, no clock, no
+ * Math.random, no crypto. The referee core owns randomness and the event log; an engine only
+ * says what it needs (a ChanceRequest) and folds in what the referee drew.
+ *
+ * States must be plain JSON-serialisable data and are treated as immutable: `apply` and
+ * `resolveChance` return a new state and never mutate their input (the referee keeps the
+ * previous state to answer rejections and races).
+ */
+import type { Result } from './result.js';
+
+/** A seat is its 0-based index in the game's seat list. */
+export type Seat = number;
+/** Who is looking: a seat, or a spectator (public information only). */
+export type Viewer = Seat | 'spectator';
+
+/**
+ * A request for random values. Each entry of `ranges` asks for one integer drawn uniformly from
+ * [0, n). The referee answers with exactly `ranges.length` values, in order.
+ *   dice:        { label: 'DiceRolled', ranges: [6, 6] }          (value + 1 = pips)
+ *   shuffle:     { label: 'TilesShuffled', ranges: [28, 27, ..., 2] } (Fisher-Yates, see shuffle.ts)
+ *   stick cast:  { label: 'SticksCast', ranges: [2, 2, 2, 2, 2] }
+ * `hidden: true` marks an outcome that seats must not see as drawn (a shuffled boneyard); the
+ * referee then serves the event to each viewer through `Engine.chanceView`.
+ */
+export interface ChanceRequest {
+  label: string;
+  ranges: number[];
+  hidden?: boolean;
+}
+
+/** How a finished game ended. `points` are the game's own scores (match points, round totals...). */
+export interface Outcome {
+  /** Seats that won (several on a tie; empty when nobody won, e.g. an abandoned game). */
+  winners: Seat[];
+  /** Final score per seat, in the game's own unit. */
+  points: number[];
+  /** One line a person can read: "White wins a gammon (2 points)". */
+  summary: string;
+  /** Game-specific detail (rankings, per-season results...), JSON. */
+  details?: unknown;
+}
+
+/** One step of a replay: a seat's action, or the values drawn for a chance request. */
+export type ReplayEntry<A = unknown> =
+  | { kind: 'action'; seat: Seat; action: A }
+  | { kind: 'chance'; values: number[] };
+
+/** A game record in the game's community format, parsed into something the referee can replay. */
+export interface ImportedRecord<R = unknown, A = unknown> {
+  /** Ruleset input (passed through `parseRuleset`). */
+  ruleset: unknown;
+  /** Seat names as the record gives them, if any. */
+  seatNames?: string[];
+  /** Every action and chance outcome in order; `parsedRuleset` unused by the referee. */
+  entries: ReplayEntry<A>[];
+  /** Labels for entries, used to name the first illegal one ("game 2, move 14"). Same length as entries. */
+  labels?: string[];
+  /** Unused by the referee; lets an importer hand a parsed ruleset to its own tests. */
+  parsedRuleset?: R;
+}
+
+export interface Engine<R = unknown, S = unknown, A = unknown> {
+  /** Stable identifier used in URLs and the database: 'backgammon', 'chicken-foot', 'cerke'. */
+  readonly kind: string;
+
+  /** Validate ruleset input and fill defaults. Errors use code INVALID_INPUT and name the broken limit. */
+  parseRuleset(input: unknown): Result<R>;
+  /** Number of seats this ruleset needs. */
+  seatCount(ruleset: R): number;
+  /** Validate the JSON shape of an action (not its legality). Errors use code INVALID_INPUT. */
+  parseAction(input: unknown): Result<A>;
+
+  /** The state before anything happened; it usually has a pending chance (deal, opening roll). */
+  init(ruleset: R): S;
+  /** What randomness the state waits for, if any. While one is pending no seat may act. */
+  pendingChance(state: S): ChanceRequest | null;
+  /** Fold in drawn values (each within its range). Errors use INVALID_INPUT (imported values out of range). */
+  resolveChance(state: S, values: number[]): Result<S>;
+
+  /** Seats that may act now (empty while a chance is pending or the game is over). */
+  toAct(state: S): Seat[];
+  /** Every legal action for the seat now (empty when it may not act). */
+  legalActions(state: S, seat: Seat): A[];
+  /**
+   * Apply a seat's action. Errors: NOT_YOUR_TURN, ILLEGAL_MOVE, GAME_OVER, NO_PENDING_DECISION, or
+   * another stable upper-case code with a message that explains the rule; the message must not
+   * reveal hidden information (another seat's tiles).
+   */
+  apply(state: S, seat: Seat, action: A): Result<S>;
+  /** The seat concedes the whole game (match, all rounds). */
+  resign(state: S, seat: Seat): Result<S>;
+
+  /** What the viewer may see, as JSON. Spectators see public information only. */
+  view(state: S, viewer: Viewer): unknown;
+  /** Null while the game goes on. */
+  outcome(state: S): Outcome | null;
+
+  /**
+   * What a viewer may see of an action event (default: the action itself). `after` is the
+   * state the action produced, so e.g. a draw can show the drawer the tile drawn.
+   */
+  actionView?(before: S, after: S, seat: Seat, action: A, viewer: Viewer): unknown;
+  /**
+   * What a viewer may see of a hidden chance outcome (only called for `hidden` requests; the
+   * referee adds the outcome's commitment). E.g. the deal shows a seat its own hand.
+   */
+  chanceView?(before: S, after: S, values: number[], viewer: Viewer): unknown;
+
+  /** Export a game as its community record format (backgammon .mat, Cerke text, Chicken Foot JSON). */
+  exportRecord?(ruleset: R, entries: ReplayEntry<A>[], seatNames: string[]): string;
+  /** Parse a community record. Errors use INVALID_INPUT and say where the text is wrong. */
+  importRecord?(text: string): Result<ImportedRecord<R, A>>;
+  /** MIME type of exported records. */
+  readonly recordContentType?: string;
+}
