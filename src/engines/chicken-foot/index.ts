@@ -1,0 +1,41 @@
+/**
+ * Chicken Foot dominoes (spec: rules/chicken-foot.md): the whole game of N+1 rounds, presets
+ * "classic" and "malta-cross", every option of the spec's configuration section.
+ */
+import type { Engine } from '../kit/index.js';
+import * as game from './game.js';
+import type { ChickenFootAction, ChickenFootState } from './game.js';
+import { exportRecord, importRecord, recordContentType } from './record.js';
+import { parseRuleset, type ChickenFootRuleset } from './ruleset.js';
+import { actionView, chanceView, outcome, view } from './views.js';
+
+export const chickenFootEngine: Engine<ChickenFootRuleset, ChickenFootState, ChickenFootAction> = {
+  kind: 'chicken-foot',
+  parseRuleset,
+  seatCount: (ruleset) => ruleset.players,
+  parseAction: game.parseAction,
+  init: game.init,
+  pendingChance: game.pendingChance,
+  resolveChance: game.resolveChance,
+  toAct: game.toAct,
+  legalActions: game.legalActions,
+  apply: game.apply,
+  resign: game.resign,
+  view,
+  outcome,
+  actionView,
+  chanceView,
+  exportRecord,
+  importRecord,
+  recordContentType,
+};
+
+export { ChickenFootCodes, isBlocked, rankWinners, FIRST_DEALER_LABEL, SHUFFLE_LABEL } from './game.js';
+export type { ChickenFootAction, ChickenFootState, Decider, FinishedRound, RoundEnd, RoundInPlay } from './game.js';
+export { dealValues, pendingDeal, type OrganizerDeal } from './deal.js';
+export { RECORD_FORMAT } from './record.js';
+export { CLASSIC_HAND_SIZES, parseRuleset, rulesetWarnings, yardAfterDeal } from './ruleset.js';
+export type { ChickenFootRuleset, Preset, TieBreak, GameEnd } from './ruleset.js';
+export { boardPhase, HUB, targets, type BoardPhase, type TableNode, type TreeView } from './table.js';
+export { buildSet, checkSet, handValue, setPips, setSize, tileValue, type TileId } from './tiles.js';
+export type { ChickenFootView, FinishedRoundView, RoundView } from './views.js';

@@ -1,0 +1,105 @@
+/**
+ * The Chicken Foot game record, JSON text (content type application/json); see RECORD.md:
+ *
+ *   {
+ *     "format": "arbiter-chicken-foot/1",
+ *     "ruleset": { ...the full parsed ruleset... },
+ *     "seats": ["Ann", "Bob", "Cy"],
+ *     "firstDealerDraw": [1],                      // only when ruleset.firstDealer is "random"
+ *     "rounds": [
+ *       { "round": 1, "shuffle": [54, 12, ...],      // the round's TilesShuffled values
+ *         "actions": [ { "seat": 0, "type": "play", "tile": "4-9", "target": "hub" },
+ *                      { "seat": 1, "type": "draw" }, { "seat": 1, "type": "pass" } ] }
+ *     ]
+ *   }
+ */
+import { checkValues, Codes, fail, ok, shuffleRanges, type ImportedRecord, type ReplayEntry, type Result } from '../kit/index.js';
+import { parseAction, type ChickenFootAction } from './game.js';
+import { parseRuleset, type ChickenFootRuleset } from './ruleset.js';
+import { setSize } from './tiles.js';
+
+export const RECORD_FORMAT = 'arbiter-chicken-foot/1';
+export const recordContentType = 'application/json';
+
+type RecordedAction = { seat: number } & ChickenFootAction;
+interface RecordedRound {
+  round: number;
+  shuffle: number[];
+  actions: RecordedAction[];
+}
+
+/** Entries (as the referee stores them) to record text. Chance entries after the first-dealer draw are round shuffles. */
+export function exportRecord(ruleset: ChickenFootRuleset, entries: readonly ReplayEntry<ChickenFootAction>[], seatNames: string[]): string {
+  let firstDealerDraw: number[] | undefined;
+  const rounds: RecordedRound[] = [];
+  for (const entry of entries) {
+    if (entry.kind === 'chance') {
+      if (ruleset.firstDealer === 'random' && !firstDealerDraw) firstDealerDraw = entry.values.slice();
+      else rounds.push({ round: rounds.length + 1, shuffle: entry.values.slice(), actions: [] });
+    } else {
+      rounds[rounds.length - 1]?.actions.push({ seat: entry.seat, ...entry.action });
+    }
+  }
+  const record = { format: RECORD_FORMAT, ruleset, seats: seatNames.slice(), ...(firstDealerDraw ? { firstDealerDraw } : {}), rounds };
+  return JSON.stringify(record, null, 1);
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** Record text to replay entries; INVALID_INPUT says where the record is wrong. */
+export function importRecord(text: string): Result<ImportedRecord<ChickenFootRuleset, ChickenFootAction>> {
+  const bad = (message: string) => fail<ImportedRecord<ChickenFootRuleset, ChickenFootAction>>(Codes.INVALID_INPUT, `invalid Chicken Foot record: ${message}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    return bad(`not JSON (${(e as Error).message})`);
+  }
+  if (!isObject(data)) return bad('the record must be a JSON object');
+  if (data.format !== RECORD_FORMAT) return bad(`format must be "${RECORD_FORMAT}", got ${JSON.stringify(data.format)}`);
+  const extra = Object.keys(data).find((k) => !['format', 'ruleset', 'seats', 'firstDealerDraw', 'rounds'].includes(k));
+  if (extra) return bad(`unknown field "${extra}"`);
+  const parsed = parseRuleset(data.ruleset);
+  if (!parsed.ok) return bad(`ruleset: ${parsed.error.message}`);
+  const ruleset = parsed.value;
+  const seats = data.seats;
+  if (!Array.isArray(seats) || seats.length !== ruleset.players || !seats.every((s) => typeof s === 'string')) {
+    return bad(`seats must list ${ruleset.players} seat names (strings)`);
+  }
+  if (!Array.isArray(data.rounds)) return bad('rounds must be an array');
+
+  const entries: ReplayEntry<ChickenFootAction>[] = [];
+  const labels: string[] = [];
+  if (ruleset.firstDealer === 'random' && data.rounds.length > 0) {
+    const wrong = checkValues([ruleset.players], data.firstDealerDraw as number[]);
+    if (wrong) return bad(`firstDealerDraw (needed because firstDealer is "random"): ${wrong}`);
+    entries.push({ kind: 'chance', values: (data.firstDealerDraw as number[]).slice() });
+    labels.push('first dealer draw');
+  } else if (data.firstDealerDraw !== undefined) {
+    return bad('firstDealerDraw belongs only to a started game whose ruleset has firstDealer "random"');
+  }
+  const ranges = shuffleRanges(setSize(ruleset.setMax));
+  for (const [i, round] of data.rounds.entries()) {
+    const where = `round ${i + 1}`;
+    if (!isObject(round)) return bad(`${where} must be an object { round, shuffle, actions }`);
+    const unknown = Object.keys(round).find((k) => !['round', 'shuffle', 'actions'].includes(k));
+    if (unknown) return bad(`${where} has an unknown field "${unknown}"`);
+    if (round.round !== i + 1) return bad(`${where} is numbered ${JSON.stringify(round.round)}`);
+    const wrong = checkValues(ranges, round.shuffle as number[]);
+    if (wrong) return bad(`${where} shuffle: ${wrong}`);
+    entries.push({ kind: 'chance', values: (round.shuffle as number[]).slice() });
+    labels.push(`${where} shuffle`);
+    if (!Array.isArray(round.actions)) return bad(`${where} actions must be an array`);
+    for (const [j, recorded] of round.actions.entries()) {
+      const at = `${where}, action ${j + 1}`;
+      if (!isObject(recorded)) return bad(`${at} must be an object { seat, type, ... }`);
+      const { seat, ...rest } = recorded;
+      if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= ruleset.players) return bad(`${at}: seat must be 0 to ${ruleset.players - 1}`);
+      const action = parseAction(rest);
+      if (!action.ok) return bad(`${at}: ${action.error.message}`);
+      entries.push({ kind: 'action', seat, action: action.value });
+      labels.push(at);
+    }
+  }
+  return ok({ ruleset: data.ruleset, seatNames: seats as string[], entries, labels, parsedRuleset: ruleset });
+}
