@@ -1,0 +1,79 @@
+/** What a player or spectator sees (everything in Cerke is public) and how a game ended. */
+import { type CapturedPiece, type Colour, type Kind, type Side, SIDES, TAM2, isPiece, sideOf, squareName } from './board.js';
+import { handsOf, scoreOf } from './hands.js';
+import { type CerkeState, declaredHands, seasonName } from './state.js';
+import type { Outcome, Viewer } from '../kit/index.js';
+
+export function view(state: CerkeState, viewer: Viewer) {
+  const board: { square: string; kind: Kind; colour: Colour; side: Side }[] = [];
+  state.board.forEach((cell, square) => {
+    if (isPiece(cell)) board.push({ square: squareName(square), kind: cell.kind, colour: cell.colour, side: cell.side });
+  });
+  const tam2 = state.board.indexOf(TAM2);
+  const phase = state.phase;
+  const side = sideOf(state.toMove);
+  const pile = (seat: number) => {
+    const hands = handsOf(state.capturedPiles[seat]);
+    return { pieces: state.capturedPiles[seat] as CapturedPiece[], hands, score: scoreOf(hands) };
+  };
+  let pendingDecision = null;
+  if (phase.name === 'declaration') {
+    const { hands, handValue } = declaredHands(state, phase);
+    pendingDecision = { type: 'declaration' as const, side, hands, handValue, pointsIfSeasonEnds: handValue * state.stake, stakeIfContinued: Math.min(64, state.stake * 2) };
+  } else if (phase.name === 'stepCompletion') {
+    const { from, via, to } = phase.move;
+    pendingDecision = { type: 'stepCompletion' as const, side, from, via, planned: to, cast: phase.cast, completions: phase.completions };
+  }
+  let pendingCast = null;
+  if (phase.name === 'firstMoverCast') pendingCast = { purpose: 'firstMover' as const };
+  else if (phase.name === 'steppingCast' || phase.name === 'waterCast') {
+    const { from, via, to } = phase.move;
+    pendingCast = { purpose: phase.name === 'steppingCast' ? ('stepping' as const) : ('waterEntry' as const), side, move: { from, via, to } };
+  }
+  const acting = state.result || phase.name === 'firstMoverCast' ? null : side;
+  return {
+    viewerSide: viewer === 'spectator' ? null : sideOf(viewer) ?? null,
+    profile: state.ruleset.profile,
+    ruleset: state.ruleset,
+    seasonCount: state.ruleset.seasons,
+    season: { number: state.season + 1, name: seasonName(state.ruleset, state.season), firstMover: state.firstMover },
+    stake: state.stake,
+    points: { IA: state.points[0], A: state.points[1] },
+    sides: SIDES,
+    toMove: acting,
+    phase: phase.name,
+    board,
+    tam2: tam2 < 0 ? null : squareName(tam2),
+    capturedPiles: { IA: pile(0), A: pile(1) },
+    pendingDecision,
+    pendingCast,
+    lastCast: state.lastCast,
+    tam2MovedLastTurn: state.previousTurnMovedTam2,
+    steppingOnTam2ThisSeason: state.steppingOnTam2,
+    seasonResults: state.seasonResults,
+    result: state.result,
+  };
+}
+
+export function outcome(state: CerkeState): Outcome | null {
+  const result = state.result;
+  if (!result) return null;
+  const ranking = SIDES.map((side, seat) => ({ side, seat, points: state.points[seat] }))
+    .sort((a, b) => b.points - a.points)
+    .map((entry, i, all) => ({ rank: i > 0 && all[i - 1].points === entry.points ? 1 : i + 1, ...entry }));
+  const score = `${state.points[0]}–${state.points[1]} (IA–A)`;
+  const seasons = `after ${state.seasonResults.length} season${state.seasonResults.length === 1 ? '' : 's'}`;
+  let summary: string;
+  if (result.reason === 'resignation') summary = `${sideOf(result.winners[0])} wins: ${result.resignedBy} resigned (${score})`;
+  else if (result.winners.length === 2) summary = `Draw at ${score} ${seasons}`;
+  else {
+    const why = { pointsRanOut: 'points ran out', lastSeason: 'last season played', noLegalAction: `${sideOf(state.toMove)} had no legal action` }[result.reason];
+    summary = `${sideOf(result.winners[0])} wins ${score} ${seasons} (${why})`;
+  }
+  return {
+    winners: result.winners,
+    points: state.points.slice(),
+    summary,
+    details: { reason: result.reason, resignedBy: result.resignedBy ?? null, points: { IA: state.points[0], A: state.points[1] }, seasons: state.seasonResults, ranking },
+  };
+}
