@@ -1,0 +1,7 @@
+import { defineConfig } from 'prisma/config';
+
+// Only `prisma generate` runs here; migrations are applied by the service itself at start-up.
+export default defineConfig({
+  schema: 'prisma/schema.prisma',
+  migrations: { path: 'prisma/migrations' },
+});

@@ -1,0 +1,37 @@
+import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { GqlContextType } from '@nestjs/graphql';
+import type { Response } from 'express';
+import { GraphQLError } from 'graphql';
+import { httpStatusOf, RefereeError } from '../referee/errors.js';
+
+/**
+ * One place that turns failures into answers: a RefereeError becomes a GraphQL error with its
+ * code, or a JSON body with a matching HTTP status; anything unexpected is logged and answered
+ * as INTERNAL without details.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(err: unknown, host: ArgumentsHost) {
+    const { code, message, status } = this.describe(err);
+    if (host.getType<GqlContextType>() === 'graphql') {
+      return new GraphQLError(message, { extensions: { code } });
+    }
+    const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) return res.end();
+    res.status(status).json({ error: { code, message } });
+  }
+
+  private describe(err: unknown): { code: string; message: string; status: number } {
+    if (err instanceof RefereeError) return { code: err.code, message: err.message, status: httpStatusOf(err.code) };
+    if (err instanceof HttpException) {
+      const status = err.getStatus();
+      const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status < 500 ? 'INVALID_INPUT' : 'INTERNAL';
+      return { code, message: err.message, status };
+    }
+    if (err instanceof GraphQLError) return { code: String(err.extensions?.code ?? 'INVALID_INPUT'), message: err.message, status: 400 };
+    this.logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    return { code: 'INTERNAL', message: 'internal error; it has been logged', status: 500 };
+  }
+}

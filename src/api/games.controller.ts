@@ -1,0 +1,76 @@
+import { Body, Controller, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { RefereeError } from '../referee/errors.js';
+import { RefereeService } from '../referee/referee.service.js';
+import { tokenOf } from './caller.js';
+
+/** REST for plain clients and files. Errors are JSON: { error: { code, message } }. */
+@Controller('api/games')
+export class GamesController {
+  constructor(private readonly referee: RefereeService) {}
+
+  @Get(':id')
+  async game(@Param('id') id: string, @Req() req: Request) {
+    const game = await this.referee.game(id);
+    const viewer = await this.referee.viewerOf(id, tokenOf(req));
+    return {
+      id: game.gameId,
+      kind: game.kind,
+      status: game.status,
+      version: game.version,
+      ruleset: game.ruleset,
+      rulesetHash: game.rulesetHash,
+      imported: game.imported,
+      createdAt: game.createdAt,
+      seats: game.seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash) })),
+      mySeat: viewer === 'spectator' ? null : viewer,
+      toAct: game.status === 'ACTIVE' ? game.engine.toAct(game.state) : [],
+      view: this.referee.view(game, viewer),
+      legalActions: this.referee.legalActions(game, viewer),
+      result: game.outcome,
+      fairness: { seedCommitment: game.seedCommitment, randomSource: game.randomSource, serverSeed: game.revealedSeed },
+    };
+  }
+
+  /** Newline-delimited JSON, one event per line, as the caller may see them. */
+  @Get(':id/events')
+  async events(@Param('id') id: string, @Query('afterSeq') afterSeq: string | undefined, @Req() req: Request, @Res() res: Response) {
+    const after = afterSeq === undefined ? 0 : Number(afterSeq);
+    if (!Number.isInteger(after) || after < 0) throw new RefereeError('INVALID_INPUT', 'afterSeq must be a whole number');
+    const viewer = await this.referee.viewerOf(id, tokenOf(req));
+    const game = await this.referee.game(id);
+    res.setHeader('content-type', 'application/x-ndjson');
+    for (let last = after; last < game.version; ) {
+      const page = await this.referee.events(id, last, viewer);
+      if (page.length === 0) break;
+      for (const e of page) res.write(`${JSON.stringify(e)}\n`);
+      last = page.at(-1)!.seq;
+    }
+    res.end();
+  }
+
+  @Get(':id/bundle')
+  @Header('content-type', 'application/json')
+  async bundle(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+    res.setHeader('content-disposition', `attachment; filename="arbiter-${id}.bundle.json"`);
+    return this.referee.bundle(id);
+  }
+
+  @Get(':id/record')
+  async record(@Param('id') id: string, @Res() res: Response) {
+    const { contentType, text } = await this.referee.record(id);
+    res.setHeader('content-type', `${contentType}; charset=utf-8`);
+    res.send(text);
+  }
+
+  /** Body: a record in the game's own format (text or JSON). */
+  @Post('import')
+  async import(@Query('kind') kind: string | undefined, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    if (!kind) throw new RefereeError('INVALID_INPUT', 'say which game the record is: ?kind=backgammon|chicken-foot|cerke');
+    const text = typeof body === 'string' ? body : body && typeof body === 'object' && Object.keys(body).length > 0 ? JSON.stringify(body) : '';
+    if (!text.trim()) throw new RefereeError('INVALID_INPUT', 'the request body must be the record');
+    const { game, tokens } = await this.referee.importRecord(kind, text);
+    res.status(201);
+    return { id: game.gameId, kind: game.kind, status: game.status, version: game.version, result: game.outcome, tokens };
+  }
+}

@@ -1,0 +1,25 @@
+import type { LiveGame, MoveResult as RefereeMoveResult } from '../referee/referee.service.js';
+import type { Game, GameStatusEnum, MoveAccepted, Rejection } from './models.js';
+
+/** A Game model that keeps the live game it came from for its field resolvers. */
+export type GameModel = Game & { live: LiveGame };
+
+export function toGame(live: LiveGame): GameModel {
+  return {
+    id: live.gameId,
+    kind: live.kind,
+    status: live.status as GameStatusEnum,
+    version: live.version,
+    ruleset: live.ruleset,
+    rulesetHash: live.rulesetHash,
+    imported: live.imported,
+    createdAt: live.createdAt,
+    seats: live.seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash) })),
+    live,
+  };
+}
+
+export function toMoveResult(r: RefereeMoveResult): MoveAccepted | Rejection {
+  if (!r.accepted) return { code: r.code, message: r.message, version: r.version };
+  return { gameId: r.gameId, seat: r.seat, version: r.version, status: r.status as GameStatusEnum, events: r.events, result: r.outcome };
+}

@@ -1,0 +1,159 @@
+import { Field, ID, InputType, Int, ObjectType, createUnionType, registerEnumType } from '@nestjs/graphql';
+import { JSONScalar } from './json.scalar.js';
+
+export enum GameStatusEnum {
+  WAITING = 'WAITING',
+  ACTIVE = 'ACTIVE',
+  FINISHED = 'FINISHED',
+}
+registerEnumType(GameStatusEnum, { name: 'GameStatus', description: 'WAITING for seats, ACTIVE, or FINISHED' });
+
+@ObjectType({ description: 'A refusal: nothing changed. `code` is stable; `message` explains the rule or input problem.' })
+export class Rejection {
+  @Field() code: string;
+  @Field() message: string;
+  @Field(() => Int, { nullable: true, description: 'The game version when refused, if known' }) version?: number | null;
+}
+
+@ObjectType()
+export class SeatInfo {
+  @Field(() => Int) index: number;
+  @Field(() => String, { nullable: true }) name: string | null;
+  @Field({ description: 'Whether a player holds this seat' }) taken: boolean;
+}
+
+@ObjectType({ description: 'How this game\'s randomness can be checked' })
+export class Fairness {
+  @Field({ description: 'SHA-256 of the server seed, published at creation' }) seedCommitment: string;
+  @Field({ description: '"fair" (drawn by the referee) or "supplied" (organizer deal or imported record)' }) randomSource: string;
+  @Field(() => String, { nullable: true, description: 'Revealed when the game ends' }) serverSeed: string | null;
+  @Field(() => [String], { nullable: 'items', description: 'Client seeds mixed in before play started' }) clientSeeds: (string | null)[];
+}
+
+@ObjectType({ description: 'One event of a game\'s hash-chained log, as the caller may see it' })
+export class GameEvent {
+  @Field(() => Int) seq: number;
+  @Field() type: string;
+  @Field(() => Int, { nullable: true }) actor: number | null;
+  @Field(() => String, { nullable: true }) moveId: string | null;
+  @Field(() => JSONScalar) payload: unknown;
+  @Field() createdAt: string;
+  @Field() prevHash: string;
+  @Field() hash: string;
+}
+
+@ObjectType()
+export class Game {
+  @Field(() => ID) id: string;
+  @Field() kind: string;
+  @Field(() => GameStatusEnum) status: GameStatusEnum;
+  @Field(() => Int, { description: 'seq of the last event; pass it as expectedVersion' }) version: number;
+  @Field(() => JSONScalar, { description: 'The complete ruleset, defaults filled in' }) ruleset: unknown;
+  @Field() rulesetHash: string;
+  @Field() imported: boolean;
+  @Field() createdAt: Date;
+  @Field(() => [SeatInfo]) seats: SeatInfo[];
+}
+
+@ObjectType()
+export class SeatToken {
+  @Field(() => Int) seat: number;
+  @Field({ description: 'Secret: send it as "Authorization: Bearer <token>" to act for this seat' }) token: string;
+}
+
+@ObjectType()
+export class GameCreated {
+  @Field(() => Game) game: Game;
+  @Field(() => [SeatToken]) tokens: SeatToken[];
+}
+
+@ObjectType()
+export class SeatJoined {
+  @Field(() => Game) game: Game;
+  @Field(() => Int) seat: number;
+  @Field() token: string;
+}
+
+@ObjectType({ description: 'The move was stored. `events` are the events it produced, as the mover may see them.' })
+export class MoveAccepted {
+  @Field(() => ID) gameId: string;
+  @Field(() => Int) seat: number;
+  @Field(() => Int) version: number;
+  @Field(() => GameStatusEnum) status: GameStatusEnum;
+  @Field(() => [GameEvent]) events: GameEvent[];
+  @Field(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over' }) result: unknown;
+}
+
+export const CreateGameResult = createUnionType({
+  name: 'CreateGameResult',
+  types: () => [GameCreated, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : GameCreated),
+});
+export const JoinGameResult = createUnionType({
+  name: 'JoinGameResult',
+  types: () => [SeatJoined, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : SeatJoined),
+});
+export const MoveResult = createUnionType({
+  name: 'MoveResult',
+  types: () => [MoveAccepted, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : MoveAccepted),
+});
+
+@ObjectType()
+export class PageInfo {
+  @Field(() => String, { nullable: true }) endCursor: string | null;
+  @Field() hasNextPage: boolean;
+}
+
+@ObjectType()
+export class GameConnection {
+  @Field(() => [Game]) nodes: Game[];
+  @Field(() => PageInfo) pageInfo: PageInfo;
+}
+
+@ObjectType()
+export class GameSnapshot {
+  @Field(() => Int) seq: number;
+  @Field(() => JSONScalar) view: unknown;
+  @Field(() => JSONScalar, { nullable: true }) result: unknown;
+}
+
+@ObjectType({ description: 'The result of recomputing a game from its log' })
+export class Verdict {
+  @Field() ok: boolean;
+  @Field(() => Int) eventsChecked: number;
+  @Field(() => Int) drawsRecomputed: number;
+  @Field(() => Int, { nullable: true, description: 'The first event that fails' }) badSeq: number | null;
+  @Field(() => String, { nullable: true }) problem: string | null;
+  @Field() fairnessChecked: boolean;
+  @Field() summary: string;
+}
+
+@InputType()
+export class SeatInput {
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, { nullable: true, description: 'Mixed into the game\'s randomness before play starts' }) clientSeed?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'Leave this seat open for joinGame (no token now)' }) open?: boolean | null;
+}
+
+@InputType()
+export class CreateGameInput {
+  @Field({ description: 'backgammon, chicken-foot or cerke' }) kind: string;
+  @Field(() => JSONScalar, { nullable: true, description: 'Ruleset options; defaults fill the rest' }) ruleset?: unknown;
+  @Field(() => [SeatInput], { nullable: true, description: 'One per seat; omitted: every seat taken by the creator' }) seats?: SeatInput[] | null;
+}
+
+@InputType()
+export class JoinGameInput {
+  @Field(() => Int, { nullable: true, description: 'Seat to take; default the first open one' }) seat?: number | null;
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, { nullable: true }) clientSeed?: string | null;
+}
+
+@InputType()
+export class GameFilterInput {
+  @Field(() => String, { nullable: true }) kind?: string | null;
+  @Field(() => GameStatusEnum, { nullable: true }) status?: GameStatusEnum | null;
+  @Field(() => Boolean, { nullable: true }) imported?: boolean | null;
+}

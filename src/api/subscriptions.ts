@@ -1,0 +1,40 @@
+import type { StoredEvent } from '../referee/events.js';
+import type { Viewer } from '../engines/kit/index.js';
+import { viewEvent } from '../referee/fold.js';
+import type { Appended, RefereeService } from '../referee/referee.service.js';
+
+/**
+ * A game's events for one viewer: the stored ones after `afterSeq`, then live ones as they are
+ * appended. The listener is attached before reading the past, so nothing falls in between.
+ */
+export async function* gameEventStream(referee: RefereeService, gameId: string, afterSeq: number, viewer: Viewer): AsyncGenerator<StoredEvent> {
+  const queue: StoredEvent[] = [];
+  let wake: (() => void) | null = null;
+  const listener = (a: Appended) => {
+    for (const s of a.steps) queue.push(viewEvent(a.game, s.event, s.before, s.after, viewer));
+    wake?.();
+  };
+  referee.bus.on(gameId, listener);
+  try {
+    let last = afterSeq;
+    for (;;) {
+      const page = await referee.events(gameId, last, viewer);
+      for (const e of page) yield e;
+      if (page.length === 0) break;
+      last = page.at(-1)!.seq;
+    }
+    for (;;) {
+      while (queue.length > 0) {
+        const e = queue.shift()!;
+        if (e.seq > last) {
+          last = e.seq;
+          yield e;
+        }
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+    }
+  } finally {
+    referee.bus.off(gameId, listener);
+  }
+}

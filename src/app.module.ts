@@ -1,0 +1,45 @@
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
+import { ErrorFilter } from './api/error.filter.js';
+import { GamesController } from './api/games.controller.js';
+import { GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
+import { JSONScalar } from './api/json.scalar.js';
+import { queryLimits } from './api/limits.js';
+import { ConfigModule } from './config/config.module.js';
+import type { Config } from './config/config.js';
+import { DatabaseModule } from './database/database.module.js';
+import { GAME_MODULES } from './games/index.js';
+import { OpsController } from './ops/ops.controller.js';
+import { RefereeModule } from './referee/referee.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: Config): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        RefereeModule,
+        GraphQLModule.forRoot<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          autoSchemaFile: true,
+          sortSchema: true,
+          resolvers: { JSON: JSONScalar },
+          subscriptions: { 'graphql-ws': true },
+          // HTTP requests carry { req }; graphql-ws connections carry their connection params.
+          context: (c: { req?: unknown; connectionParams?: unknown }) => (c.req ? { req: c.req } : { connectionParams: c.connectionParams ?? {} }),
+          validationRules: [queryLimits(config.maxQueryDepth, config.maxQueryComplexity)],
+          playground: false,
+          introspection: true,
+          includeStacktraceInErrorResponses: false,
+        }),
+        ...GAME_MODULES,
+      ],
+      controllers: [GamesController, OpsController],
+      providers: [GamesResolver, MoveAcceptedResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
+    };
+  }
+}

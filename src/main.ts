@@ -1,0 +1,51 @@
+import { Logger } from '@nestjs/common';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config/config.js';
+import { DatabaseService } from './database/database.service.js';
+import { RefereeService } from './referee/referee.service.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await createApp(config);
+  const logger = new Logger('Main');
+  await app.listen(config.port, config.host);
+  const server = app.getHttpServer();
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.log(`ready: GraphQL at http://${config.host}:${port}/graphql (database: ${app.get(DatabaseService).description})`);
+
+  // Own handler (not enableShutdownHooks): finish in-flight moves, close HTTP, then the database.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal}: draining in-flight moves`);
+    const timer = setTimeout(() => {
+      logger.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    await app.get(RefereeService).drain();
+    server.closeIdleConnections?.();
+    await app.close();
+    await app.get(DatabaseService).close();
+    clearTimeout(timer);
+    logger.log('stopped cleanly');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'start-up failed', error: String(err?.stack ?? err) })}\n`);
+  process.exit(1);
+});

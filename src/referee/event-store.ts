@@ -1,0 +1,193 @@
+import { Injectable } from '@nestjs/common';
+import { DatabaseService } from '../database/database.service.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { StoredEvent } from './events.js';
+
+export interface GameRow {
+  id: string;
+  kind: string;
+  status: GameStatus;
+  version: number;
+  ruleset: unknown;
+  rulesetHash: string;
+  seedCommitment: string;
+  serverSeed: string;
+  randomSource: 'fair' | 'supplied';
+  suppliedChance: number[][] | null;
+  imported: boolean;
+  result: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type GameStatus = 'WAITING' | 'ACTIVE' | 'FINISHED';
+
+export interface SeatRow {
+  index: number;
+  name: string | null;
+  tokenHash: string | null;
+  clientSeed: string | null;
+}
+
+export interface GameHead {
+  status: GameStatus;
+  version: number;
+  result: unknown;
+}
+
+/** The stream's expected version was taken by another writer (the compare-and-set failed). */
+export class AppendConflict extends Error {}
+
+export interface GameFilter {
+  kind?: string;
+  status?: GameStatus;
+  imported?: boolean;
+}
+
+/**
+ * The only code that talks to the database about games. An append is ONE statement: the
+ * events' insert and the game row's update in a data-modifying CTE, so it commits atomically
+ * in a single round trip, and the (game_id, seq) primary key is the compare-and-set: a racing
+ * writer at the same version violates it and nothing of its append is stored.
+ */
+@Injectable()
+export class EventStore {
+  constructor(private readonly db: DatabaseService) {}
+
+  private get prisma() {
+    return this.db.prisma;
+  }
+
+  async createGame(game: Omit<GameRow, 'createdAt' | 'updatedAt'>, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.game.create({
+        data: {
+          ...game,
+          ruleset: game.ruleset as Prisma.InputJsonValue,
+          suppliedChance: game.suppliedChance ?? Prisma.DbNull,
+          result: (game.result ?? Prisma.DbNull) as Prisma.InputJsonValue,
+        },
+      }),
+      this.prisma.seat.createMany({ data: seats.map((s) => ({ ...s, gameId: game.id, joinedAt: s.tokenHash ? new Date() : null })) }),
+      this.prisma.event.createMany({ data: events.map((e) => toRow(game.id, e)) }),
+    ]);
+  }
+
+  /** Appends events at the stream's expected version and moves the game row's head with them. */
+  async append(gameId: string, events: StoredEvent[], head: GameHead, seat?: { index: number; name: string | null; tokenHash: string; clientSeed: string | null }): Promise<void> {
+    const rows = JSON.stringify(
+      events.map((e) => ({
+        seq: e.seq,
+        type: e.type,
+        actor: e.actor,
+        move_id: e.moveId,
+        body_hash: e.bodyHash,
+        payload: e.payload,
+        created_at: e.createdAt,
+        prev_hash: e.prevHash,
+        hash: e.hash,
+      })),
+    );
+    const result = head.result === null || head.result === undefined ? null : JSON.stringify(head.result);
+    try {
+      if (seat) {
+        // Joining also claims the seat; the WHERE makes a second claim of the same seat a conflict.
+        await this.prisma.$transaction([
+          this.prisma.seat.updateMany({
+            where: { gameId, index: seat.index, tokenHash: null },
+            data: { name: seat.name, tokenHash: seat.tokenHash, clientSeed: seat.clientSeed, joinedAt: new Date() },
+          }),
+          this.prisma.$executeRawUnsafe(APPEND_SQL, gameId, rows, head.version, head.status, result),
+        ]).then(([claimed]) => {
+          if (claimed.count !== 1) throw new AppendConflict('seat already taken');
+        });
+        return;
+      }
+      await this.prisma.$executeRawUnsafe(APPEND_SQL, gameId, rows, head.version, head.status, result);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppendConflict('version taken');
+      throw err;
+    }
+  }
+
+  async game(id: string): Promise<(GameRow & { seats: SeatRow[] }) | null> {
+    const row = await this.prisma.game.findUnique({ where: { id }, include: { seats: { orderBy: { index: 'asc' } } } });
+    return row as unknown as (GameRow & { seats: SeatRow[] }) | null;
+  }
+
+  async events(gameId: string, afterSeq = 0, limit?: number, untilSeq?: number): Promise<StoredEvent[]> {
+    const rows = await this.prisma.event.findMany({
+      where: { gameId, seq: { gt: afterSeq, ...(untilSeq !== undefined ? { lte: untilSeq } : {}) } },
+      orderBy: { seq: 'asc' },
+      take: limit,
+    });
+    return rows.map((r) => ({
+      seq: r.seq,
+      type: r.type,
+      actor: r.actor,
+      moveId: r.moveId,
+      bodyHash: r.bodyHash,
+      payload: r.payload as Record<string, unknown>,
+      createdAt: r.createdAt.toISOString(),
+      prevHash: r.prevHash,
+      hash: r.hash,
+    }));
+  }
+
+  async seatByTokenHash(tokenHash: string): Promise<{ gameId: string; index: number } | null> {
+    return this.prisma.seat.findUnique({ where: { tokenHash }, select: { gameId: true, index: true } });
+  }
+
+  /** Newest first; the cursor is the last row's (createdAt, id). */
+  async list(filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<GameRow[]> {
+    const rows = await this.prisma.game.findMany({
+      where: {
+        kind: filter.kind,
+        status: filter.status,
+        imported: filter.imported,
+        ...(after
+          ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+          : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: first,
+    });
+    return rows as unknown as GameRow[];
+  }
+
+  async ping(): Promise<void> {
+    await this.prisma.$queryRawUnsafe('SELECT 1');
+  }
+}
+
+const APPEND_SQL = `
+WITH ins AS (
+  INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
+  SELECT $1, t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
+  FROM jsonb_to_recordset($2::jsonb) AS t(seq int, type text, actor int, move_id text, body_hash text, payload jsonb,
+                                          created_at timestamptz, prev_hash text, hash text)
+  RETURNING seq
+)
+UPDATE games SET version = $3, status = $4, result = $5::jsonb, updated_at = now()
+WHERE id = $1 AND EXISTS (SELECT 1 FROM ins)`;
+
+function toRow(gameId: string, e: StoredEvent) {
+  return {
+    gameId,
+    seq: e.seq,
+    type: e.type,
+    actor: e.actor,
+    moveId: e.moveId,
+    bodyHash: e.bodyHash,
+    payload: e.payload as Prisma.InputJsonValue,
+    createdAt: new Date(e.createdAt),
+    prevHash: e.prevHash,
+    hash: e.hash,
+  };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } }; message?: string };
+  if (e?.code === 'P2002') return true;
+  const cause = e?.meta?.driverAdapterError?.cause;
+  return cause?.originalCode === '23505' || cause?.kind === 'UniqueConstraintViolation' || /23505|unique constraint/i.test(e?.message ?? '');
+}
