@@ -344,12 +344,18 @@ function finishGame(s: BackgammonState, winner: Seat, points: number, level: Res
   return newGame({ ...ended, score, crawfordDone }, crawfordNext);
 }
 
-/** The seat concedes the whole match: this game is lost at the level the position stands (money) and the match is over. */
+/**
+ * The seat concedes the whole match. Money: this game is lost at what the position would score
+ * now (so a player with checkers still back concedes a backgammon). Match: the opponent is
+ * brought to the match length.
+ */
 export function forfeit(s: BackgammonState, seat: Seat): Result<BackgammonState> {
   if (s.phase === 'match-over') return fail('GAME_OVER', 'the match is already over');
   if (seat !== 0 && seat !== 1) return fail('INVALID_INPUT', `seat ${seat} does not exist (backgammon has seats 0 and 1)`);
   const level = lossLevel(s, seat);
-  return ok(finishGame(s, other(seat), scoredPoints(s, level), level, 'forfeit'));
+  const winner = other(seat);
+  const points = Math.max(scoredPoints(s, level), s.ruleset.matchLength - s.score[winner]);
+  return ok(finishGame(s, winner, points, level, 'forfeit'));
 }
 
 /** The final score as players see it: games' points added, match over when someone reached the length. */
