@@ -23,7 +23,7 @@ import {
 import { gameEventStream } from './subscriptions.js';
 
 const rejection = (err: unknown) => {
-  if (err instanceof RefereeError) return { code: err.code, message: err.message, version: null };
+  if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
   throw err;
 };
 

@@ -20,6 +20,6 @@ export function toGame(live: LiveGame): GameModel {
 }
 
 export function toMoveResult(r: RefereeMoveResult): MoveAccepted | Rejection {
-  if (!r.accepted) return { code: r.code, message: r.message, version: r.version };
+  if (!r.accepted) return { code: r.code, message: r.message, currentVersion: r.version };
   return { gameId: r.gameId, seat: r.seat, version: r.version, status: r.status as GameStatusEnum, events: r.events, result: r.outcome };
 }

@@ -12,7 +12,7 @@ registerEnumType(GameStatusEnum, { name: 'GameStatus', description: 'WAITING for
 export class Rejection {
   @Field() code: string;
   @Field() message: string;
-  @Field(() => Int, { nullable: true, description: 'The game version when refused, if known' }) version?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The game version when refused, if known' }) currentVersion?: number | null;
 }
 
 @ObjectType()

@@ -141,17 +141,24 @@ function hollandForbids(s: BackgammonState, seat: Seat): boolean {
   return trailing && (s.rolls[0] < 2 || s.rolls[1] < 2);
 }
 
+/** The seat whose decision the game waits for (the answerer of a pending double, else the player on roll). */
+function mainSeat(s: BackgammonState): Seat {
+  return s.phase === 'double-offered' && s.pendingDouble ? other(s.pendingDouble.by) : s.turn;
+}
+
 /** Seats that may act now. */
 export function toAct(s: BackgammonState): Seat[] {
   if (s.phase === 'match-over' || pendingChance(s)) return [];
   if (s.resignation) return [other(s.resignation.by)];
-  const main = s.phase === 'double-offered' && s.pendingDouble ? other(s.pendingDouble.by) : s.turn;
-  return s.ruleset.resignWhen === 'any-time' ? [main, other(main)].sort() : [main];
+  const main = mainSeat(s);
+  const bystander = other(main);
+  return s.ruleset.resignWhen === 'any-time' && resignLevels(s, bystander).length ? [main, bystander].sort() : [main];
 }
 
-/** Resignation levels `seat` may offer now. */
+/** Resignation levels `seat` may offer now (spec §10). */
 function resignLevels(s: BackgammonState, seat: Seat): ResignationLevel[] {
-  if (!toAct(s).includes(seat) || s.resignation) return [];
+  if (s.phase === 'match-over' || pendingChance(s) || s.resignation) return [];
+  if (s.ruleset.resignWhen === 'own-turn' && seat !== mainSeat(s)) return [];
   const rejected = s.ruleset.forbidRepeatLowerResignation && s.rejectedResignation?.by === seat ? s.rejectedResignation.level : null;
   return rejected ? LEVELS.filter((l) => LEVEL_VALUE[l] > LEVEL_VALUE[rejected]) : LEVELS;
 }
@@ -160,7 +167,7 @@ export function legalActions(s: BackgammonState, seat: Seat): BackgammonAction[]
   if (!toAct(s).includes(seat)) return [];
   if (s.resignation) return [{ type: 'acceptResignation' }, { type: 'rejectResignation' }];
   const actions: BackgammonAction[] = [];
-  const isMain = s.phase === 'double-offered' ? other(s.pendingDouble!.by) === seat : s.turn === seat;
+  const isMain = mainSeat(s) === seat;
   if (isMain && s.phase === 'awaiting-roll') {
     actions.push({ type: 'roll' });
     if (mayDouble(s, seat)) actions.push({ type: 'double' });
@@ -269,7 +276,7 @@ function beaverProblem(s: BackgammonState, what: 'beaver' | 'raccoon'): string {
 }
 
 function offerResignation(s: BackgammonState, seat: Seat, level: ResignationLevel): Result<BackgammonState> {
-  if (!toAct(s).includes(seat)) {
+  if (s.ruleset.resignWhen === 'own-turn' && seat !== mainSeat(s)) {
     return fail('NOT_YOUR_TURN', 'you may offer to resign only on your own turn or in answer to a double');
   }
   if (!resignLevels(s, seat).includes(level)) {

@@ -141,8 +141,11 @@ function readCells(rest: string, offset: number, line: number, move: number): Re
   while ((m = re.exec(rest))) {
     const token = m[0];
     if (CELL_START.test(token) || current === null) {
-      // Right column: gnubg starts it 33 characters into the line; anything from 20 on is right.
-      const column = m.index + offset >= 20 || cells.length > 0 ? 1 : 0;
+      // gnubg starts the right column 33 characters into the line; anything from 20 on is right.
+      // A result ("Wins") is placed by its column alone: gnubg may write it right after an
+      // unplayed roll of the other column.
+      const right = m.index + offset >= 20 || (cells.length > 0 && token !== 'Wins');
+      const column = right ? 1 : 0;
       current = { seat: column, line, move, tokens: [] };
       cells.push(current);
     }

@@ -1,0 +1,122 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { verifyFile } from '../../src/cli/verify.js';
+import { DatabaseService } from '../../src/database/database.service.js';
+import { EngineRegistry } from '../../src/referee/engine-registry.js';
+import { eventHash, type StoredEvent } from '../../src/referee/events.js';
+import { verifyBundle } from '../../src/referee/verify.js';
+import { startApp, type TestApp } from '../support/app.js';
+import { ACT, CREATE, GAME, VERIFY } from '../support/queries.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function finishedDuel(): Promise<string> {
+  const res = await t.gql(CREATE, { input: { kind: 'duel', ruleset: { cards: 10, handSize: 3 } } });
+  const { game, tokens } = res.data.createGame;
+  for (let i = 0; i < 20; i++) {
+    const g = (await t.gql(GAME, { id: game.id })).data.game;
+    if (g.status === 'FINISHED') return game.id;
+    const seat = g.toAct[0];
+    const mine = (await t.gql(GAME, { id: game.id }, tokens[seat].token)).data.game;
+    await t.gql(ACT, { gameId: game.id, moveId: `m${i}`, action: mine.legalActions[0] }, tokens[seat].token);
+  }
+  throw new Error('duel did not finish');
+}
+
+const bundleOf = async (id: string) => (await request(t.app.getHttpServer()).get(`/api/games/${id}/bundle`).expect(200)).body;
+const sql = (query: string, ...args: unknown[]) => t.app.get(DatabaseService).prisma.$executeRawUnsafe(query, ...args);
+
+describe('audit: the hash chain, the seed and every move are checkable', () => {
+  it('exports a bundle that verifies offline, from the file alone', async () => {
+    const id = await finishedDuel();
+    const bundle = await bundleOf(id);
+    expect(bundle.game.serverSeed).toMatch(/^[0-9a-f]{64}$/);
+    const dir = mkdtempSync(join(tmpdir(), 'bundle-'));
+    const file = join(dir, 'game.json');
+    writeFileSync(file, JSON.stringify(bundle));
+    const verdict = verifyFile(file, t.app.get(EngineRegistry));
+    expect(verdict).toMatchObject({ ok: true, fairnessChecked: true, badSeq: null });
+    expect(verdict.eventsChecked).toBe(bundle.events.length);
+  });
+
+  it('fails verifyGame and the offline verifier at an event edited in the database', async () => {
+    const id = await finishedDuel();
+    const events: StoredEvent[] = (await bundleOf(id)).events;
+    const victim = events.find((e) => e.type === 'ActionTaken')!;
+    await sql(`UPDATE events SET payload = jsonb_set(payload, '{action,card}', '99') WHERE game_id = $1 AND seq = $2`, id, victim.seq);
+
+    const verdict = (await t.gql(VERIFY, { gameId: id })).data.verifyGame;
+    expect(verdict).toMatchObject({ ok: false, badSeq: victim.seq });
+    expect(verdict.problem).toMatch(/altered/);
+    const offline = verifyBundle(t.app.get(EngineRegistry), await bundleOf(id));
+    expect(offline).toMatchObject({ ok: false, badSeq: victim.seq });
+  });
+
+  it('catches a forged die even when the forger recomputes every hash', async () => {
+    const id = await finishedDuel();
+    const events: StoredEvent[] = (await bundleOf(id)).events;
+    const roll = events.find((e) => e.type === 'DiceRolled');
+    if (!roll) return; // no even card was played: nothing to forge in this deal
+    const forged = structuredClone(events);
+    const at = forged.findIndex((e) => e.seq === roll.seq);
+    const chance = (forged[at].payload as { chance: { values: number[] } }).chance;
+    chance.values = [(chance.values[0] + 1) % 6];
+    for (let i = at; i < forged.length; i++) {
+      forged[i].prevHash = forged[i - 1].hash;
+      forged[i].hash = eventHash(id, forged[i]);
+    }
+    const bundle = { ...(await bundleOf(id)), events: forged };
+    const verdict = verifyBundle(t.app.get(EngineRegistry), bundle);
+    expect(verdict.ok).toBe(false);
+    expect(verdict.badSeq).toBeLessThanOrEqual(roll.seq);
+    expect(verdict.problem).toMatch(/seed|result/);
+  });
+
+  it('keeps the bundle of a game with hidden information closed until it ends', async () => {
+    const res = await t.gql(CREATE, { input: { kind: 'duel' } });
+    const rest = await request(t.app.getHttpServer()).get(`/api/games/${res.data.createGame.game.id}/bundle`);
+    expect(rest.status).toBe(409);
+    expect(rest.body.error.code).toBe('GAME_NOT_FINISHED');
+  });
+
+  it('serves the event log as NDJSON, one verifiable event per line', async () => {
+    const id = await finishedDuel();
+    const res = await request(t.app.getHttpServer()).get(`/api/games/${id}/events`).buffer(true).parse((r, cb) => {
+      let text = '';
+      r.on('data', (c: Buffer) => (text += c));
+      r.on('end', () => cb(null, text));
+    });
+    expect(res.headers['content-type']).toMatch(/ndjson/);
+    const lines = (res.body as string).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((e) => e.seq)).toEqual(lines.map((_, i) => i + 1));
+    for (let i = 1; i < lines.length; i++) expect(lines[i].prevHash).toBe(lines[i - 1].hash);
+  });
+
+  it('imports a record by replaying it, and names the first illegal entry of a bad one', async () => {
+    const id = await finishedDuel();
+    const record = await request(t.app.getHttpServer()).get(`/api/games/${id}/record`).expect(200);
+    const imported = await request(t.app.getHttpServer()).post('/api/games/import?kind=duel').set('content-type', 'text/plain').send(record.text);
+    expect(imported.status).toBe(201);
+    const original = (await t.gql(GAME, { id })).data.game;
+    expect(imported.body.result).toEqual(original.result);
+    const copy = (await t.gql(GAME, { id: imported.body.id })).data.game;
+    expect(copy.fairness.randomSource).toBe('supplied');
+    expect((await t.gql(VERIFY, { gameId: imported.body.id })).data.verifyGame.ok).toBe(true);
+
+    const bad = JSON.parse(record.text);
+    const firstAction = bad.entries.findIndex((e: { kind: string }) => e.kind === 'action');
+    bad.entries[firstAction].action.card = 99;
+    const refused = await request(t.app.getHttpServer()).post('/api/games/import?kind=duel').set('content-type', 'text/plain').send(JSON.stringify(bad));
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'ILLEGAL_MOVE' });
+    expect(refused.body.error.message).toContain(`entry ${firstAction + 1}`);
+  });
+});
