@@ -35,6 +35,13 @@ export class AppModule {
           playground: false,
           introspection: true,
           includeStacktraceInErrorResponses: false,
+          // Apollo files every validation failure as GRAPHQL_VALIDATION_FAILED; keep our limits' own codes.
+          formatError: (formatted, error) => {
+            const own = (error as { originalError?: { extensions?: { code?: unknown } } }).originalError?.extensions?.code;
+            return formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && typeof own === 'string'
+              ? { ...formatted, extensions: { ...formatted.extensions, code: own } }
+              : formatted;
+          },
         }),
         ...GAME_MODULES,
       ],

@@ -1,0 +1,33 @@
+/**
+ * Legal-play generation speed: positions with dice (collected from seeded random games, doubles
+ * included) per second on one core. Target: at least 20,000/s.
+ */
+import { performance } from 'node:perf_hooks';
+import { playRandomGame, seededRandom } from '../src/engines/kit/index.js';
+import { backgammonEngine, legalPlays, type BackgammonState } from '../src/engines/backgammon/index.js';
+
+const ruleset = backgammonEngine.parseRuleset({ cubeEnabled: false });
+if (!ruleset.ok) throw new Error(ruleset.error.message);
+
+// Every state where dice await a play, from whole random games.
+const positions: BackgammonState[] = [];
+for (let seed = 1; positions.length < 5000; seed++) {
+  playRandomGame(backgammonEngine, ruleset.value, seededRandom(seed), 100_000, (state) => {
+    if (state.phase === 'awaiting-play') positions.push(state);
+  });
+}
+const doubles = positions.filter((s) => s.dice![0] === s.dice![1]).length;
+
+let plays = 0;
+for (const s of positions.slice(0, 500)) plays += legalPlays(s).length; // warm-up
+
+const rounds = 4;
+plays = 0;
+const start = performance.now();
+for (let r = 0; r < rounds; r++) for (const s of positions) plays += legalPlays(s).length;
+const seconds = (performance.now() - start) / 1000;
+const rate = (positions.length * rounds) / seconds;
+
+console.log(`backgammon legal-play generation: ${positions.length} positions with dice (${doubles} doubles), ${rounds} rounds`);
+console.log(`  ${Math.round(rate).toLocaleString('en-US')} positions-with-dice/s (${(plays / rounds / positions.length).toFixed(1)} distinct plays each on average)`);
+console.log(`  target 20,000/s: ${rate >= 20_000 ? 'met' : 'NOT met'}`);
