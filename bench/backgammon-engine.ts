@@ -3,18 +3,28 @@
  * included) per second on one core. Target: at least 20,000/s.
  */
 import { performance } from 'node:perf_hooks';
-import { playRandomGame, seededRandom } from '../src/engines/kit/index.js';
+import { seededRandom } from '../src/engines/kit/index.js';
 import { backgammonEngine, legalPlays, type BackgammonState } from '../src/engines/backgammon/index.js';
 
 const ruleset = backgammonEngine.parseRuleset({ cubeEnabled: false });
 if (!ruleset.ok) throw new Error(ruleset.error.message);
 
-// Every state where dice await a play, from whole random games.
+// Every state where dice await a play, from whole games of random plays (no resignations).
 const positions: BackgammonState[] = [];
-for (let seed = 1; positions.length < 5000; seed++) {
-  playRandomGame(backgammonEngine, ruleset.value, seededRandom(seed), 100_000, (state) => {
+for (let seed = 1; positions.length < 10_000; seed++) {
+  const rand = seededRandom(seed);
+  let state = backgammonEngine.init(ruleset.value);
+  while (!backgammonEngine.outcome(state)) {
+    const pending = backgammonEngine.pendingChance(state);
+    const seat = backgammonEngine.toAct(state)[0];
+    const actions = pending ? [] : backgammonEngine.legalActions(state, seat).filter((a) => a.type !== 'resign');
+    const next = pending
+      ? backgammonEngine.resolveChance(state, pending.ranges.map((n) => rand(n)))
+      : backgammonEngine.apply(state, seat, actions[rand(actions.length)]);
+    if (!next.ok) throw new Error(next.error.message);
+    state = next.value;
     if (state.phase === 'awaiting-play') positions.push(state);
-  });
+  }
 }
 const doubles = positions.filter((s) => s.dice![0] === s.dice![1]).length;
 
