@@ -29,32 +29,44 @@ export function parseRuleset(input: unknown): Result<BackgammonRuleset> {
   const extra = unknownKey(raw, RULESET_KEYS, 'the ruleset');
   if (extra) return invalid(extra);
 
-  const int = (key: string, min: number, max: number, dflt: number): number | string => {
+  // Each reader returns the value (or its default) and notes the first problem found.
+  let problem: string | null = null;
+  const note = <T>(why: string, dflt: T): T => {
+    problem ??= why;
+    return dflt;
+  };
+  const int = (key: string, min: number, max: number, dflt: number): number => {
     const v = raw[key];
     if (v === undefined) return dflt;
-    if (typeof v !== 'number' || !Number.isInteger(v)) return `${key} must be an integer`;
-    if (v < min || v > max) return `${key} must be between ${min} and ${max}, got ${v}`;
-    return v;
+    if (typeof v !== 'number' || !Number.isInteger(v)) return note(`${key} must be an integer`, dflt);
+    return v < min || v > max ? note(`${key} must be between ${min} and ${max}, got ${v}`, dflt) : v;
   };
-  const bool = (key: string, dflt: boolean): boolean | string => {
+  const bool = (key: string, dflt: boolean): boolean => {
     const v = raw[key];
     if (v === undefined) return dflt;
-    return typeof v === 'boolean' ? v : `${key} must be true or false`;
+    return typeof v === 'boolean' ? v : note(`${key} must be true or false`, dflt);
   };
-  const choice = <T extends string>(key: string, options: readonly T[]): T | string => {
+  const choice = <T extends string>(key: string, options: readonly T[]): T => {
     const v = raw[key];
     if (v === undefined) return options[0];
-    return typeof v === 'string' && (options as readonly string[]).includes(v) ? (v as T) : `${key} must be one of ${options.map((o) => `"${o}"`).join(', ')}`;
+    return (options as readonly unknown[]).includes(v) ? (v as T) : note(`${key} must be one of ${options.map((o) => `"${o}"`).join(', ')}`, options[0]);
+  };
+  const cube = (): number | null => {
+    const v = raw.maxCube;
+    if (v === undefined) return 64;
+    if (v === null) return null;
+    const powerOfTwo = typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= CUBE_LIMIT && (v & (v - 1)) === 0;
+    return powerOfTwo ? v : note(`maxCube must be a power of two from 1 to ${CUBE_LIMIT}, or null for no limit`, 64);
   };
 
   const matchLength = int('matchLength', 0, MAX_MATCH_LENGTH, 0);
-  if (typeof matchLength === 'string') return invalid(matchLength);
   const money = matchLength === 0;
-  const fields = {
+  const ruleset: BackgammonRuleset = {
     matchLength,
     crawford: bool('crawford', true),
     holland: bool('holland', false),
     cubeEnabled: bool('cubeEnabled', true),
+    maxCube: cube(),
     jacoby: bool('jacoby', money),
     beavers: int('beavers', 0, 15, 0),
     raccoons: bool('raccoons', false),
@@ -67,17 +79,7 @@ export function parseRuleset(input: unknown): Result<BackgammonRuleset> {
     forbidRepeatLowerResignation: bool('forbidRepeatLowerResignation', true),
     jacobyAppliesToResignations: bool('jacobyAppliesToResignations', false),
   };
-  for (const v of Object.values(fields)) if (typeof v === 'string' && v.includes(' must ')) return invalid(v);
-
-  let maxCube: number | null = 64;
-  if (raw.maxCube !== undefined) {
-    const v = raw.maxCube;
-    if (v !== null && (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > CUBE_LIMIT || (v & (v - 1)) !== 0)) {
-      return invalid(`maxCube must be a power of two from 1 to ${CUBE_LIMIT}, or null for no limit`);
-    }
-    maxCube = v;
-  }
-  const ruleset = { ...fields, maxCube } as BackgammonRuleset;
+  if (problem) return invalid(problem);
   if (!money) {
     const moneyOnly: [boolean, string][] = [
       [ruleset.jacoby, 'jacoby'],
