@@ -7,8 +7,11 @@ import { engine, rules } from './helpers.js';
 function expectTilesConserved(state: ChickenFootState): void {
   const round = state.round;
   if (!round) return;
-  const everywhere = [...round.table.map((n) => n.tile), ...round.hands.flat(), ...round.yard].sort();
-  expect(everywhere).toEqual(buildSet(state.ruleset.setMax).sort());
+  const everywhere = [...round.table.map((n) => n.tile), ...round.hands.flat(), ...round.yard];
+  const set = buildSet(state.ruleset.setMax);
+  if (everywhere.length !== set.length || new Set(everywhere).size !== set.length) {
+    throw new Error(`tiles not conserved in round ${round.number}: ${everywhere.length} placed of ${set.length}`);
+  }
 }
 
 /** Finished rounds score the pips left in hands (plus the optional going-out-on-a-double penalty). */
@@ -29,10 +32,11 @@ function expectNoLeak(served: unknown, state: ChickenFootState, seat: Seat): voi
   const round = state.round;
   if (!round) return;
   const text = JSON.stringify(served);
+  const named = new Set(Array.from(text.matchAll(/"(\d+-\d+)"/g), (m) => m[1]));
   const secret = [...round.hands.flatMap((hand, s) => (s === seat ? [] : hand)), ...round.yard];
-  for (const tile of secret) expect(text).not.toContain(`"${tile}"`);
-  expect(text).not.toContain('"order"');
-  expect(text).not.toContain('"shuffle"');
+  const leaked = secret.filter((tile) => named.has(tile));
+  if (leaked.length > 0) throw new Error(`seat ${seat} was served hidden tiles ${leaked.join(', ')}: ${text}`);
+  if (/"(order|shuffle)"/.test(text)) throw new Error(`seat ${seat} was served the yard order or shuffle: ${text}`);
 }
 
 /** Plays a seeded random game and checks every step. */
@@ -41,7 +45,9 @@ function checkGame(ruleset: ChickenFootRuleset, seed: number, checkViews: boolea
   const { state, entries, finished } = playRandomGame(engine, ruleset, seededRandom(seed), 200_000, (after, entry) => {
     expectTilesConserved(after);
     // A draw may exhaust the yard; the block is then detected at the drawer's pass.
-    if (after.round && after.round.drawsThisTurn === 0 && ruleset.blockedDetection === 'immediate') expect(isBlocked(ruleset, after.round)).toBe(false);
+    if (after.round && after.round.drawsThisTurn === 0 && ruleset.blockedDetection === 'immediate' && isBlocked(ruleset, after.round)) {
+      throw new Error(`round ${after.round.number} is blocked but goes on`);
+    }
     if (checkViews) {
       for (let seat = 0; seat < ruleset.players; seat++) {
         const current = { ...(engine.view(after, seat) as object), rounds: [] };
@@ -50,7 +56,7 @@ function checkGame(ruleset: ChickenFootRuleset, seed: number, checkViews: boolea
         else if (engine.pendingChance(previous)?.hidden) expectNoLeak(engine.chanceView!(previous, after, entry.values, seat), after, seat);
       }
       const spectator = JSON.stringify({ ...(engine.view(after, 'spectator') as object), rounds: [] });
-      expect(spectator).not.toContain('"hand"');
+      if (spectator.includes('"hand"')) throw new Error(`a spectator was served a hand: ${spectator}`);
     }
     previous = after;
   });
@@ -71,7 +77,7 @@ describe('whole games of Chicken Foot played at random', () => {
       fc.assert(
         fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
           const ruleset = rules(input as Record<string, unknown>);
-          const { state, entries } = checkGame(ruleset, seed, seed % 2 === 0);
+          const { state, entries } = checkGame(ruleset, seed, true);
           const doubles = state.rounds.map((r) => r.startDouble);
           expect(doubles).toEqual(Array.from({ length: ruleset.setMax + 1 }, (_, i) => ruleset.setMax - i));
           const replayed = replay(engine, ruleset, entries);
@@ -80,7 +86,7 @@ describe('whole games of Chicken Foot played at random', () => {
           expect(JSON.parse(JSON.stringify(state))).toEqual(state);
           expect(engine.outcome(state)!.winners.length).toBeGreaterThan(0);
         }),
-        { numRuns: 2 },
+        { numRuns: 3 },
       );
     },
   );
@@ -124,11 +130,11 @@ describe('whole games of Chicken Foot played at random', () => {
         const parsed = engine.parseRuleset(input);
         fc.pre(parsed.ok);
         if (!parsed.ok) return;
-        const { state, entries } = checkGame(parsed.value, seed, false);
+        const { state, entries } = checkGame(parsed.value, seed, seed % 4 === 0);
         const replayed = replay(engine, parsed.value, entries);
         expect(replayed.ok && replayed.state).toEqual(state);
       }),
-      { numRuns: 40 },
+      { numRuns: 100 },
     );
   });
 });
