@@ -361,8 +361,13 @@ export type Decider = 'total' | TieBreak | 'shared';
  * Spec section 11: the lowest total wins among the eligible seats; ties go through the tie-break
  * steps in order, and whoever is still tied shares the win. `sheet[round][seat]` are round scores.
  */
-export function rankWinners(sheet: readonly (readonly number[])[], tieBreak: readonly TieBreak[], eligible: readonly Seat[]): { winners: Seat[]; decidedBy: Decider } {
-  const total = (seat: Seat) => sheet.reduce((sum, row) => sum + row[seat], 0);
+export function rankWinners(
+  totals: readonly number[],
+  sheet: readonly (readonly number[])[],
+  tieBreak: readonly TieBreak[],
+  eligible: readonly Seat[],
+): { winners: Seat[]; decidedBy: Decider } {
+  const total = (seat: Seat) => totals[seat];
   const keys: Record<TieBreak, (seat: Seat) => number> = {
     // Smaller key is better: the most zero rounds, then the lowest round score above zero.
     zeroRounds: (seat) => -sheet.filter((row) => row[seat] === 0).length,

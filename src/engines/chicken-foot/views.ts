@@ -139,7 +139,7 @@ export function outcome(state: ChickenFootState): Outcome | null {
   const sheet = state.rounds.flatMap((round) => (round.scores ? [round.scores] : []));
   const resigned = state.end.resigned;
   const eligible = state.totals.map((_, seat) => seat).filter((seat) => seat !== resigned);
-  const { winners, decidedBy } = rankWinners(sheet, r.tieBreak, eligible);
+  const { winners, decidedBy } = rankWinners(state.totals, sheet, r.tieBreak, eligible);
   const names = winners.map(seatName).join(' and ');
   const points = state.totals[winners[0]];
   const how = decidedBy === 'total' ? '' : decidedBy === 'shared' ? ' (tied, sharing the win)' : ` (tie broken by ${decidedBy})`;
