@@ -9,7 +9,7 @@ import type { CerkeAction } from './actions.js';
 import type { HandName } from './hands.js';
 import { readPekzepNumeral, toPekzepNumeral } from './numerals.js';
 import { type CerkeRuleset, parseRuleset } from './ruleset.js';
-import { type CerkeState, type NegativeHandName, apply, declaredHands, init, pendingChance, positionOf, resolveChance } from './state.js';
+import { type CerkeState, type NegativeHandName, apply, declaredHands, init, pendingChance, positionOf, resolveChance, tam2Action } from './state.js';
 import { forEachTam2Intent } from './movement.js';
 import { Codes, fail, ok, type ImportedRecord, type ReplayEntry, type Result } from '../kit/index.js';
 
@@ -381,11 +381,7 @@ class RecordReader {
       const matches = squareName(intent.to) === to && (first === null || squareName(intent.firstSquare) === first)
         && (via === null ? intent.via < 0 : intent.via >= 0 && squareName(intent.via) === via)
         && (stepDuring === undefined || intent.stepDuring === stepDuring);
-      if (matches) {
-        chosen = intent.via < 0
-          ? { type: 'moveTam2', firstSquare: squareName(intent.firstSquare), to }
-          : { type: 'moveTam2', firstSquare: squareName(intent.firstSquare), to, via: squareName(intent.via), stepDuring: intent.stepDuring! };
-      }
+      if (matches) chosen = tam2Action(intent);
       return matches;
     });
     if (!chosen) throw new ImportError(`${this.label}: Tam2 cannot make this move from ${src}`);

@@ -336,7 +336,7 @@ export function hasLegalAction(state: CerkeState, seat: number): boolean {
   return tam2MayMove(state) && forEachTam2Intent(position, () => true);
 }
 
-export const moveAction = (intent: MoveIntent): CerkeAction =>
+const moveAction = (intent: MoveIntent): CerkeAction =>
   intent.via < 0
     ? { type: 'move', from: squareName(intent.from), to: squareName(intent.to) }
     : { type: 'move', from: squareName(intent.from), via: squareName(intent.via), to: squareName(intent.to) };
