@@ -40,8 +40,14 @@ export function exportRecord(ruleset: ChickenFootRuleset, entries: readonly Repl
       rounds[rounds.length - 1]?.actions.push({ seat: entry.seat, ...entry.action });
     }
   }
-  const record = { format: RECORD_FORMAT, ruleset, seats: seatNames.slice(), ...(firstDealerDraw ? { firstDealerDraw } : {}), rounds };
-  return JSON.stringify(record, null, 1);
+  // Plain JSON, laid out for people: one line per header field, per round header and per action.
+  const j = JSON.stringify;
+  const header = [`"format": ${j(RECORD_FORMAT)}`, `"ruleset": ${j(ruleset)}`, `"seats": ${j(seatNames)}`];
+  if (firstDealerDraw) header.push(`"firstDealerDraw": ${j(firstDealerDraw)}`);
+  const roundText = rounds.map(
+    (r) => `  {"round": ${r.round}, "shuffle": ${j(r.shuffle)}, "actions": [${r.actions.map((a) => `\n    ${j(a)}`).join(',')}${r.actions.length ? '\n  ' : ''}]}`,
+  );
+  return `{\n ${header.join(',\n ')},\n "rounds": [${roundText.length ? `\n${roundText.join(',\n')}\n ` : ''}]\n}\n`;
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
