@@ -8,7 +8,7 @@ import { type Colour, type Kind, type Side, KINDS, SIDES, TAM2, initialBoard, is
 import type { CerkeAction } from './actions.js';
 import type { HandName } from './hands.js';
 import { readPekzepNumeral, toPekzepNumeral } from './numerals.js';
-import { type CerkeRuleset, parseRuleset } from './ruleset.js';
+import { type CerkeRuleset, PROFILES, parseRuleset } from './ruleset.js';
 import { type CerkeState, type NegativeHandName, apply, declaredHands, init, pendingChance, positionOf, resolveChance, tam2Action } from './state.js';
 import { forEachTam2Intent } from './movement.js';
 import { Codes, fail, ok, type ImportedRecord, type ReplayEntry, type Result } from '../kit/index.js';
@@ -96,8 +96,32 @@ function render(elements: Element[]): string {
 }
 
 /**
- * Writes a refereed game as a cerke_online V5 record. The engine has no clock, so the
- * `始時`/`終時` lines are left out; seat names go into CKKA's `黒名` (IA) and `赤名` (A) tags.
+ * cerke_online records are always online, four seasons; any other ruleset is written as
+ * `key=value` pairs (profile, then the flags that differ from that profile) so the record
+ * replays the same way.
+ */
+function rulesetDifferences(ruleset: CerkeRuleset): string {
+  const base: CerkeRuleset = { profile: ruleset.profile, seasons: 4, ...PROFILES[ruleset.profile] };
+  const pairs = (Object.keys(ruleset) as (keyof CerkeRuleset)[])
+    .filter((key) => (key === 'profile' ? ruleset.profile !== 'online' : ruleset[key] !== base[key]))
+    .map((key) => `${key}=${ruleset[key]}`);
+  return pairs.join(',');
+}
+
+function readRulesetTag(value: string): Result<Record<string, unknown>> {
+  const input: Record<string, unknown> = {};
+  for (const pair of value.split(',')) {
+    const [key, text] = pair.split('=');
+    if (!key || text === undefined) return fail(Codes.INVALID_INPUT, `header {ruleset:${value}}: "${pair}" is not key=value`);
+    input[key] = text === 'true' ? true : text === 'false' ? false : /^[0-9]+$/.test(text) ? Number(text) : text;
+  }
+  return ok(input);
+}
+
+/**
+ * Writes a refereed game as a cerke_online V5 record. The engine has no clock, so `始時` and
+ * `終時` are written empty for the caller to fill in; seat names follow as CKKA's `黒名` (IA)
+ * and `赤名` (A) tags.
  */
 export function exportRecord(ruleset: CerkeRuleset, entries: ReplayEntry<CerkeAction>[], seatNames: string[]): string {
   let state = init(ruleset);
@@ -136,7 +160,11 @@ export function exportRecord(ruleset: CerkeRuleset, entries: ReplayEntry<CerkeAc
     if (state.result && !before.result && state.result.reason !== 'resignation') elements.push({ block: GAME_OVER_MARK });
   }
   const colours = state.seasonResults.map((s) => s.firstMover).concat(state.result ? [] : [state.firstMover]).filter((s): s is Side => s !== null);
-  const header = [`{一位色:${colours.map((s) => KING_COLOUR[s]).join('')}}`];
+  // The first lines stay 一位色, 始時, 終時 (終時 once the game is over), as cerke_online's readers expect.
+  const header = [`{一位色:${colours.map((s) => KING_COLOUR[s]).join('')}}`, '{始時:}'];
+  if (state.result) header.push('{終時:}');
+  const rulesetTag = rulesetDifferences(ruleset);
+  if (rulesetTag) header.push(`{ruleset:${rulesetTag}}`);
   if (seatNames[0]) header.push(`{黒名:${seatNames[0]}}`);
   if (seatNames[1]) header.push(`{赤名:${seatNames[1]}}`);
   return header.join('\n') + '\n' + render(elements);
@@ -163,12 +191,14 @@ const COLOUR_BY_CHAR: Record<string, Colour> = { 赤: 'red', 黒: 'black' };
 interface Header {
   firstMoverColours: string;
   names: { IA?: string; A?: string };
+  /** Our own `{ruleset:…}` tag; absent in cerke_online records (online, four seasons). */
+  ruleset: Record<string, unknown>;
   playerLine: { name: string; points: number | null }[];
 }
 
 /** Header items `{key:value}`, `{value}`, `#{…}#`, and CKKA's player line `[name]pts [name]pts`. */
 function parseHeader(lines: string[]): Result<Header> {
-  const header: Header = { firstMoverColours: '', names: {}, playerLine: [] };
+  const header: Header = { firstMoverColours: '', names: {}, playerLine: [], ruleset: { profile: 'online' } };
   for (const raw of lines) {
     const line = raw.trim();
     if (line === '') continue;
@@ -191,6 +221,11 @@ function parseHeader(lines: string[]): Result<Header> {
       if (key === '一位色') {
         if (!/^[黒赤]+$/.test(value)) return fail(Codes.INVALID_INPUT, `header {一位色:${value}} must list 黒 or 赤 for each season`);
         header.firstMoverColours = value;
+      }
+      if (key === 'ruleset') {
+        const ruleset = readRulesetTag(value);
+        if (!ruleset.ok) return ruleset;
+        header.ruleset = ruleset.value;
       }
       if (key === '黒名') header.names.IA = value;
       if (key === '赤名') header.names.A = value;
@@ -434,7 +469,7 @@ class RecordReader {
   }
 }
 
-/** Parses a cerke_online (V1-V5) or CKKA notation-0 record into replay entries (online profile, 4 seasons). */
+/** Parses a cerke_online (V1-V5) or CKKA notation-0 record into replay entries (online, 4 seasons unless a `{ruleset:…}` tag says otherwise). */
 export function importRecord(text: string): Result<ImportedRecord<CerkeRuleset, CerkeAction>> {
   if (typeof text !== 'string') return fail(Codes.INVALID_INPUT, 'a Cerke record is text');
   const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
@@ -442,12 +477,11 @@ export function importRecord(text: string): Result<ImportedRecord<CerkeRuleset, 
   if (bodyAt < 0) return fail(Codes.INVALID_INPUT, 'the record has no moves: no line starts with a square such as MAU');
   const header = parseHeader(lines.slice(0, bodyAt));
   if (!header.ok) return header;
-  const { playerLine, names, firstMoverColours } = header.value;
+  const { playerLine, names, firstMoverColours, ruleset: rulesetInput } = header.value;
   if (playerLine.some((p) => p.points !== null && p.points !== 20))
     return fail(Codes.INVALID_INPUT, 'header: only games that start at 20 points each can be replayed');
-  const rulesetInput = { profile: 'online' as const };
   const ruleset = parseRuleset(rulesetInput);
-  if (!ruleset.ok) return ruleset;
+  if (!ruleset.ok) return fail(Codes.INVALID_INPUT, `header {ruleset:…}: ${ruleset.error.message}`);
   const body = lines.slice(bodyAt).join('\n');
   if (body.trimStart().startsWith('"')) return fail(Codes.INVALID_INPUT, 'CKKA notation 3 (JSON strings) is not supported; use notation 0');
   const reader = new RecordReader(ruleset.value, tokenise(body), firstMoverColours);

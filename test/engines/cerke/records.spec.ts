@@ -98,7 +98,7 @@ describe('exporting records', () => {
   it('writes the real kinds for an old record with 片', () => {
     const { record, ruleset, state } = importAndReplay(read('cerke_online_kiaak_parser-case2-2021-11-20.txt'));
     const exported = engine.exportRecord!(ruleset, record.entries, ['Alice', 'Bob']);
-    expect(exported).toMatch(/^\{一位色:黒黒赤赤\}\n\{黒名:Alice\}\n\{赤名:Bob\}\nLAU弓TAUZAU橋二\tLE弓LILU橋三\n/);
+    expect(exported).toMatch(/^\{一位色:黒黒赤赤\}\n\{始時:\}\n\{終時:\}\n\{黒名:Alice\}\n\{赤名:Bob\}\nLAU弓TAUZAU橋二\tLE弓LILU橋三\n/);
     const again = importAndReplay(exported);
     expect(again.state.points).toEqual(state.points);
     expect(again.record.seatNames).toEqual(['Alice', 'Bob']);
@@ -115,10 +115,25 @@ describe('exporting records', () => {
     }
   });
 
-  it('strict games write their negative hands and round-trip to the same moves', () => {
+  it('games under other rulesets write their negative hands and ruleset, and round-trip', () => {
     const game = playRandomGame(engine, strict, seededRandom(11));
     const text = engine.exportRecord!(strict, game.entries, []);
     expect(text).toMatch(/皇再来|撃皇/);
+    expect(text.split('\n')[3]).toBe('{ruleset:profile=strict}');
+    expect(importAndReplay(text).state).toMatchObject({ points: game.state.points, seasonResults: game.state.seasonResults, board: game.state.board });
+    for (const [input, tag] of [
+      [{ seasons: 2, allowKut2Tam2: false }, '{ruleset:seasons=2,allowKut2Tam2=false}'],
+      [{ profile: 'strict', seasons: 1, tamMunMok: 'allowed' }, '{ruleset:profile=strict,seasons=1,tamMunMok=allowed}'],
+    ] as const) {
+      const ruleset = rules(input);
+      const other = playRandomGame(engine, ruleset, seededRandom(5));
+      const exported = engine.exportRecord!(ruleset, other.entries, []);
+      expect(exported).toContain(tag);
+      const again = importAndReplay(exported);
+      expect(again.ruleset).toEqual(ruleset);
+      expect(again.state.points).toEqual(other.state.points);
+    }
+    expect(engine.importRecord!('{ruleset:seasons=3}\nMAU弓MAIMY橋一')).toMatchObject({ ok: false, error: { message: expect.stringContaining('"seasons" must be one of 1, 2, 4') } });
     expect(readPekzepNumeral('下十二')).toBe(-12);
     expect(engine.recordContentType).toBe('text/plain');
   });
