@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { EngineRegistry } from '../referee/engine-registry.js';
 import { verifyBundle, type Bundle, type Verdict } from '../referee/verify.js';
-import { ENGINES } from '../games/engines.js';
+import { createRegistry } from '../games/engines.js';
 
 /**
  * Offline verifier: `npm run verify -- bundle.json`. Recomputes the hash chain, every random
@@ -18,19 +18,13 @@ export function verifyFile(path: string, registry: EngineRegistry): Verdict {
   return verifyBundle(registry, bundle);
 }
 
-export function defaultRegistry(): EngineRegistry {
-  const registry = new EngineRegistry();
-  for (const engine of ENGINES) registry.register(engine);
-  return registry;
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   const path = process.argv[2];
   if (!path) {
     process.stderr.write('usage: npm run verify -- <bundle.json>\n');
     process.exit(2);
   }
-  const verdict = verifyFile(path, defaultRegistry());
+  const verdict = verifyFile(path, createRegistry());
   const out = verdict.ok ? `VALID: ${verdict.summary}\n` : `INVALID: ${verdict.summary}\n`;
   process.stdout.write(out, () => process.exit(verdict.ok ? 0 : 1));
 }

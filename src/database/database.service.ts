@@ -25,6 +25,8 @@ const MIGRATIONS_DIR = resolve(projectRoot(import.meta.dirname), 'prisma/migrati
 export class DatabaseService implements OnModuleDestroy {
   private readonly logger = new Logger('Database');
   prisma!: PrismaClient;
+  /** The pool under Prisma's adapter, for the one statement on the move path (see EventStore.append). */
+  pool!: pg.Pool;
   description = '';
   private pglite: PGlite | null = null;
   private socketServer: PGLiteSocketServer | null = null;
@@ -56,7 +58,8 @@ export class DatabaseService implements OnModuleDestroy {
     }
     // The embedded database is single-session underneath; a few connections are enough to queue on.
     const max = this.pglite ? 8 : this.config.databasePoolSize;
-    this.prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
+    this.pool = new pg.Pool({ connectionString: url, max });
+    this.prisma = new PrismaClient({ adapter: new PrismaPg(this.pool) });
     await this.prisma.$connect();
     this.logger.log(`connected to ${this.description} in ${Math.round(performance.now() - started)} ms`);
   }
@@ -65,6 +68,7 @@ export class DatabaseService implements OnModuleDestroy {
     if (this.closed) return;
     this.closed = true;
     await this.prisma?.$disconnect();
+    await this.pool?.end();
     await this.socketServer?.stop();
     await this.pglite?.close();
     this.logger.log('database closed');

@@ -1,2 +1,4 @@
-/** One Nest module per game; each registers its engine and adds its typed GraphQL API. */
-export const GAME_MODULES = [];
+import type { Type } from '@nestjs/common';
+
+/** One Nest module per game, each adding its typed GraphQL API on top of the referee core. */
+export const GAME_MODULES: Type[] = [];

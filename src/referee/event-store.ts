@@ -57,36 +57,33 @@ export class EventStore {
     return this.db.prisma;
   }
 
+  /** Creates the game row, its seats and its first events in one statement (one round trip, atomic). */
   async createGame(game: Omit<GameRow, 'createdAt' | 'updatedAt'>, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
-    await this.prisma.$transaction([
-      this.prisma.game.create({
-        data: {
-          ...game,
-          ruleset: game.ruleset as Prisma.InputJsonValue,
-          suppliedChance: game.suppliedChance ?? Prisma.DbNull,
-          result: (game.result ?? Prisma.DbNull) as Prisma.InputJsonValue,
-        },
-      }),
-      this.prisma.seat.createMany({ data: seats.map((s) => ({ ...s, gameId: game.id, joinedAt: s.tokenHash ? new Date() : null })) }),
-      this.prisma.event.createMany({ data: events.map((e) => toRow(game.id, e)) }),
-    ]);
+    await this.db.pool.query({
+      name: 'create-game',
+      text: CREATE_SQL,
+      values: [
+        game.id,
+        game.kind,
+        game.status,
+        game.version,
+        JSON.stringify(game.ruleset),
+        game.rulesetHash,
+        game.seedCommitment,
+        game.serverSeed,
+        game.randomSource,
+        game.suppliedChance ? JSON.stringify(game.suppliedChance) : null,
+        game.imported,
+        game.result === null || game.result === undefined ? null : JSON.stringify(game.result),
+        JSON.stringify(seats.map((s) => ({ index: s.index, name: s.name, token_hash: s.tokenHash, client_seed: s.clientSeed }))),
+        eventRows(events),
+      ],
+    });
   }
 
   /** Appends events at the stream's expected version and moves the game row's head with them. */
   async append(gameId: string, events: StoredEvent[], head: GameHead, seat?: { index: number; name: string | null; tokenHash: string; clientSeed: string | null }): Promise<void> {
-    const rows = JSON.stringify(
-      events.map((e) => ({
-        seq: e.seq,
-        type: e.type,
-        actor: e.actor,
-        move_id: e.moveId,
-        body_hash: e.bodyHash,
-        payload: e.payload,
-        created_at: e.createdAt,
-        prev_hash: e.prevHash,
-        hash: e.hash,
-      })),
-    );
+    const rows = eventRows(events);
     const result = head.result === null || head.result === undefined ? null : JSON.stringify(head.result);
     try {
       if (seat) {
@@ -102,7 +99,9 @@ export class EventStore {
         });
         return;
       }
-      await this.prisma.$executeRawUnsafe(APPEND_SQL, gameId, rows, head.version, head.status, result);
+      // The hot path: one prepared statement straight on the pool under Prisma's adapter. Prisma's
+      // query interpreter costs more CPU than the statement itself here (see bench/load.ts).
+      await this.db.pool.query({ name: 'append-events', text: APPEND_SQL, values: [gameId, rows, head.version, head.status, result] });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppendConflict('version taken');
       throw err;
@@ -159,6 +158,22 @@ export class EventStore {
   }
 }
 
+const CREATE_SQL = `
+WITH game AS (
+  INSERT INTO games (id, kind, status, version, ruleset, ruleset_hash, seed_commitment, server_seed, random_source,
+                     supplied_chance, imported, result)
+  VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb)
+  RETURNING id
+), seats AS (
+  INSERT INTO seats (game_id, index, name, token_hash, client_seed, joined_at)
+  SELECT (SELECT id FROM game), t.index, t.name, t.token_hash, t.client_seed, CASE WHEN t.token_hash IS NULL THEN NULL ELSE now() END
+  FROM jsonb_to_recordset($13::jsonb) AS t(index int, name text, token_hash text, client_seed text)
+)
+INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
+SELECT (SELECT id FROM game), t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
+FROM jsonb_to_recordset($14::jsonb) AS t(seq int, type text, actor int, move_id text, body_hash text, payload jsonb,
+                                         created_at timestamptz, prev_hash text, hash text)`;
+
 const APPEND_SQL = `
 WITH ins AS (
   INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
@@ -170,24 +185,25 @@ WITH ins AS (
 UPDATE games SET version = $3, status = $4, result = $5::jsonb, updated_at = now()
 WHERE id = $1 AND EXISTS (SELECT 1 FROM ins)`;
 
-function toRow(gameId: string, e: StoredEvent) {
-  return {
-    gameId,
-    seq: e.seq,
-    type: e.type,
-    actor: e.actor,
-    moveId: e.moveId,
-    bodyHash: e.bodyHash,
-    payload: e.payload as Prisma.InputJsonValue,
-    createdAt: new Date(e.createdAt),
-    prevHash: e.prevHash,
-    hash: e.hash,
-  };
+function eventRows(events: StoredEvent[]): string {
+  return JSON.stringify(
+    events.map((e) => ({
+      seq: e.seq,
+      type: e.type,
+      actor: e.actor,
+      move_id: e.moveId,
+      body_hash: e.bodyHash,
+      payload: e.payload,
+      created_at: e.createdAt,
+      prev_hash: e.prevHash,
+      hash: e.hash,
+    })),
+  );
 }
 
 function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } }; message?: string };
-  if (e?.code === 'P2002') return true;
+  const e = err as { code?: string; constraint?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } }; message?: string };
+  if (e?.code === 'P2002' || e?.code === '23505') return true;
   const cause = e?.meta?.driverAdapterError?.cause;
   return cause?.originalCode === '23505' || cause?.kind === 'UniqueConstraintViolation' || /23505|unique constraint/i.test(e?.message ?? '');
 }

@@ -14,7 +14,7 @@ export interface TestApp {
   dataDir: string | null;
   /** Which database: PostgreSQL (TEST_DATABASE_URL) or a fresh embedded PGlite. */
   backend: string;
-  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data: T; errors?: any[] }>;
+  gql(query: string, variables?: Record<string, unknown>, token?: string): Promise<any>;
   close(): Promise<void>;
 }
 

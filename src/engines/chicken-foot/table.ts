@@ -88,9 +88,6 @@ export function hasPlay(table: readonly TableNode[], open: readonly number[], ha
   return false;
 }
 
-/** Every tile on the table, in placement order. */
-export const tableTiles = (table: readonly TableNode[]): TileId[] => table.map((node) => node.tile);
-
 export interface TreeView {
   tile: TileId;
   kind: NodeKind;

@@ -5,7 +5,7 @@
  * player can recompute the committed shuffle and check that no tile moved.
  */
 import type { Outcome, Seat, Viewer } from '../kit/index.js';
-import { legalActions, rankWinners, roundTargets, SHUFFLE_LABEL, type ChickenFootAction, type ChickenFootState, type FinishedRound, type RoundInPlay } from './game.js';
+import { FIRST_DEALER_LABEL, legalActions, rankWinners, roundTargets, SHUFFLE_LABEL, type ChickenFootAction, type ChickenFootState, type FinishedRound, type RoundInPlay } from './game.js';
 import { boardPhase, openFoot, targetName, treeView, type TreeView } from './table.js';
 import { isDouble, type TileId } from './tiles.js';
 
@@ -160,7 +160,7 @@ function latestHands(state: ChickenFootState): TileId[][] {
 /** What a viewer sees of a deal: its own hand and everyone's counts; never the order or values. */
 export function chanceView(before: ChickenFootState, after: ChickenFootState, _values: number[], viewer: Viewer): unknown {
   const round = after.round ?? after.rounds[after.rounds.length - 1];
-  if (before.awaiting !== 'shuffle' || !round) return { label: 'FirstDealerDrawn', firstDealer: after.firstDealer };
+  if (before.awaiting !== 'shuffle' || !round) return { label: FIRST_DEALER_LABEL, firstDealer: after.firstDealer };
   const seen = {
     label: SHUFFLE_LABEL,
     round: round.number,

@@ -1,0 +1,100 @@
+import type { Engine } from '../../src/engines/kit/index.js';
+
+export interface GqlAnswer {
+  data?: any;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+export async function gql(url: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<GqlAnswer> {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as GqlAnswer;
+}
+
+const CREATE = `mutation($input: CreateGameInput!) { createGame(input: $input) {
+  ... on GameCreated { game { id } tokens { seat token } } ... on Rejection { code message } } }`;
+const EVENTS = `query($id: ID!, $after: Int) { gameEvents(gameId: $id, afterSeq: $after) { seq type actor payload } }`;
+export const MOVE = `mutation($g: ID!, $m: String!, $a: JSON!, $v: Int) { submitAction(gameId: $g, moveId: $m, action: $a, expectedVersion: $v) {
+  __typename ... on MoveAccepted { version status events { seq type actor payload } } ... on Rejection { code message } } }`;
+
+interface ServedEvent {
+  seq: number;
+  type: string;
+  actor: number | null;
+  payload: { action?: unknown; chance?: { values?: number[] } };
+}
+
+/**
+ * A bot that plays whole games through the public GraphQL API, holding every seat's token. It
+ * mirrors the game with the same pure engine the referee uses (actions it sent, dice it was
+ * told), so each move costs exactly one request, as for a real bot.
+ */
+export class Bot {
+  gameId = '';
+  version = 0;
+  private tokens: string[] = [];
+  private state: unknown;
+  private moveNo = 0;
+
+  constructor(
+    private readonly url: string,
+    private readonly engine: Engine,
+    private readonly ruleset: unknown,
+    private readonly rand: (n: number) => number,
+    readonly name: string,
+    /** Action types the bot plays only when nothing else is legal (random bots concede and double far too often). */
+    private readonly avoid: readonly string[] = ['resign'],
+  ) {}
+
+  async newGame(): Promise<void> {
+    const created = (await gql(this.url, CREATE, { input: { kind: this.engine.kind, ruleset: this.ruleset } })).data?.createGame;
+    if (!created?.game) throw new Error(`createGame failed: ${JSON.stringify(created)}`);
+    this.gameId = created.game.id;
+    this.tokens = created.tokens.map((t: { token: string }) => t.token);
+    this.state = this.engine.init((this.engine.parseRuleset(this.ruleset) as { value: unknown }).value);
+    this.version = 0;
+    const events = (await gql(this.url, EVENTS, { id: this.gameId, after: 0 })).data.gameEvents as ServedEvent[];
+    this.follow(events);
+  }
+
+  /** Token of a seat (for checks after a crash). */
+  token(seat: number): string {
+    return this.tokens[seat];
+  }
+
+  finished(): boolean {
+    return this.engine.outcome(this.state) !== null;
+  }
+
+  /** Plays one random legal move; answers the referee's typed result. */
+  async move(): Promise<{ accepted: boolean; moveId: string; version: number; code?: string; finished: boolean }> {
+    const seat = this.engine.toAct(this.state)[0];
+    const all = this.engine.legalActions(this.state, seat);
+    const playing = all.filter((a) => !this.avoid.includes((a as { type?: string }).type ?? ''));
+    const actions = playing.length > 0 ? playing : all;
+    const action = actions[this.rand(actions.length)];
+    const moveId = `${this.name}-${this.moveNo++}`;
+    const answer = (await gql(this.url, MOVE, { g: this.gameId, m: moveId, a: action, v: this.version }, this.tokens[seat])).data?.submitAction;
+    if (!answer) throw new Error('no answer');
+    if (answer.__typename !== 'MoveAccepted') return { accepted: false, moveId, version: this.version, code: answer.code, finished: this.finished() };
+    this.follow(answer.events);
+    return { accepted: true, moveId, version: answer.version, finished: this.finished() };
+  }
+
+  private follow(events: ServedEvent[]): void {
+    for (const e of events) {
+      if (e.seq <= this.version) continue;
+      if (e.payload.chance?.values) this.state = ok(this.engine.resolveChance(this.state, e.payload.chance.values));
+      else if (e.type === 'ActionTaken') this.state = ok(this.engine.apply(this.state, e.actor!, e.payload.action));
+      this.version = e.seq;
+    }
+  }
+}
+
+function ok<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  if (!r.ok) throw new Error(`the bot's mirror of the game diverged: ${r.error.message}`);
+  return r.value;
+}

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+/** The built service entry point (dist/src/main.js), found from src/ or dist/. */
+export function serviceEntry(from = import.meta.dirname): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    const main = resolve(dir, 'dist/src/main.js');
+    if (existsSync(resolve(dir, 'package.json'))) {
+      if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
+      return main;
+    }
+  }
+  throw new Error('project root not found');
+}
+
+export interface RunningService {
+  url: string;
+  process: ChildProcess;
+  log: () => string;
+  /** Resolves with the exit code or signal. */
+  exited: Promise<number | string | null>;
+}
+
+/** Starts `node dist/src/main.js` as its own process and waits until /healthz answers. */
+export async function startService(env: Record<string, string>, port: number): Promise<RunningService> {
+  const child = spawn(process.execPath, [serviceEntry()], {
+    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | string | null>((r) => child.on('exit', (code, signal) => r(signal ?? code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited during start-up:\n${output}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the service did not start within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, process: child, log: () => output, exited };
+}
