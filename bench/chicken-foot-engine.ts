@@ -43,7 +43,8 @@ function legalActionListing(name: string, input: Record<string, unknown>, games:
   console.log(`${name}: legalActions ${calls} calls on ${positions.length} positions in ${seconds.toFixed(2)} s = ${Math.round(calls / seconds)} calls/s (${(listed / calls).toFixed(1)} actions per call)`);
 }
 
-console.log("Chicken Foot engine benchmark");
+console.log('Chicken Foot engine benchmark (figures after a short warm-up)');
+wholeGames('warm-up', { preset: 'classic', players: 4 }, 50);
 legalActionListing('classic 4 players', { preset: 'classic', players: 4 }, 20, 20);
 legalActionListing('malta-cross 8 players (double-12)', { preset: 'malta-cross', players: 8, setMax: 12 }, 10, 20);
 wholeGames('classic 4 players', { preset: 'classic', players: 4 }, 200);

@@ -82,8 +82,8 @@ describe('whole games of Chicken Foot played at random', () => {
           expect(doubles).toEqual(Array.from({ length: ruleset.setMax + 1 }, (_, i) => ruleset.setMax - i));
           const replayed = replay(engine, ruleset, entries);
           expect(replayed.ok).toBe(true);
-          expect(replayed.state).toEqual(state);
-          expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+          expect(replayed.state).toStrictEqual(state);
+          expect(JSON.parse(JSON.stringify(state))).toStrictEqual(state);
           expect(engine.outcome(state)!.winners.length).toBeGreaterThan(0);
         }),
         { numRuns: 3 },
