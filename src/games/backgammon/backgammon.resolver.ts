@@ -1,0 +1,124 @@
+import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { tokenOf, type GqlContext } from '../../api/caller.js';
+import { toMoveResult } from '../../api/mapping.js';
+import { MoveResult } from '../../api/models.js';
+import {
+  backgammonEngine, legalPlays, playsForPosition,
+  type BackgammonAction, type BackgammonState, type BackgammonView, type ResignationLevel,
+} from '../../engines/backgammon/index.js';
+import { RefereeError } from '../../referee/errors.js';
+import { RefereeService, type LiveGame } from '../../referee/referee.service.js';
+import { BackgammonResignationLevel } from './dto/enums.js';
+import { BackgammonCheckerMoveInput, BackgammonMoveArgs, BackgammonPlay } from './dto/play.js';
+import { BackgammonPosition } from './dto/position.js';
+import { toPlay, toPosition } from './mapping.js';
+
+/** Backgammon's typed API: each mutation is one engine action; the referee and the engine decide everything. */
+@Resolver()
+export class BackgammonResolver {
+  constructor(private readonly referee: RefereeService) {}
+
+  @Mutation(() => MoveResult, { description: 'Roll the dice to start your turn (when you do not double)' })
+  backgammonRoll(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'roll' });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Play the dice: one checker move per die used (four for doubles), e.g. 13/8 6/5 is [{from: 13, to: 8}, {from: 6, to: 5}]' })
+  backgammonPlay(
+    @Args() move: BackgammonMoveArgs,
+    @Args('moves', { type: () => [BackgammonCheckerMoveInput] }) moves: BackgammonCheckerMoveInput[],
+    @Context() ctx: GqlContext,
+  ): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'play', moves });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Offer a double at the start of your turn, before rolling' })
+  backgammonDouble(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'double' });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Take the double: play on at the doubled stake, owning the cube' })
+  backgammonTake(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'take' });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Drop the double: lose the game at the stake before the double' })
+  backgammonDrop(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'drop' });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Beaver (money play): take the double and redouble at once, keeping the cube' })
+  backgammonBeaver(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'beaver' });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Raccoon (money play): answer a beaver by redoubling again, keeping the cube' })
+  backgammonRaccoon(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'raccoon' });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Offer to resign the current game at a level; your opponent accepts or rejects (resignGame concedes the whole match)' })
+  backgammonOfferResignation(
+    @Args() move: BackgammonMoveArgs,
+    @Args('level', { type: () => BackgammonResignationLevel }) level: ResignationLevel,
+    @Context() ctx: GqlContext,
+  ): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'resign', level });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Accept your opponent\'s resignation: you win the game at the level offered' })
+  backgammonAcceptResignation(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'acceptResignation' });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Reject your opponent\'s resignation: the game goes on' })
+  backgammonRejectResignation(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'rejectResignation' });
+  }
+
+  @Query(() => BackgammonPosition, { description: 'The board, dice, cube, score and whose turn, typed, with the gnubg Position ID and Match ID' })
+  async backgammonPosition(@Args('gameId', { type: () => ID }) gameId: string): Promise<BackgammonPosition> {
+    const game = await this.backgammonGame(gameId);
+    return toPosition(game.gameId, game.version, this.referee.view(game, 'spectator') as BackgammonView);
+  }
+
+  @Query(() => [BackgammonPlay], { description: 'Every legal play of the dice rolled, one per distinct resulting position; empty unless dice await a play' })
+  async backgammonLegalPlays(@Args('gameId', { type: () => ID }) gameId: string): Promise<BackgammonPlay[]> {
+    const game = await this.backgammonGame(gameId);
+    return legalPlays(game.state as BackgammonState).map(toPlay);
+  }
+
+  @Query(() => [BackgammonPlay], { description: 'Analysis, no game needed: every legal play for the side on roll in a gnubg Position ID with these dice; empty when the roll cannot be played' })
+  backgammonPlays(
+    @Args('positionId') positionId: string,
+    @Args('dice', { type: () => [Int], description: 'Two dice, 1-6 each' }) dice: number[],
+  ): BackgammonPlay[] {
+    const plays = playsForPosition(positionId, dice);
+    if (!plays.ok) throw new RefereeError(plays.error.code, plays.error.message);
+    return plays.value.map(toPlay);
+  }
+
+  @Query(() => String, { description: 'The game as a GNU Backgammon .mat record' })
+  async backgammonRecord(@Args('gameId', { type: () => ID }) gameId: string): Promise<string> {
+    await this.backgammonGame(gameId);
+    return (await this.referee.record(gameId)).text;
+  }
+
+  /** The game, refused unless it is backgammon: these typed actions mean nothing to another engine. */
+  private async backgammonGame(gameId: string): Promise<LiveGame> {
+    const game = await this.referee.game(gameId);
+    if (game.kind !== backgammonEngine.kind) throw new RefereeError('INVALID_INPUT', `game ${gameId} is ${game.kind}, not backgammon`);
+    return game;
+  }
+
+  private async act(move: BackgammonMoveArgs, ctx: GqlContext, action: BackgammonAction): Promise<typeof MoveResult> {
+    try {
+      await this.backgammonGame(move.gameId);
+    } catch (err) {
+      // Moves answer refusals as a Rejection, never as an error (as referee.act does).
+      if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
+      throw err;
+    }
+    return toMoveResult(await this.referee.act(move.gameId, tokenOf(ctx), move.moveId, action, move.expectedVersion));
+  }
+}

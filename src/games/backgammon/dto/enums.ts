@@ -1,0 +1,48 @@
+import { registerEnumType } from '@nestjs/graphql';
+import type { GameEnd, Phase, PendingDouble, ResignationLevel } from '../../../engines/backgammon/index.js';
+
+// GraphQL names on the left, the engine's own values on the right: values pass through unchanged.
+
+export const BackgammonResignationLevel = {
+  SINGLE: 'single',
+  GAMMON: 'gammon',
+  BACKGAMMON: 'backgammon',
+} as const satisfies Record<string, ResignationLevel>;
+registerEnumType(BackgammonResignationLevel, {
+  name: 'BackgammonResignationLevel',
+  description: 'How much a resignation concedes: a single game (the cube value), a gammon (twice) or a backgammon (three times)',
+});
+
+export const BackgammonPhase = {
+  OPENING_ROLL: 'opening-roll',
+  AWAITING_ROLL: 'awaiting-roll',
+  ROLLING: 'rolling',
+  DOUBLE_OFFERED: 'double-offered',
+  AWAITING_PLAY: 'awaiting-play',
+  MATCH_OVER: 'match-over',
+} as const satisfies Record<string, Phase>;
+registerEnumType(BackgammonPhase, {
+  name: 'BackgammonPhase',
+  description: 'Where the turn stands: the opening roll, the player on roll may double or roll, the dice are being rolled, a double awaits its answer, the dice await a play, or the match (or money game) is over',
+});
+
+export const BackgammonCubeStage = {
+  DOUBLE: 'double',
+  BEAVER: 'beaver',
+  RACCOON: 'raccoon',
+} as const satisfies Record<string, PendingDouble['stage']>;
+registerEnumType(BackgammonCubeStage, {
+  name: 'BackgammonCubeStage',
+  description: 'The cube turn awaiting an answer: a double, a beaver (the taker redoubles at once, keeping the cube) or a raccoon (the doubler redoubles the beaver)',
+});
+
+export const BackgammonGameEnd = {
+  BEAR_OFF: 'bear-off',
+  DROPPED_DOUBLE: 'dropped-double',
+  RESIGNATION: 'resignation',
+  FORFEIT: 'forfeit',
+} as const satisfies Record<string, GameEnd>;
+registerEnumType(BackgammonGameEnd, {
+  name: 'BackgammonGameEnd',
+  description: 'How a game ended: a player bore off all fifteen checkers, a double was dropped, a resignation was accepted, or a player conceded the match',
+});

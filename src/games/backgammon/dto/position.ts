@@ -1,0 +1,88 @@
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import type { GameEnd, Phase, PendingDouble, ResignationLevel } from '../../../engines/backgammon/index.js';
+import { BackgammonCubeStage, BackgammonGameEnd, BackgammonPhase, BackgammonResignationLevel } from './enums.js';
+import { BackgammonCheckerMove } from './play.js';
+
+const SEAT = 'Seat 0 is White, seat 1 is Black';
+
+@ObjectType({ description: 'One player\'s checkers, in that player\'s own numbering (he moves from 24 towards 1)' })
+export class BackgammonSide {
+  @Field(() => [Int], { description: 'points[i] = this player\'s checkers on his point i + 1 (24 entries)' }) points: number[];
+  @Field(() => Int, { description: 'Checkers on the bar, waiting to enter' }) bar: number;
+  @Field(() => Int, { description: 'Checkers borne off' }) off: number;
+  @Field(() => Int, { description: 'Pips still to travel to bear everything off (a checker on the bar counts 25)' }) pipCount: number;
+}
+
+@ObjectType()
+export class BackgammonBoard {
+  @Field(() => [BackgammonSide], { description: `Per seat. ${SEAT}` }) sides: BackgammonSide[];
+  @Field(() => [Int], { description: 'White\'s numbering, points 1-24: a positive count is White checkers, a negative count Black checkers' }) absolute: number[];
+}
+
+@ObjectType({ description: 'The doubling cube' })
+export class BackgammonCube {
+  @Field(() => Int, { description: 'The stake: each game is worth this times its level' }) value: number;
+  @Field(() => Int, { nullable: true, description: 'The seat that owns the cube and alone may redouble; null while the cube is in the middle' }) owner: number | null;
+  @Field(() => Int, { description: 'The highest value the cube may reach in this game' }) max: number;
+  @Field({ description: 'The player on roll may double now, before rolling' }) mayDouble: boolean;
+}
+
+@ObjectType({ description: 'A double (or beaver, raccoon) waiting for the other player to answer' })
+export class BackgammonPendingDouble {
+  @Field(() => Int, { description: 'The seat that turned the cube; the other seat answers' }) by: number;
+  @Field(() => Int, { description: 'The stake if taken; a drop gives `by` half of it' }) value: number;
+  @Field(() => Int, { description: 'Who owns the cube if it is taken' }) owner: number;
+  @Field(() => BackgammonCubeStage) stage: PendingDouble['stage'];
+}
+
+@ObjectType({ description: 'A resignation waiting for the other player to accept or reject it' })
+export class BackgammonResignationOffer {
+  @Field(() => Int, { description: 'The seat that offers to resign' }) by: number;
+  @Field(() => BackgammonResignationLevel) level: ResignationLevel;
+}
+
+@ObjectType({ description: 'What the last turn did' })
+export class BackgammonTurn {
+  @Field(() => Int) seat: number;
+  @Field(() => [Int], { nullable: true, description: 'The dice thrown; null when the roll was skipped against a closed board' }) dice: number[] | null;
+  @Field(() => [BackgammonCheckerMove]) moves: BackgammonCheckerMove[];
+  @Field({ description: 'The play as gnubg writes it; empty for a pass' }) notation: string;
+  @Field({ description: 'No checker could move' }) passed: boolean;
+}
+
+@ObjectType({ description: 'A finished game of the match' })
+export class BackgammonGameResult {
+  @Field(() => Int, { description: 'Game number in the match, from 1' }) game: number;
+  @Field(() => Int) winner: number;
+  @Field(() => Int, { description: 'Points scored: the cube times the level (a dropped double scores the cube before it was turned)' }) points: number;
+  @Field(() => BackgammonResignationLevel, { description: 'Single game, gammon or backgammon' }) level: ResignationLevel;
+  @Field(() => BackgammonGameEnd) endedBy: GameEnd;
+  @Field(() => Int, { description: 'The cube value when the game ended' }) cube: number;
+  @Field({ description: 'It was the Crawford game' }) crawford: boolean;
+  @Field(() => [Int], { description: 'The match score after this game, per seat' }) scoreAfter: number[];
+}
+
+@ObjectType({ description: 'A backgammon game as anyone may see it: the board, the dice, the cube, the score and whose turn it is, with the gnubg IDs' })
+export class BackgammonPosition {
+  @Field(() => ID) gameId: string;
+  @Field(() => Int, { description: 'seq of the last event; pass it as expectedVersion' }) version: number;
+  @Field(() => Int, { description: '0 for a money game, else the match length in points' }) matchLength: number;
+  @Field(() => [Int], { description: `Score per seat before the current game (the final score once the match is over). ${SEAT}` }) score: number[];
+  @Field(() => Int, { description: 'The game being played, from 1' }) gameNumber: number;
+  @Field({ description: 'This is the Crawford game: nobody may double' }) crawfordGame: boolean;
+  @Field({ description: 'The Crawford game has been played' }) postCrawford: boolean;
+  @Field(() => BackgammonPhase) phase: Phase;
+  @Field(() => Int, { description: `The player on roll. ${SEAT}` }) playerOnRoll: number;
+  @Field(() => [Int], { description: 'Seats that may act now (the answerer of a double or resignation, else the player on roll)' }) toAct: number[];
+  @Field(() => [Int], { nullable: true, description: 'The dice of the current turn, as thrown; null before the roll' }) dice: number[] | null;
+  @Field(() => BackgammonCube) cube: BackgammonCube;
+  @Field(() => BackgammonPendingDouble, { nullable: true }) pendingDouble: BackgammonPendingDouble | null;
+  @Field(() => BackgammonResignationOffer, { nullable: true }) resignation: BackgammonResignationOffer | null;
+  @Field(() => BackgammonBoard) board: BackgammonBoard;
+  @Field({ description: 'GNU Backgammon Position ID (the checkers), seen from the player on roll' }) positionId: string;
+  @Field({ description: 'GNU Backgammon Match ID (cube, dice, score, whose turn)' }) matchId: string;
+  @Field({ description: '"PositionID:MatchID", as gnubg prints and reads it' }) gnubgId: string;
+  @Field(() => BackgammonTurn, { nullable: true }) lastTurn: BackgammonTurn | null;
+  @Field(() => [BackgammonGameResult], { description: 'Games finished so far' }) games: BackgammonGameResult[];
+  @Field(() => Int, { nullable: true, description: 'The seat that won the match, once it is over' }) matchWinner: number | null;
+}
