@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CerkeResolver } from './cerke.resolver.js';
 
 /** Cerke's typed GraphQL API on top of the referee core. */
-@Module({ providers: [] })
+@Module({ providers: [CerkeResolver] })
 export class CerkeModule {}

@@ -1,0 +1,50 @@
+import type { GameStatusEnum } from '../../api/models.js';
+import { sideOf } from '../../engines/cerke/board.js';
+import type { Hand, NegativeHand, StickCast } from '../../engines/cerke/index.js';
+import type { view } from '../../engines/cerke/view.js';
+import type { LiveGame } from '../../referee/referee.service.js';
+import type { CerkeHand, CerkeStateModel, CerkeStickCast } from './dto/state.model.js';
+
+/** What the Cerke engine shows a viewer. */
+export type CerkeView = ReturnType<typeof view>;
+
+/** Negative hands have no flash; GraphQL answers false for them. */
+const toHand = (hand: Hand | NegativeHand): CerkeHand => ({ name: hand.name, flash: 'flash' in hand && hand.flash, value: hand.value });
+
+/** One shape for every cast: the first-mover cast lists both sides, IA first. */
+function toCast(cast: StickCast): CerkeStickCast {
+  if (cast.purpose === 'firstMover') {
+    return { purpose: cast.purpose, casts: (['IA', 'A'] as const).map((side) => ({ side, sticks: cast.sticks[side], value: cast.values[side] })) };
+  }
+  return { purpose: cast.purpose, casts: [{ side: cast.side, sticks: cast.sticks, value: cast.value }] };
+}
+
+export function toCerkeState(game: LiveGame, v: CerkeView): CerkeStateModel {
+  const decision = v.pendingDecision;
+  return {
+    gameId: game.gameId,
+    version: game.version,
+    status: game.status as GameStatusEnum,
+    viewerSide: v.viewerSide,
+    profile: v.profile,
+    ruleset: v.ruleset,
+    seasonCount: v.seasonCount,
+    season: v.season,
+    stake: v.stake,
+    points: v.points,
+    toMove: v.toMove,
+    phase: v.phase,
+    board: v.board,
+    tam2: v.tam2,
+    capturedPiles: v.capturedPiles,
+    pendingDecision:
+      decision &&
+      // A step completion always follows a stepping move, so it has a via square.
+      (decision.type === 'declaration' ? { ...decision, hands: decision.hands.map(toHand) } : { ...decision, via: decision.via! }),
+    lastCast: v.lastCast && toCast(v.lastCast),
+    tam2MovedLastTurn: v.tam2MovedLastTurn,
+    steppingOnTam2ThisSeason: v.steppingOnTam2ThisSeason,
+    seasonResults: v.seasonResults.map((s) => ({ ...s, hands: s.hands.map(toHand) })),
+    result: v.result && { winners: v.result.winners.map(sideOf), reason: v.result.reason, resignedBy: v.result.resignedBy ?? null },
+  };
+}

@@ -1,0 +1,94 @@
+import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { tokenOf, type GqlContext } from '../../api/caller.js';
+import { toMoveResult } from '../../api/mapping.js';
+import { MoveResult } from '../../api/models.js';
+import type { CerkeAction } from '../../engines/cerke/index.js';
+import { RefereeError } from '../../referee/errors.js';
+import { type LiveGame, RefereeService } from '../../referee/referee.service.js';
+import { type CerkeView, toCerkeState } from './cerke.mapping.js';
+import { CerkeCompleteStepArgs, CerkeDropArgs, CerkeLegalAction, CerkeMoveArgs, CerkeMoveTam2Args, CerkeTurnArgs } from './dto/actions.js';
+import { CerkeStateModel } from './dto/state.model.js';
+
+/** GraphQL passes an omitted optional argument as null or leaves it out; the engine's action JSON leaves it out. */
+const compact = <T extends Record<string, unknown>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]: Exclude<T[K], null> };
+
+/** Cerke's typed API. Thin: the engine validates and judges every action, the referee stores it. */
+@Resolver()
+export class CerkeResolver {
+  constructor(private readonly referee: RefereeService) {}
+
+  @Mutation(() => MoveResult, {
+    description:
+      'Move one of your pieces, directly or stepping on `via`. When the leg after `via` is limited by a stick cast, the sticks are cast at once (a SticksCast event among the result\'s events); then complete or abandon the step.',
+  })
+  cerkeMove(@Args() { from, via, to, ...turn }: CerkeMoveArgs, @Context() ctx: GqlContext) {
+    return this.act(ctx, turn, compact({ type: 'move' as const, from, via, to }));
+  }
+
+  @Mutation(() => MoveResult, { description: 'After the stepping cast: end the stick-limited leg on `to` (entering water casts the sticks again)' })
+  cerkeCompleteStep(@Args() { to, ...turn }: CerkeCompleteStepArgs, @Context() ctx: GqlContext) {
+    return this.act(ctx, turn, { type: 'completeStep', to });
+  }
+
+  @Mutation(() => MoveResult, { description: 'After the stepping cast: leave the piece on its square; the turn ends' })
+  cerkeAbandonStep(@Args() turn: CerkeTurnArgs, @Context() ctx: GqlContext) {
+    return this.act(ctx, turn, { type: 'abandonStep' });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Put a piece of your captured pile (hop1zuo1) on an empty square, as your own' })
+  cerkeDrop(@Args() { colour, kind, to, ...turn }: CerkeDropArgs, @Context() ctx: GqlContext) {
+    return this.act(ctx, turn, { type: 'drop', colour, kind, to });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Move Tam2 two King steps onto empty squares, stepping on at most one occupied square on the way' })
+  cerkeMoveTam2(@Args() { firstSquare, to, via, stepDuring, ...turn }: CerkeMoveTam2Args, @Context() ctx: GqlContext) {
+    return this.act(ctx, turn, compact({ type: 'moveTam2' as const, firstSquare, to, via, stepDuring }));
+  }
+
+  @Mutation(() => MoveResult, { description: 'ty mok1 after making a new hand: play on; the stake doubles' })
+  cerkeDeclareContinue(@Args() turn: CerkeTurnArgs, @Context() ctx: GqlContext) {
+    return this.act(ctx, turn, { type: 'continue' });
+  }
+
+  @Mutation(() => MoveResult, { description: 'ta xot1 after making a new hand: end the season and take the hands\' value times the stake' })
+  cerkeDeclareEndSeason(@Args() turn: CerkeTurnArgs, @Context() ctx: GqlContext) {
+    return this.act(ctx, turn, { type: 'endSeason' });
+  }
+
+  @Query(() => CerkeStateModel, { name: 'cerkeState', description: 'The board, both captured piles and their hands, points, stake, season, turn, pending decision and last stick cast' })
+  async cerkeState(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<CerkeStateModel> {
+    const game = await this.cerkeGame(gameId);
+    const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));
+    return toCerkeState(game, this.referee.view(game, viewer) as CerkeView);
+  }
+
+  @Query(() => [CerkeLegalAction], { description: 'Every legal action for the caller\'s seat now (empty for spectators and out of turn)' })
+  async cerkeLegalActions(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<CerkeAction[]> {
+    const game = await this.cerkeGame(gameId);
+    return this.referee.legalActions(game, await this.referee.viewerOf(gameId, tokenOf(ctx))) as CerkeAction[];
+  }
+
+  @Query(() => String, { description: 'The game as a cerke_online record (as GET /api/games/:id/record serves it)' })
+  async cerkeRecord(@Args('gameId', { type: () => ID }) gameId: string): Promise<string> {
+    await this.cerkeGame(gameId);
+    return (await this.referee.record(gameId)).text;
+  }
+
+  private async cerkeGame(gameId: string): Promise<LiveGame> {
+    const game = await this.referee.game(gameId);
+    if (game.kind !== 'cerke') throw new RefereeError('INVALID_INPUT', `game ${gameId} is a ${game.kind} game, not Cerke`);
+    return game;
+  }
+
+  /** A Cerke action must never reach another game's engine, where it could mean something else. */
+  private async act(ctx: GqlContext, { gameId, moveId, expectedVersion }: CerkeTurnArgs, action: CerkeAction): Promise<typeof MoveResult> {
+    try {
+      await this.cerkeGame(gameId);
+    } catch (err) {
+      if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
+      throw err;
+    }
+    return toMoveResult(await this.referee.act(gameId, tokenOf(ctx), moveId, action, expectedVersion));
+  }
+}

@@ -1,0 +1,57 @@
+/** Arguments of the typed Cerke mutations, and a legal action as `cerkeLegalActions` lists it. */
+import { ArgsType, Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import type { CerkeAction, Colour, Kind } from '../../../engines/cerke/index.js';
+import { CerkeActionType, CerkeColour, CerkeKind, CerkeStepDuring, type StepDuring } from './enums.js';
+
+const SQUARE = 'A square: column K L N T Z X C M P, then row A E I U O Y AI AU IA (e.g. ZO, ZAI)';
+
+/** What every Cerke turn names: the game, a client move id and, optionally, the version it expects. */
+@ArgsType()
+export class CerkeTurnArgs {
+  @Field(() => ID) gameId: string;
+  @Field({ description: 'Client move id: a retry with the same id and body returns the original result' }) moveId: string;
+  @Field(() => Int, { nullable: true, description: 'Refuse the move (VERSION_CONFLICT) unless the game is at this version' }) expectedVersion?: number | null;
+}
+
+@ArgsType()
+export class CerkeMoveArgs extends CerkeTurnArgs {
+  @Field({ description: `The piece's square. ${SQUARE}` }) from: string;
+  @Field(() => String, { nullable: true, description: 'The occupied square the piece steps on, for a stepping move' }) via?: string | null;
+  @Field({
+    description:
+      'The final square. When the leg after `via` is limited by a stick cast, the square named before the cast: its direction (online) or the exact destination (strict) binds the completion',
+  })
+  to: string;
+}
+
+@ArgsType()
+export class CerkeCompleteStepArgs extends CerkeTurnArgs {
+  @Field({ description: 'Where the stick-limited leg ends: one of the pending decision\'s completions' }) to: string;
+}
+
+@ArgsType()
+export class CerkeDropArgs extends CerkeTurnArgs {
+  @Field(() => CerkeColour) colour: Colour;
+  @Field(() => CerkeKind) kind: Kind;
+  @Field({ description: `An empty square. ${SQUARE}` }) to: string;
+}
+
+@ArgsType()
+export class CerkeMoveTam2Args extends CerkeTurnArgs {
+  @Field({ description: 'The empty square Tam2 reaches with its first King step' }) firstSquare: string;
+  @Field({ description: 'The empty square its second King step ends on' }) to: string;
+  @Field(() => String, { nullable: true, description: 'An occupied square Tam2 steps on (give stepDuring too)' }) via?: string | null;
+  @Field(() => CerkeStepDuring, { nullable: true }) stepDuring?: StepDuring | null;
+}
+
+@ObjectType({ description: 'A legal action; only the fields its type uses are set. Each type has its mutation: cerkeMove, cerkeCompleteStep, cerkeAbandonStep, cerkeDrop, cerkeMoveTam2, cerkeDeclareContinue, cerkeDeclareEndSeason' })
+export class CerkeLegalAction {
+  @Field(() => CerkeActionType) type: CerkeAction['type'];
+  @Field(() => String, { nullable: true }) from?: string;
+  @Field(() => String, { nullable: true }) via?: string;
+  @Field(() => String, { nullable: true }) to?: string;
+  @Field(() => String, { nullable: true }) firstSquare?: string;
+  @Field(() => CerkeStepDuring, { nullable: true }) stepDuring?: StepDuring;
+  @Field(() => CerkeColour, { nullable: true }) colour?: Colour;
+  @Field(() => CerkeKind, { nullable: true }) kind?: Kind;
+}
