@@ -1,0 +1,104 @@
+import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { tokenOf, type GqlContext } from '../../api/caller.js';
+import { JSONScalar } from '../../api/json.scalar.js';
+import { toGame, toMoveResult } from '../../api/mapping.js';
+import { CreateGameResult, MoveResult, Rejection } from '../../api/models.js';
+import { chickenFootEngine, rulesetWarnings, type ChickenFootAction, type ChickenFootView } from '../../engines/chicken-foot/index.js';
+import { RefereeError } from '../../referee/errors.js';
+import { RefereeService, type LiveGame } from '../../referee/referee.service.js';
+import { ChickenFootLegalActions, ChickenFootRulesetCheck } from './dto/answers.js';
+import { ChickenFootGameInput } from './dto/game.input.js';
+import { ChickenFootMoveArgs, ChickenFootPlayArgs } from './dto/move.args.js';
+import { ChickenFootTable } from './dto/table.js';
+import { toLegalActions, toTable } from './mapping.js';
+import { organizerChance, rulesetOf } from './setup.js';
+
+/** Chicken Foot's typed API: each mutation is one engine action; the referee and the engine decide everything. */
+@Resolver()
+export class ChickenFootResolver {
+  constructor(private readonly referee: RefereeService) {}
+
+  @Mutation(() => MoveResult, { description: 'Play a tile from your hand on an open target: "hub" or the tile on the table it attaches to' })
+  chickenFootPlay(@Args() { tile, target, announce, ...move }: ChickenFootPlayArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'play', tile, target, ...(announce ? { announce: true as const } : {}) });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Draw a tile from the yard (only when you have no play)' })
+  chickenFootDraw(@Args() move: ChickenFootMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'draw' });
+  }
+
+  @Mutation(() => MoveResult, { description: 'Pass the turn (when you cannot play and may not draw)' })
+  chickenFootPass(@Args() move: ChickenFootMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return this.act(move, ctx, { type: 'pass' });
+  }
+
+  @Mutation(() => CreateGameResult, {
+    description: 'Create a Chicken Foot game with a typed ruleset; with `deals` the rounds are dealt exactly as the organizer prepared them (the game is then marked randomSource "supplied")',
+  })
+  async createChickenFootGame(@Args('input') input: ChickenFootGameInput): Promise<typeof CreateGameResult> {
+    try {
+      const ruleset = rulesetOf(input.ruleset);
+      const parsed = chickenFootEngine.parseRuleset(ruleset);
+      if (!parsed.ok) throw new RefereeError(parsed.error.code, parsed.error.message);
+      const { game, tokens } = await this.referee.createGame({
+        kind: chickenFootEngine.kind,
+        ruleset,
+        seats: input.seats?.map((s) => ({ name: s.name, clientSeed: s.clientSeed, open: s.open ?? false })),
+        suppliedChance: organizerChance(parsed.value, input.deals ?? [], input.drawnFirstDealer ?? null),
+      });
+      return { game: toGame(game), tokens };
+    } catch (err) {
+      return refusal(err);
+    }
+  }
+
+  @Query(() => ChickenFootRulesetCheck, { description: 'Check a ruleset (JSON, as createGame takes it) without creating a game: its resolved options and any warnings' })
+  chickenFootRulesetCheck(@Args('ruleset', { type: () => JSONScalar }) ruleset: unknown): ChickenFootRulesetCheck {
+    const parsed = chickenFootEngine.parseRuleset(ruleset);
+    if (!parsed.ok) return { ok: false, message: parsed.error.message, warnings: [], ruleset: null };
+    return { ok: true, message: null, warnings: rulesetWarnings(parsed.value), ruleset: parsed.value };
+  }
+
+  @Query(() => ChickenFootTable, { description: 'The table as the caller may see it: its own hand (none for spectators), every seat\'s tile count, the table tree, scores, and finished rounds in full' })
+  async chickenFootTable(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootTable> {
+    const game = await this.chickenFootGame(gameId);
+    const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));
+    return toTable(game, this.referee.view(game, viewer) as ChickenFootView);
+  }
+
+  @Query(() => ChickenFootLegalActions, { description: 'Every legal play of the caller\'s seat now (tile and target), or whether it may draw or pass' })
+  async chickenFootLegalActions(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootLegalActions> {
+    const game = await this.chickenFootGame(gameId);
+    const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));
+    return toLegalActions(viewer === 'spectator' ? null : viewer, this.referee.legalActions(game, viewer) as ChickenFootAction[]);
+  }
+
+  @Query(() => String, { description: 'The game record (arbiter-chicken-foot/1 JSON), once the game is over: until then it would reveal the hands' })
+  async chickenFootRecord(@Args('gameId', { type: () => ID }) gameId: string): Promise<string> {
+    await this.chickenFootGame(gameId);
+    return (await this.referee.record(gameId)).text;
+  }
+
+  /** The game, refused unless it is Chicken Foot: these typed actions mean nothing to another engine. */
+  private async chickenFootGame(gameId: string): Promise<LiveGame> {
+    const game = await this.referee.game(gameId);
+    if (game.kind !== chickenFootEngine.kind) throw new RefereeError('INVALID_INPUT', `game ${gameId} is ${game.kind}, not chicken-foot`);
+    return game;
+  }
+
+  private async act(move: ChickenFootMoveArgs, ctx: GqlContext, action: ChickenFootAction): Promise<typeof MoveResult> {
+    try {
+      await this.chickenFootGame(move.gameId);
+    } catch (err) {
+      return refusal(err);
+    }
+    return toMoveResult(await this.referee.act(move.gameId, tokenOf(ctx), move.moveId, action, move.expectedVersion));
+  }
+}
+
+/** Mutations answer refusals as a Rejection, never as an error (as referee.act does). */
+function refusal(err: unknown): Rejection {
+  if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
+  throw err;
+}

@@ -1,0 +1,52 @@
+import { registerEnumType } from '@nestjs/graphql';
+import type { BoardPhase, ChickenFootRuleset, ChickenFootView, Preset, RoundEnd } from '../../../engines/chicken-foot/index.js';
+
+// GraphQL names on the left, the engine's own values on the right: values pass through unchanged.
+
+export const ChickenFootPreset = {
+  CLASSIC: 'classic',
+  MALTA_CROSS: 'malta-cross',
+} as const satisfies Record<string, Preset>;
+registerEnumType(ChickenFootPreset, {
+  name: 'ChickenFootPreset',
+  description: 'Classic (the starting double set aside, a hub arm per player, blanks count 0) or Malta Cross (the holder places the starting double, four arms, double-blank 50)',
+});
+
+export const ChickenFootDrawPolicy = {
+  ONE: 'one',
+  UNTIL_PLAYABLE: 'untilPlayable',
+} as const satisfies Record<string, ChickenFootRuleset['drawPolicy']>;
+registerEnumType(ChickenFootDrawPolicy, {
+  name: 'ChickenFootDrawPolicy',
+  description: 'A seat without a play draws one tile per turn, or keeps drawing until it can play',
+});
+
+export const ChickenFootStatus = {
+  DEALING: 'dealing',
+  PLAYING: 'playing',
+  FINISHED: 'finished',
+} as const satisfies Record<string, ChickenFootView['status']>;
+registerEnumType(ChickenFootStatus, {
+  name: 'ChickenFootStatus',
+  description: 'Waiting for a round to be dealt (or for seats), a round in play, or the whole game over',
+});
+
+export const ChickenFootPhase = {
+  OPENING: 'OPENING',
+  OPEN: 'OPEN',
+  FOOT_OPEN: 'FOOT_OPEN',
+} as const satisfies Record<string, BoardPhase>;
+registerEnumType(ChickenFootPhase, {
+  name: 'ChickenFootPhase',
+  description: 'OPENING: the hub still needs arms; OPEN: any open end may be played; FOOT_OPEN: a chicken foot needs its toes before anything else',
+});
+
+export const ChickenFootRoundEnd = {
+  DOMINO: 'domino',
+  BLOCKED: 'blocked',
+  ABANDONED: 'abandoned',
+} as const satisfies Record<string, RoundEnd>;
+registerEnumType(ChickenFootRoundEnd, {
+  name: 'ChickenFootRoundEnd',
+  description: 'A seat played its last tile (domino), nobody could play or draw (blocked), or a resignation ended the game mid-round (abandoned, not scored)',
+});

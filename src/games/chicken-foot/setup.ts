@@ -1,0 +1,56 @@
+import { dealValues, type ChickenFootRuleset, type OrganizerDeal } from '../../engines/chicken-foot/index.js';
+import { normalizeTile } from '../../engines/chicken-foot/tiles.js';
+import { RefereeError } from '../../referee/errors.js';
+import type { ChickenFootDealInput, ChickenFootRulesetInput } from './dto/game.input.js';
+
+const invalid = (message: string) => new RefereeError('INVALID_INPUT', message);
+
+/** The typed ruleset fields and `overrides` as the engine's ruleset JSON. */
+export function rulesetOf(input: ChickenFootRulesetInput): Record<string, unknown> {
+  const { overrides, targetScore, ...fields } = input;
+  const options: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined));
+  if (targetScore !== null && targetScore !== undefined) options.gameEnd = { targetScore };
+  if (overrides === null || overrides === undefined) return options;
+  if (typeof overrides !== 'object' || Array.isArray(overrides)) throw invalid('ruleset.overrides must be a JSON object of ruleset options');
+  // Refuse rather than silently prefer one of two values for the same option.
+  const twice = Object.keys(overrides).find((k) => k in options);
+  if (twice) throw invalid(`ruleset option "${twice}" is given both as a field and in overrides`);
+  return { ...overrides, ...options };
+}
+
+/**
+ * Organizer deals as supplied chance values, in the order the engine asks for chance: the first
+ * dealer (when it is drawn), then one shuffle per round.
+ */
+export function organizerChance(ruleset: ChickenFootRuleset, deals: ChickenFootDealInput[], drawnFirstDealer: number | null): number[][] {
+  const players = ruleset.players;
+  const random = ruleset.firstDealer === 'random';
+  if (drawnFirstDealer !== null) {
+    if (!random) throw invalid(`drawnFirstDealer applies only when the ruleset's firstDealer is "random" (it is seat ${ruleset.firstDealer})`);
+    if (!Number.isInteger(drawnFirstDealer) || drawnFirstDealer < 0 || drawnFirstDealer >= players) throw invalid(`drawnFirstDealer must be a seat from 0 to ${players - 1}`);
+  } else if (random && deals.length > 0) {
+    throw invalid('deals with a random first dealer need drawnFirstDealer: the first dealer is drawn before round 1 is dealt');
+  }
+  const firstDealer = (random ? drawnFirstDealer : ruleset.firstDealer) as number;
+  const chance = drawnFirstDealer === null ? [] : [[drawnFirstDealer]];
+  deals.forEach(({ hands, yard, finder }, i) => {
+    const round = i + 1;
+    const deal: OrganizerDeal = { hands, yard };
+    if (finder !== null && finder !== undefined) deal.finder = finder;
+    if (ruleset.startDoubleSource === 'setAside') {
+      // dealValues puts whichever double is missing where the search finds it, but the engine
+      // searches for the round's scheduled double, so a deal missing another double would come
+      // out differently. A set-aside double is never burnt: rounds go setMax, setMax-1, ..., 0, setMax...
+      const pip = ruleset.setMax - ((round - 1) % (ruleset.setMax + 1));
+      const start = `${pip}-${pip}`;
+      if ([...hands.flat(), ...yard].some((tile) => normalizeTile(tile, ruleset.setMax) === start)) {
+        throw invalid(`deal for round ${round}: the round starts with ${start}, which is set aside before the deal, so it is in no hand and not in the yard`);
+      }
+      deal.dealer = (firstDealer + round - 1) % players;
+    }
+    const values = dealValues(ruleset, deal);
+    if (!values.ok) throw new RefereeError(values.error.code, `deal for round ${round}: ${values.error.message}`);
+    chance.push(values.value);
+  });
+  return chance;
+}
