@@ -45,9 +45,11 @@ export interface GameFilter {
 
 /**
  * The only code that talks to the database about games. An append is ONE statement: the
- * events' insert and the game row's update in a data-modifying CTE, so it commits atomically
+ * events' insert and the game rows' update in a data-modifying CTE, so it commits atomically
  * in a single round trip, and the (game_id, seq) primary key is the compare-and-set: a racing
- * writer at the same version violates it and nothing of its append is stored.
+ * writer at the same version violates it and nothing of its append is stored. The move path
+ * uses the pg pool under Prisma's adapter directly: Prisma's query interpreter cost more CPU
+ * than the statement itself (bench/load.ts).
  */
 @Injectable()
 export class EventStore {
@@ -76,35 +78,67 @@ export class EventStore {
         game.imported,
         game.result === null || game.result === undefined ? null : JSON.stringify(game.result),
         JSON.stringify(seats.map((s) => ({ index: s.index, name: s.name, token_hash: s.tokenHash, client_seed: s.clientSeed }))),
-        eventRows(events),
+        JSON.stringify(events.map((e) => eventRow(e))),
       ],
     });
   }
 
-  /** Appends events at the stream's expected version and moves the game row's head with them. */
-  async append(gameId: string, events: StoredEvent[], head: GameHead, seat?: { index: number; name: string | null; tokenHash: string; clientSeed: string | null }): Promise<void> {
-    const rows = eventRows(events);
-    const result = head.result === null || head.result === undefined ? null : JSON.stringify(head.result);
+  /**
+   * Appends a move's events at the stream's expected version and moves the game row's head.
+   * Appends that arrive while earlier ones are being written are written together, in one
+   * statement and one commit (group commit): no wait at low load, far fewer round trips and
+   * fsyncs under load. A statement is all-or-nothing, so if any append in a group lost a race,
+   * the group is retried one append at a time and only the loser is refused.
+   */
+  append(gameId: string, events: StoredEvent[], head: GameHead): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ gameId, events, head, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** A join: claims the seat and appends its events in one transaction. */
+  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: { index: number; name: string | null; tokenHash: string; clientSeed: string | null }): Promise<void> {
     try {
-      if (seat) {
-        // Joining also claims the seat; the WHERE makes a second claim of the same seat a conflict.
-        await this.prisma.$transaction([
-          this.prisma.seat.updateMany({
-            where: { gameId, index: seat.index, tokenHash: null },
-            data: { name: seat.name, tokenHash: seat.tokenHash, clientSeed: seat.clientSeed, joinedAt: new Date() },
-          }),
-          this.prisma.$executeRawUnsafe(APPEND_SQL, gameId, rows, head.version, head.status, result),
-        ]).then(([claimed]) => {
-          if (claimed.count !== 1) throw new AppendConflict('seat already taken');
-        });
-        return;
-      }
-      // The hot path: one prepared statement straight on the pool under Prisma's adapter. Prisma's
-      // query interpreter costs more CPU than the statement itself here (see bench/load.ts).
-      await this.db.pool.query({ name: 'append-events', text: APPEND_SQL, values: [gameId, rows, head.version, head.status, result] });
+      const [claimed] = await this.prisma.$transaction([
+        // The WHERE makes a second claim of the same seat a conflict.
+        this.prisma.seat.updateMany({
+          where: { gameId, index: seat.index, tokenHash: null },
+          data: { name: seat.name, tokenHash: seat.tokenHash, clientSeed: seat.clientSeed, joinedAt: new Date() },
+        }),
+        this.prisma.$executeRawUnsafe(APPEND_SQL, appendRows([{ gameId, events }]), headRows([{ gameId, head }])),
+      ]);
+      if (claimed.count !== 1) throw new AppendConflict('seat already taken');
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppendConflict('version taken');
       throw err;
+    }
+  }
+
+  private readonly queue: PendingAppend[] = [];
+  private writing = 0;
+
+  private pump(): void {
+    while (this.writing < MAX_CONCURRENT_WRITES && this.queue.length > 0) {
+      const group = this.queue.splice(0, MAX_GROUP);
+      this.writing++;
+      void this.write(group).finally(() => {
+        this.writing--;
+        this.pump();
+      });
+    }
+  }
+
+  private async write(group: PendingAppend[]): Promise<void> {
+    try {
+      await this.db.pool.query({ name: 'append-events', text: APPEND_SQL, values: [appendRows(group), headRows(group)] });
+      for (const a of group) a.resolve();
+    } catch (err) {
+      if (isUniqueViolation(err) && group.length > 1) {
+        await Promise.all(group.map((a) => this.write([a])));
+        return;
+      }
+      for (const a of group) a.reject(isUniqueViolation(err) ? new AppendConflict('version taken') : err);
     }
   }
 
@@ -174,31 +208,50 @@ SELECT (SELECT id FROM game), t.seq, t.type, t.actor, t.move_id, t.body_hash, t.
 FROM jsonb_to_recordset($14::jsonb) AS t(seq int, type text, actor int, move_id text, body_hash text, payload jsonb,
                                          created_at timestamptz, prev_hash text, hash text)`;
 
+/** Events of one or more games, and their games' new heads, in one atomic statement. */
 const APPEND_SQL = `
 WITH ins AS (
   INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
-  SELECT $1, t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
-  FROM jsonb_to_recordset($2::jsonb) AS t(seq int, type text, actor int, move_id text, body_hash text, payload jsonb,
-                                          created_at timestamptz, prev_hash text, hash text)
-  RETURNING seq
+  SELECT t.game_id, t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
+  FROM jsonb_to_recordset($1::jsonb) AS t(game_id text, seq int, type text, actor int, move_id text, body_hash text,
+                                          payload jsonb, created_at timestamptz, prev_hash text, hash text)
+  RETURNING 1
 )
-UPDATE games SET version = $3, status = $4, result = $5::jsonb, updated_at = now()
-WHERE id = $1 AND EXISTS (SELECT 1 FROM ins)`;
+UPDATE games SET version = h.version, status = h.status, result = h.result, updated_at = now()
+FROM jsonb_to_recordset($2::jsonb) AS h(id text, version int, status text, result jsonb)
+WHERE games.id = h.id AND EXISTS (SELECT 1 FROM ins)`;
 
-function eventRows(events: StoredEvent[]): string {
-  return JSON.stringify(
-    events.map((e) => ({
-      seq: e.seq,
-      type: e.type,
-      actor: e.actor,
-      move_id: e.moveId,
-      body_hash: e.bodyHash,
-      payload: e.payload,
-      created_at: e.createdAt,
-      prev_hash: e.prevHash,
-      hash: e.hash,
-    })),
-  );
+/** Appends written together at most; and group writes in flight at once (each holds a connection). */
+const MAX_GROUP = 256;
+const MAX_CONCURRENT_WRITES = 2;
+
+interface PendingAppend {
+  gameId: string;
+  events: StoredEvent[];
+  head: GameHead;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+const appendRows = (group: Pick<PendingAppend, 'gameId' | 'events'>[]) =>
+  JSON.stringify(group.flatMap((a) => a.events.map((e) => eventRow(e, a.gameId))));
+
+const headRows = (group: Pick<PendingAppend, 'gameId' | 'head'>[]) =>
+  JSON.stringify(group.map((a) => ({ id: a.gameId, version: a.head.version, status: a.head.status, result: a.head.result ?? null })));
+
+function eventRow(e: StoredEvent, gameId?: string) {
+  return {
+    game_id: gameId,
+    seq: e.seq,
+    type: e.type,
+    actor: e.actor,
+    move_id: e.moveId,
+    body_hash: e.bodyHash,
+    payload: e.payload,
+    created_at: e.createdAt,
+    prev_hash: e.prevHash,
+    hash: e.hash,
+  };
 }
 
 function isUniqueViolation(err: unknown): boolean {

@@ -180,7 +180,7 @@ export class RefereeService {
         const after = seats.every((s) => s.tokenHash) ? this.start(joined, drafts) : joined;
         const { stored, events, steps } = this.advance(after, game, drafts);
         try {
-          await this.store.append(gameId, events, head(stored), { index: seat, name, tokenHash: tokenHash(token), clientSeed });
+          await this.store.join(gameId, events, head(stored), { index: seat, name, tokenHash: tokenHash(token), clientSeed });
         } catch (err) {
           if (err instanceof AppendConflict) {
             this.cache.delete(gameId);
@@ -261,10 +261,9 @@ export class RefereeService {
           try {
             await this.store.append(gameId, events, head(stored));
           } catch (err) {
-            if (err instanceof AppendConflict) {
-              this.cache.delete(gameId);
-              return reject('VERSION_CONFLICT', 'another move was stored first; reload and try again', game.version);
-            }
+            // Whatever happened, the stored stream is the truth: reload it on next use.
+            this.cache.delete(gameId);
+            if (err instanceof AppendConflict) return reject('VERSION_CONFLICT', 'another move was stored first; reload and try again', game.version);
             throw err;
           }
           this.remember(stored);
@@ -636,7 +635,9 @@ export class RefereeService {
   private advance(game: LiveGame, previous: { version: number; lastHash: string }, drafts: Pending[]): { stored: LiveGame; events: StoredEvent[]; steps: Step[] } {
     const events = chainEvents(game.gameId, previous, drafts.map((d) => d.draft));
     const last = events.at(-1)!;
-    const moves = new Map(game.moves);
+    // Shared, not copied (games grow long): a failed append drops the cached game, so these
+    // entries never outlive a write that did not happen.
+    const moves = game.moves;
     let current: { bodyHash: string; fromSeq: number; toSeq: number } | null = null;
     for (const e of events) {
       if (e.moveId) moves.set(e.moveId, (current = { bodyHash: e.bodyHash ?? '', fromSeq: e.seq, toSeq: e.seq }));
