@@ -27,7 +27,7 @@ export class BackgammonCheckerMove {
 
 @ObjectType({ description: 'A legal way to play the dice' })
 export class BackgammonPlay {
-  @Field(() => [BackgammonCheckerMove], { description: 'The checker moves, in an order they can be played; pass them to backgammonPlay as they are' })
+  @Field(() => [BackgammonCheckerMove], { description: 'The checker moves, in an order they can be played; send their from and to to backgammonPlay to make this play' })
   moves: BackgammonCheckerMove[];
   @Field({ description: 'The play as gnubg writes it, e.g. "bar/22* 13/9" or "6/off 5/off"' }) notation: string;
   @Field({ description: 'GNU Backgammon Position ID after the play, seen from the opponent, who is on roll next' }) resultingPositionId: string;

@@ -13,7 +13,7 @@ export class BackgammonSide {
   @Field(() => Int, { description: 'Pips still to travel to bear everything off (a checker on the bar counts 25)' }) pipCount: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Where every checker stands' })
 export class BackgammonBoard {
   @Field(() => [BackgammonSide], { description: `Per seat. ${SEAT}` }) sides: BackgammonSide[];
   @Field(() => [Int], { description: 'White\'s numbering, points 1-24: a positive count is White checkers, a negative count Black checkers' }) absolute: number[];
