@@ -64,6 +64,14 @@ export class DatabaseService implements OnModuleDestroy {
     this.logger.log(`connected to ${this.description} in ${Math.round(performance.now() - started)} ms`);
   }
 
+  /**
+   * A statement name for pg's prepared-statement cache, or undefined on PGlite: there every
+   * connection shares one session underneath, so per-connection statement names would collide.
+   */
+  statementName(name: string): string | undefined {
+    return this.pglite ? undefined : name;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

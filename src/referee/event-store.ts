@@ -62,7 +62,7 @@ export class EventStore {
   /** Creates the game row, its seats and its first events in one statement (one round trip, atomic). */
   async createGame(game: Omit<GameRow, 'createdAt' | 'updatedAt'>, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
     await this.db.pool.query({
-      name: 'create-game',
+      name: this.db.statementName('create-game'),
       text: CREATE_SQL,
       values: [
         game.id,
@@ -131,7 +131,7 @@ export class EventStore {
 
   private async write(group: PendingAppend[]): Promise<void> {
     try {
-      await this.db.pool.query({ name: 'append-events', text: APPEND_SQL, values: [appendRows(group), headRows(group)] });
+      await this.db.pool.query({ name: this.db.statementName('append-events'), text: APPEND_SQL, values: [appendRows(group), headRows(group)] });
       for (const a of group) a.resolve();
     } catch (err) {
       if (isUniqueViolation(err) && group.length > 1) {
@@ -164,6 +164,12 @@ export class EventStore {
       prevHash: r.prevHash,
       hash: r.hash,
     }));
+  }
+
+  /** The stored version of a game (to confirm a refusal made from a cached state). */
+  async version(gameId: string): Promise<number | null> {
+    const { rows } = await this.db.pool.query<{ version: number }>('SELECT version FROM games WHERE id = $1', [gameId]);
+    return rows[0]?.version ?? null;
   }
 
   async seatByTokenHash(tokenHash: string): Promise<{ gameId: string; index: number } | null> {

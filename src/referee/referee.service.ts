@@ -236,49 +236,70 @@ export class RefereeService {
         }
         const seat = await this.seatOf(gameId, token);
         return this.withLock(gameId, async () => {
-          const game = await this.live(gameId);
-          kind = game.kind;
-          const bodyHash = hashOf(body);
-          const previous = game.moves.get(moveId);
-          if (previous) {
-            if (previous.bodyHash !== bodyHash) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used for a different move`, game.version);
-            return this.replayResult(game, seat, previous);
+          // Another instance may have moved this game since we cached it. A refusal is confirmed
+          // against the stored version first, and a lost race is decided once more on fresh state.
+          for (let attempt = 1; ; attempt++) {
+            const cached = this.cache.has(gameId);
+            const game = await this.live(gameId);
+            kind = game.kind;
+            const refuse = async (code: string, message: string): Promise<Rejected | null> => {
+              if (cached && attempt === 1 && (await this.store.version(gameId)) !== game.version) {
+                this.cache.delete(gameId);
+                return null;
+              }
+              return reject(code, message, game.version);
+            };
+            const bodyHash = hashOf(body);
+            const previous = game.moves.get(moveId);
+            if (previous) {
+              if (previous.bodyHash !== bodyHash) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used for a different move`, game.version);
+              return this.replayResult(game, seat, previous);
+            }
+            let refusal: [code: string, message: string] | null = null;
+            let decided: ReturnType<typeof decide> | null = null;
+            if (game.status === 'WAITING') refusal = ['GAME_NOT_STARTED', 'the game waits for seats to be taken'];
+            else if (game.status === 'FINISHED') refusal = ['GAME_OVER', 'the game is over'];
+            else if (expectedVersion !== undefined && expectedVersion !== null && expectedVersion !== game.version) {
+              refusal = ['VERSION_CONFLICT', `expected version ${expectedVersion}, but the game is at version ${game.version}`];
+            } else {
+              decided = decide(game, seat);
+              if (!decided.ok) refusal = [decided.error.code, decided.error.message];
+            }
+            if (refusal || !decided?.ok) {
+              const answer = await refuse(...refusal!);
+              if (answer === null) continue;
+              return answer;
+            }
+            const { state, type, payload } = decided.value;
+            const first = draft(type, seat, payload, game.state, state);
+            first.draft.moveId = moveId;
+            first.draft.bodyHash = bodyHash;
+            const drafts = [first];
+            const after = this.settle({ ...game, state }, drafts);
+            const { stored, events, steps } = this.advance(after, game, drafts);
+            try {
+              await this.store.append(gameId, events, head(stored));
+            } catch (err) {
+              // Whatever happened, the stored stream is the truth: reload it on next use.
+              this.cache.delete(gameId);
+              if (!(err instanceof AppendConflict)) throw err;
+              if (attempt === 1) continue;
+              return reject('VERSION_CONFLICT', 'another move was stored first; reload and try again', game.version);
+            }
+            this.remember(stored);
+            this.publish(gameId, stored, steps);
+            this.metrics.inc('arbiter_moves_accepted_total', { kind });
+            this.metrics.observe('arbiter_move_duration_seconds', { kind }, (performance.now() - started) / 1000);
+            return {
+              accepted: true,
+              gameId,
+              seat,
+              version: stored.version,
+              status: stored.status,
+              events: steps.map((s) => viewEvent(stored, s.event, s.before, s.after, seat)),
+              outcome: stored.outcome,
+            };
           }
-          if (game.status === 'WAITING') return reject('GAME_NOT_STARTED', 'the game waits for seats to be taken', game.version);
-          if (game.status === 'FINISHED') return reject('GAME_OVER', 'the game is over', game.version);
-          if (expectedVersion !== undefined && expectedVersion !== null && expectedVersion !== game.version) {
-            return reject('VERSION_CONFLICT', `expected version ${expectedVersion}, but the game is at version ${game.version}`, game.version);
-          }
-          const decided = decide(game, seat);
-          if (!decided.ok) return reject(decided.error.code, decided.error.message, game.version);
-          const { state, type, payload } = decided.value;
-          const first = draft(type, seat, payload, game.state, state);
-          first.draft.moveId = moveId;
-          first.draft.bodyHash = bodyHash;
-          const drafts = [first];
-          const after = this.settle({ ...game, state }, drafts);
-          const { stored, events, steps } = this.advance(after, game, drafts);
-          try {
-            await this.store.append(gameId, events, head(stored));
-          } catch (err) {
-            // Whatever happened, the stored stream is the truth: reload it on next use.
-            this.cache.delete(gameId);
-            if (err instanceof AppendConflict) return reject('VERSION_CONFLICT', 'another move was stored first; reload and try again', game.version);
-            throw err;
-          }
-          this.remember(stored);
-          this.publish(gameId, stored, steps);
-          this.metrics.inc('arbiter_moves_accepted_total', { kind });
-          this.metrics.observe('arbiter_move_duration_seconds', { kind }, (performance.now() - started) / 1000);
-          return {
-            accepted: true,
-            gameId,
-            seat,
-            version: stored.version,
-            status: stored.status,
-            events: steps.map((s) => viewEvent(stored, s.event, s.before, s.after, seat)),
-            outcome: stored.outcome,
-          };
         });
       });
     } catch (err) {
