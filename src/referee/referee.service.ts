@@ -356,8 +356,13 @@ export class RefereeService {
           const next = unwrapAt(where, engine.resolveChance(state, entry.values));
           drafts.push(draft(pending.label, null, { chance: { ranges: pending.ranges, values: entry.values, source: 'supplied', ...(pending.hidden ? { hidden: true } : {}) } }, state, next));
           state = next;
+        } else if (pending) {
+          throw new RefereeError('ILLEGAL_MOVE', `${where}: the record is missing the ${pending.label} before this move`);
+        } else if (entry.kind === 'resign') {
+          const next = unwrapAt(where, engine.resign(state, entry.seat));
+          drafts.push(draft(CoreEvents.Resigned, entry.seat, {}, state, next));
+          state = next;
         } else {
-          if (pending) throw new RefereeError('ILLEGAL_MOVE', `${where}: the record is missing the ${pending.label} before this move`);
           const action = unwrapAt(where, engine.parseAction(entry.action));
           const next = unwrapAt(where, engine.apply(state, entry.seat, action));
           drafts.push(draft(CoreEvents.ActionTaken, entry.seat, { action }, state, next));
@@ -478,7 +483,7 @@ export class RefereeService {
     for (const e of await this.store.events(gameId)) {
       if (isChanceEvent(e)) entries.push({ kind: 'chance', values: (e.payload as unknown as ChancePayload).chance.values });
       else if (e.type === CoreEvents.ActionTaken) entries.push({ kind: 'action', seat: e.actor!, action: (e.payload as { action: unknown }).action });
-      else if (e.type === CoreEvents.Resigned) entries.push({ kind: 'action', seat: e.actor!, action: { type: 'resignGame' } });
+      else if (e.type === CoreEvents.Resigned) entries.push({ kind: 'resign', seat: e.actor! });
     }
     const names = game.seatNames.map((n, i) => n ?? `Seat ${i + 1}`);
     return { contentType: game.engine.recordContentType ?? 'text/plain', text: game.engine.exportRecord(game.ruleset, entries, names) };

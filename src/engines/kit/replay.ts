@@ -38,7 +38,7 @@ export function step<R, S, A>(engine: Engine<R, S, A>, state: S, entry: ReplayEn
     return engine.resolveChance(state, entry.values);
   }
   if (pending) return { ok: false, error: { code: 'INVALID_INPUT', message: `an action was given while ${pending.label} is pending` } };
-  return engine.apply(state, entry.seat, entry.action);
+  return entry.kind === 'resign' ? engine.resign(state, entry.seat) : engine.apply(state, entry.seat, entry.action);
 }
 
 /** Null when `values` answers `ranges`; otherwise what is wrong. */
