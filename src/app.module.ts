@@ -1,3 +1,4 @@
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
@@ -33,6 +34,8 @@ export class AppModule {
           context: (c: { req?: unknown; connectionParams?: unknown }) => (c.req ? { req: c.req } : { connectionParams: c.connectionParams ?? {} }),
           validationRules: [queryLimits(config.maxQueryDepth, config.maxQueryComplexity)],
           playground: false,
+          // Answers are per caller and never HTTP-cached: skip the per-field cache-control hooks.
+          plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled()],
           introspection: true,
           includeStacktraceInErrorResponses: false,
           // Apollo files every validation failure as GRAPHQL_VALIDATION_FAILED; keep our limits' own codes.
