@@ -230,6 +230,9 @@ export function apply(s: BackgammonState, seat: Seat, action: BackgammonAction):
       return offerDouble(s, seat);
     case 'play':
       return play(s, seat, action.moves);
+    default:
+      // parseAction admits only the types above, but replayed or imported entries may carry anything.
+      return fail('INVALID_INPUT', `"${String((action as { type?: unknown }).type)}" is not a backgammon action`);
   }
 }
 

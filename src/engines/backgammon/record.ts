@@ -15,7 +15,7 @@ import { backgammonRules } from './engine.js';
 type Cell =
   | { kind: 'roll'; seat: Seat; dice: [number, number]; moves: PlayedMove[]; played: boolean }
   | { kind: 'cube'; seat: Seat; text: string; drop?: number }
-  | { kind: 'resign'; seat: Seat; points: number };
+  | { kind: 'resign'; seat: Seat; points: number; forfeit?: boolean };
 
 interface GameCells {
   score: [number, number];
@@ -25,6 +25,17 @@ interface GameCells {
 }
 
 const plural = (n: number) => `Wins ${n} point${n === 1 ? '' : 's'}`;
+
+/**
+ * A whole-match concession (`engine.resign`, the referee's resignGame) has no notation of its own
+ * in `.mat`: gnubg and Jellyfish show any game not ended by a bear-off or a drop as the winner's
+ * "Wins N points" line. We write that line with N = the points the forfeit scored (in a match,
+ * at least what brings the winner to the match length; in money play, the cube times the level
+ * the position would lose now) and mark it with this suffix, so that it cannot be taken for a
+ * resignation offered and accepted at a level (same line, no suffix). gnubg reads the number
+ * with atoi and ignores the rest, so it still imports the line as a resignation of N points.
+ */
+const FORFEIT = ' by forfeit';
 
 /** gnubg's FormatMovePlain: `from/to` with 25 = bar and 0 = off, `*` on hits, a space after all but a fourth move. */
 function formatMoves(moves: readonly PlayedMove[]): string {
@@ -59,6 +70,9 @@ function collectGames(ruleset: BackgammonRuleset, entries: readonly ReplayEntry<
       } else if (a.type === 'acceptResignation') {
         cells.push({ kind: 'resign', seat: s.resignation!.by, points: after.games[after.games.length - 1].points });
       }
+    } else if (entry.kind === 'resign') {
+      // The whole match conceded (engine.resign): the seat loses this game at what the forfeit scores.
+      cells.push({ kind: 'resign', seat: entry.seat, points: after.games[after.games.length - 1].points, forfeit: true });
     } else if (after.phase === 'awaiting-play' && after.dice) {
       cells.push({ kind: 'roll', seat: after.turn, dice: after.dice, moves: [], played: false });
     } else if (after.lastTurn !== s.lastTurn && after.lastTurn?.passed && after.lastTurn.dice) {
@@ -95,8 +109,9 @@ function writeGame(index: number, game: GameCells, names: readonly string[]): st
       text = cell.drop === undefined ? cell.text : `${cell.text}${right ? '\n      ' : ' '.repeat(23)}${plural(cell.drop)}`;
     } else {
       const shifted = right !== diceRolled;
-      if (cell.seat === 1) text = `${shifted ? '\n' : ''}      ${plural(cell.points)}\n`;
-      else text = `${shifted ? ' ' : ' '.repeat(right ? 24 : 34)}${plural(cell.points)}\n`;
+      const wins = `${plural(cell.points)}${cell.forfeit ? FORFEIT : ''}`;
+      if (cell.seat === 1) text = `${shifted ? '\n' : ''}      ${wins}\n`;
+      else text = `${shifted ? ' ' : ' '.repeat(right ? 24 : 34)}${wins}\n`;
     }
     if ((i & 1) === 1 || cell.kind === 'resign') {
       out += text + (unplayed ? '' : '\n');
@@ -265,7 +280,11 @@ export function importRecord(text: string): Result<ImportedRecord<BackgammonRule
         const points = Number(rest[0]);
         if (!Number.isInteger(points) || points < 1) return bad('expected "Wins <points> point(s)"');
         const ended = sim === null || sim.games.length > gamesBefore;
-        if (!ended) {
+        const forfeit = rest.slice(2).join(' ').toLowerCase() === FORFEIT.trim();
+        if (!ended && forfeit) {
+          // The loser conceded the whole match (see FORFEIT).
+          push({ kind: 'resign', seat: 1 - cell.seat });
+        } else if (!ended) {
           // Neither a bear-off nor a drop ended the game: the loser resigned and the winner accepted.
           const level = LEVELS[points / sim!.cube.value - 1];
           if (!level) return bad(`${points} points is not a single game, gammon or backgammon with the cube at ${sim!.cube.value}`);
