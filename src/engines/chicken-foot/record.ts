@@ -12,6 +12,10 @@
  *                      { "seat": 1, "type": "draw" }, { "seat": 1, "type": "pass" } ] }
  *     ]
  *   }
+ *
+ * A seat conceding the whole game (`engine.resign`, the referee's resignGame) is written as the last
+ * action of the round it abandoned: `{ "seat": 2, "type": "resignGame" }`. It is not an action
+ * `parseAction` accepts; import turns it back into a `{ kind: 'resign', seat }` entry.
  */
 import { checkValues, Codes, fail, ok, shuffleRanges, type ImportedRecord, type ReplayEntry, type Result } from '../kit/index.js';
 import { parseAction, type ChickenFootAction } from './game.js';
@@ -21,7 +25,10 @@ import { setSize } from './tiles.js';
 export const RECORD_FORMAT = 'arbiter-chicken-foot/1';
 export const recordContentType = 'application/json';
 
-type RecordedAction = { seat: number } & ChickenFootAction;
+/** The record's name for a whole-game concession (a resign entry), written among a round's actions. */
+export const RESIGN_GAME = 'resignGame';
+
+type RecordedAction = { seat: number } & (ChickenFootAction | { type: typeof RESIGN_GAME });
 interface RecordedRound {
   round: number;
   shuffle: number[];
@@ -36,6 +43,9 @@ export function exportRecord(ruleset: ChickenFootRuleset, entries: readonly Repl
     if (entry.kind === 'chance') {
       if (ruleset.firstDealer === 'random' && !firstDealerDraw) firstDealerDraw = entry.values.slice();
       else rounds.push({ round: rounds.length + 1, shuffle: entry.values.slice(), actions: [] });
+    } else if (entry.kind === 'resign') {
+      // Replay refuses a resignation while a chance is pending, so one always falls inside a dealt round.
+      rounds[rounds.length - 1]?.actions.push({ seat: entry.seat, type: RESIGN_GAME });
     } else {
       rounds[rounds.length - 1]?.actions.push({ seat: entry.seat, ...entry.action });
     }
@@ -101,6 +111,14 @@ export function importRecord(text: string): Result<ImportedRecord<ChickenFootRul
       if (!isObject(recorded)) return bad(`${at} must be an object { seat, type, ... }`);
       const { seat, ...rest } = recorded;
       if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= ruleset.players) return bad(`${at}: seat must be 0 to ${ruleset.players - 1}`);
+      if (rest.type === RESIGN_GAME) {
+        const extraField = Object.keys(rest).find((k) => k !== 'type');
+        if (extraField) return bad(`${at}: a ${RESIGN_GAME} action has no "${extraField}" field (fields: seat, type)`);
+        if (i !== data.rounds.length - 1 || j !== round.actions.length - 1) return bad(`${at}: ${RESIGN_GAME} ends the game, so it must be the record's last action`);
+        entries.push({ kind: 'resign', seat });
+        labels.push(at);
+        continue;
+      }
       const action = parseAction(rest);
       if (!action.ok) return bad(`${at}: ${action.error.message}`);
       entries.push({ kind: 'action', seat, action: action.value });

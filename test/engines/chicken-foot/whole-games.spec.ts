@@ -53,7 +53,7 @@ function checkGame(ruleset: ChickenFootRuleset, seed: number, checkViews: boolea
         const current = { ...(engine.view(after, seat) as object), rounds: [] };
         expectNoLeak(current, after, seat);
         if (entry.kind === 'action') expectNoLeak(engine.actionView!(previous, after, entry.seat, entry.action, seat), after, seat);
-        else if (engine.pendingChance(previous)?.hidden) expectNoLeak(engine.chanceView!(previous, after, entry.values, seat), after, seat);
+        else if (entry.kind === 'chance' && engine.pendingChance(previous)?.hidden) expectNoLeak(engine.chanceView!(previous, after, entry.values, seat), after, seat);
       }
       const spectator = JSON.stringify({ ...(engine.view(after, 'spectator') as object), rounds: [] });
       if (spectator.includes('"hand"')) throw new Error(`a spectator was served a hand: ${spectator}`);
