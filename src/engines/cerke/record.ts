@@ -3,13 +3,25 @@
  * every cerke_online version (V1-V5) and CKKA notation 0 (records grammar, cerke-records.md).
  * Import replays the record through the engine as it reads, so whose move it is, a `片`
  * kind, Tam2's square and the declarations all come from the rules.
+ *
+ * Resignation. cerke_online has no notation for it (records grammar §7.7, §13): its records
+ * of a game someone left just stop. A whole-game concession (`engine.resign`, the referee's
+ * resignGame) is written here as one more header tag after `{終時:}`, `{投了:黒}` (the IA side,
+ * black King, resigned) or `{投了:赤}` (the A side), using the King colours of `一位色`, `黒名`
+ * and `赤名` and the word kifu of other board games close with (投了, "resignation"). The
+ * grammar allows such extra `{key:value}` lines there (§11.3): cerke_online_kiaak_parser ignores
+ * lines between the third line and the body, CKKA accepts any tag, and our importer turns the
+ * tag into a `{ kind: 'resign', seat }` entry after the body's last action. The body keeps the
+ * game as played: no `星一周` (the game did not go round), and a stepping move the resignation
+ * cut short (cast made, step not yet completed) is written as abandoned, `橋n此無`, which
+ * replays to the same points.
  */
 import { type Colour, type Kind, type Side, KINDS, SIDES, TAM2, initialBoard, isPiece, parseSquare, sideOf, squareName } from './board.js';
 import type { CerkeAction } from './actions.js';
 import type { HandName } from './hands.js';
 import { readPekzepNumeral, toPekzepNumeral } from './numerals.js';
 import { type CerkeRuleset, PROFILES, parseRuleset } from './ruleset.js';
-import { type CerkeState, type NegativeHandName, apply, declaredHands, init, pendingChance, positionOf, resolveChance, tam2Action } from './state.js';
+import { type CerkeState, type NegativeHandName, apply, declaredHands, init, pendingChance, positionOf, resign, resolveChance, tam2Action } from './state.js';
 import { forEachTam2Intent } from './movement.js';
 import { Codes, fail, ok, type ImportedRecord, type ReplayEntry, type Result } from '../kit/index.js';
 
@@ -29,6 +41,8 @@ const NO_CAST = '無撃裁';
 const NOT_THIS = '此無';
 const FLASH = '同色';
 const GAME_OVER_MARK = '星一周';
+/** Header tag of a whole-game resignation; its value is the resigning side's King colour (see the top of the file). */
+const RESIGNED_TAG = '投了';
 
 /** Chance values for a cast of `value`: that many sticks show the marked face, e.g. 2 → [1,1,0,0,0]. */
 export const castValues = (value: number): number[] => [0, 1, 2, 3, 4].map((i) => (i < value ? 1 : 0));
@@ -129,10 +143,12 @@ export function exportRecord(ruleset: CerkeRuleset, entries: ReplayEntry<CerkeAc
   let move: MoveText | null = null;
   for (const entry of entries) {
     const before = state;
-    const next = entry.kind === 'chance' ? resolveChance(state, entry.values) : apply(state, entry.seat, entry.action);
+    const next = entry.kind === 'chance' ? resolveChance(state, entry.values) : entry.kind === 'resign' ? resign(state, entry.seat) : apply(state, entry.seat, entry.action);
     if (!next.ok) break;
     state = next.value;
-    if (entry.kind === 'chance') {
+    if (entry.kind === 'resign') {
+      // Nothing in the body; a move under way is flushed below (a cut-short step reads as abandoned) and the header gets the 投了 tag.
+    } else if (entry.kind === 'chance') {
       if (move && before.phase.name === 'steppingCast') move.steppingCast = castOf(entry.values);
       if (move && before.phase.name === 'waterCast') move.waterCast = castOf(entry.values);
     } else {
@@ -163,6 +179,7 @@ export function exportRecord(ruleset: CerkeRuleset, entries: ReplayEntry<CerkeAc
   // The first lines stay 一位色, 始時, 終時 (終時 once the game is over), as cerke_online's readers expect.
   const header = [`{一位色:${colours.map((s) => KING_COLOUR[s]).join('')}}`, '{始時:}'];
   if (state.result) header.push('{終時:}');
+  if (state.result?.reason === 'resignation' && state.result.resignedBy) header.push(`{${RESIGNED_TAG}:${KING_COLOUR[state.result.resignedBy]}}`);
   const rulesetTag = rulesetDifferences(ruleset);
   if (rulesetTag) header.push(`{ruleset:${rulesetTag}}`);
   if (seatNames[0]) header.push(`{黒名:${seatNames[0]}}`);
@@ -194,11 +211,13 @@ interface Header {
   /** Our own `{ruleset:…}` tag; absent in cerke_online records (online, four seasons). */
   ruleset: Record<string, unknown>;
   playerLine: { name: string; points: number | null }[];
+  /** From our `{投了:黒|赤}` tag: the side that conceded the whole game after the body's last action. */
+  resignedBy: Side | null;
 }
 
 /** Header items `{key:value}`, `{value}`, `#{…}#`, and CKKA's player line `[name]pts [name]pts`. */
 function parseHeader(lines: string[]): Result<Header> {
-  const header: Header = { firstMoverColours: '', names: {}, playerLine: [], ruleset: { profile: 'online' } };
+  const header: Header = { firstMoverColours: '', names: {}, playerLine: [], ruleset: { profile: 'online' }, resignedBy: null };
   for (const raw of lines) {
     const line = raw.trim();
     if (line === '') continue;
@@ -226,6 +245,10 @@ function parseHeader(lines: string[]): Result<Header> {
         const ruleset = readRulesetTag(value);
         if (!ruleset.ok) return ruleset;
         header.ruleset = ruleset.value;
+      }
+      if (key === RESIGNED_TAG) {
+        if (value !== '黒' && value !== '赤') return fail(Codes.INVALID_INPUT, `header {${RESIGNED_TAG}:${value}} must name the resigning side by its King's colour, 黒 (IA) or 赤 (A)`);
+        header.resignedBy = value === '黒' ? 'IA' : 'A';
       }
       if (key === '黒名') header.names.IA = value;
       if (key === '赤名') header.names.A = value;
@@ -267,7 +290,7 @@ class RecordReader {
   }
 
   private push(entry: ReplayEntry<CerkeAction>, what: string) {
-    const next = entry.kind === 'chance' ? resolveChance(this.state, entry.values) : apply(this.state, entry.seat, entry.action);
+    const next = entry.kind === 'chance' ? resolveChance(this.state, entry.values) : entry.kind === 'resign' ? resign(this.state, entry.seat) : apply(this.state, entry.seat, entry.action);
     const label = `${this.label}${what ? ` (${what})` : ''}`;
     if (!next.ok) throw new ImportError(`${label}: ${next.error.message}`);
     this.entries.push(entry);
@@ -312,6 +335,16 @@ class RecordReader {
       this.label = `${seasonLabel}, move ${this.turnInSeason} (${sideOf(this.state.toMove)}): ${token}`;
       this.readAction(token);
     }
+  }
+
+  /** After the body: `side` concedes the whole game (the `{投了:…}` header tag). */
+  resign(side: Side): void {
+    if (this.state.result) throw new ImportError(`header {${RESIGNED_TAG}:${KING_COLOUR[side]}}: the game is already over at the end of the record, so nobody can resign`);
+    // Resigned before the season's first move: the season's first mover (from 一位色) was still cast.
+    if (this.state.phase.name === 'firstMoverCast') this.decideFirstMover(this.tokens.length);
+    if (pendingChance(this.state)) throw new ImportError(`header {${RESIGNED_TAG}:${KING_COLOUR[side]}}: the record stops while a stick cast is pending`);
+    this.label = `${this.seasonLabel()}, ${side} resigns`;
+    this.push({ kind: 'resign', seat: SIDES.indexOf(side) }, '');
   }
 
   /** The season's first mover: from `一位色`, else from the first move's piece (records grammar §7.1). */
@@ -473,11 +506,15 @@ class RecordReader {
 export function importRecord(text: string): Result<ImportedRecord<CerkeRuleset, CerkeAction>> {
   if (typeof text !== 'string') return fail(Codes.INVALID_INPUT, 'a Cerke record is text');
   const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
-  const bodyAt = lines.findIndex((line) => BODY_START.test(line.trim()));
+  let bodyAt = lines.findIndex((line) => BODY_START.test(line.trim()));
+  // A game resigned before its first move has a header and no body.
+  const headerOnly = bodyAt < 0 ? parseHeader(lines) : null;
+  if (headerOnly && !headerOnly.ok) return headerOnly;
+  if (headerOnly?.ok && headerOnly.value.resignedBy) bodyAt = lines.length;
   if (bodyAt < 0) return fail(Codes.INVALID_INPUT, 'the record has no moves: no line starts with a square such as MAU');
-  const header = parseHeader(lines.slice(0, bodyAt));
+  const header = headerOnly ?? parseHeader(lines.slice(0, bodyAt));
   if (!header.ok) return header;
-  const { playerLine, names, firstMoverColours, ruleset: rulesetInput } = header.value;
+  const { playerLine, names, firstMoverColours, ruleset: rulesetInput, resignedBy } = header.value;
   if (playerLine.some((p) => p.points !== null && p.points !== 20))
     return fail(Codes.INVALID_INPUT, 'header: only games that start at 20 points each can be replayed');
   const ruleset = parseRuleset(rulesetInput);
@@ -487,6 +524,7 @@ export function importRecord(text: string): Result<ImportedRecord<CerkeRuleset, 
   const reader = new RecordReader(ruleset.value, tokenise(body), firstMoverColours);
   try {
     reader.run();
+    if (resignedBy) reader.resign(resignedBy);
   } catch (error) {
     if (error instanceof ImportError) return fail(Codes.INVALID_INPUT, error.message);
     throw error;
