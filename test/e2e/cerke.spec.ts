@@ -344,6 +344,11 @@ describe('Cerke over GraphQL', () => {
     const mover = await turn(game, s.toMove!);
     expect(mover.legal.map((x) => x.type)).toContain('MOVE_TAM2');
     expect(mover.legal.filter((x) => x.type === 'MOVE').length).toBeGreaterThan(20);
+    // The same list as the generic API's action JSON, typed.
+    const generic = (await t.gql(GAME, { id: game.id }, game.tokens[s.toMove!])).data.game.legalActions;
+    expect(mover.legal.map((x) => [x.type, x.from, x.via ?? undefined, x.to, x.firstSquare ?? undefined])).toEqual(
+      generic.map((x: Action) => [x.type.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase(), x.from ?? null, x.via, x.to ?? null, x.firstSquare]),
+    );
 
     const missing = await t.gql(TURN, { id: 'nope' });
     expect(missing.errors[0].extensions.code).toBe('NOT_FOUND');
