@@ -28,6 +28,8 @@ const seconds = Number(flag('seconds', '10'));
 const kind = flag('kind', 'backgammon');
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const RULESETS: Record<string, unknown> = { backgammon: { autoRoll: true }, 'chicken-foot': { players: 4 }, cerke: {} };
+// Random bots double, drop and concede far too often: games of a few moves would measure game creation, not moves.
+const AVOID: Record<string, string[]> = { backgammon: ['resign', 'double'], 'chicken-foot': ['resign'], cerke: ['resign'] };
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
@@ -39,7 +41,7 @@ async function playFor(url: string, clients: number, durationMs: number) {
   const until = Date.now() + durationMs;
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
-      const bot = new Bot(url, engine, RULESETS[kind], seededRandom(c * 7919 + clients), `c${clients}-${c}`);
+      const bot = new Bot(url, engine, RULESETS[kind], seededRandom(c * 7919 + clients), `c${clients}-${c}-${Date.now()}`, AVOID[kind]);
       await bot.newGame();
       games++;
       while (Date.now() < until) {
