@@ -4,7 +4,7 @@ import { RefereeError } from '../referee/errors.js';
 import { RefereeService } from '../referee/referee.service.js';
 import { tokenOf, type GqlContext } from './caller.js';
 import { JSONScalar } from './json.scalar.js';
-import { toGame, toMoveResult, type GameModel } from './mapping.js';
+import { toGame, toMoveResult, toRejection, type GameModel } from './mapping.js';
 import {
   CreateGameInput,
   CreateGameResult,
@@ -21,11 +21,6 @@ import {
   Verdict,
 } from './models.js';
 import { gameEventStream } from './subscriptions.js';
-
-const rejection = (err: unknown) => {
-  if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
-  throw err;
-};
 
 /** The generic game API every kind shares. Thin: every decision is the referee's. */
 @Resolver(() => Game)
@@ -93,7 +88,7 @@ export class GamesResolver {
       });
       return { game: toGame(game), tokens };
     } catch (err) {
-      return rejection(err);
+      return toRejection(err);
     }
   }
 
@@ -106,7 +101,7 @@ export class GamesResolver {
       const joined = await this.referee.join(gameId, input ?? {});
       return { game: toGame(joined.game), seat: joined.seat, token: joined.token };
     } catch (err) {
-      return rejection(err);
+      return toRejection(err);
     }
   }
 
@@ -137,7 +132,7 @@ export class GamesResolver {
       const { game, tokens } = await this.referee.importRecord(kind, record);
       return { game: toGame(game), tokens };
     } catch (err) {
-      return rejection(err);
+      return toRejection(err);
     }
   }
 

@@ -1,3 +1,4 @@
+import { RefereeError } from '../referee/errors.js';
 import type { LiveGame, MoveResult as RefereeMoveResult } from '../referee/referee.service.js';
 import type { Game, GameStatusEnum, MoveAccepted, Rejection } from './models.js';
 
@@ -22,4 +23,10 @@ export function toGame(live: LiveGame): GameModel {
 export function toMoveResult(r: RefereeMoveResult): MoveAccepted | Rejection {
   if (!r.accepted) return { code: r.code, message: r.message, currentVersion: r.version };
   return { gameId: r.gameId, seat: r.seat, version: r.version, status: r.status as GameStatusEnum, events: r.events, result: r.outcome };
+}
+
+/** Mutations answer a refusal as a Rejection, never as an error. */
+export function toRejection(err: unknown): Rejection {
+  if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
+  throw err;
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service.js';
-import { Prisma } from '../generated/prisma/client.js';
 import type { StoredEvent } from './events.js';
 
 export interface GameRow {

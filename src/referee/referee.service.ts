@@ -196,9 +196,12 @@ export class RefereeService {
     );
   }
 
-  /** A seat's action. Always answers with a typed result; never throws for a rule or input problem. */
-  act(gameId: string, token: string | null, moveId: unknown, action: unknown, expectedVersion?: number | null): Promise<MoveResult> {
-    return this.move(gameId, token, moveId, expectedVersion, { kind: 'action', action }, (game, seat) => {
+  /**
+   * A seat's action. Always answers with a typed result; never throws for a rule or input problem.
+   * `kind`, when given, refuses a game of another kind (a typed mutation names its game).
+   */
+  act(gameId: string, token: string | null, moveId: unknown, action: unknown, expectedVersion?: number | null, kind?: string): Promise<MoveResult> {
+    return this.move(gameId, token, moveId, expectedVersion, { kind: 'action', action }, kind, (game, seat) => {
       const parsed = game.engine.parseAction(action);
       if (!parsed.ok) return parsed;
       const next = game.engine.apply(game.state, seat, parsed.value);
@@ -208,7 +211,7 @@ export class RefereeService {
 
   /** The seat concedes the whole game. */
   resign(gameId: string, token: string | null, moveId: unknown, expectedVersion?: number | null): Promise<MoveResult> {
-    return this.move(gameId, token, moveId, expectedVersion, { kind: 'resign' }, (game, seat) => {
+    return this.move(gameId, token, moveId, expectedVersion, { kind: 'resign' }, undefined, (game, seat) => {
       const next = game.engine.resign(game.state, seat);
       return next.ok ? { ok: true, value: { state: next.value, type: CoreEvents.Resigned, payload: {} } } : next;
     });
@@ -220,6 +223,7 @@ export class RefereeService {
     moveId: unknown,
     expectedVersion: number | null | undefined,
     body: unknown,
+    expectedKind: string | undefined,
     decide: (game: LiveGame, seat: number) => Result<{ state: unknown; type: string; payload: Record<string, unknown> }>,
   ): Promise<MoveResult> {
     const started = performance.now();
@@ -234,6 +238,8 @@ export class RefereeService {
         if (expectedVersion !== undefined && expectedVersion !== null && (!Number.isInteger(expectedVersion) || expectedVersion < 0)) {
           return reject('INVALID_INPUT', 'expectedVersion must be a whole number');
         }
+        // The game's kind first: a typed move for another game says so before anything else.
+        if (expectedKind) await this.game(gameId, expectedKind);
         const seat = await this.seatOf(gameId, token);
         return this.withLock(gameId, async () => {
           // Another instance may have moved this game since we cached it. A refusal is confirmed
@@ -401,8 +407,11 @@ export class RefereeService {
 
   // ---------------------------------------------------------------- queries
 
-  async game(gameId: string): Promise<LiveGame> {
-    return this.live(gameId);
+  /** A game by id; with `kind`, a game of another kind is refused (INVALID_INPUT). */
+  async game(gameId: string, kind?: string): Promise<LiveGame> {
+    const game = await this.live(gameId);
+    if (kind && game.kind !== kind) throw new RefereeError('INVALID_INPUT', `game ${gameId} is a ${game.kind} game, not ${kind}`);
+    return game;
   }
 
   /** Who the bearer of `token` is in this game: a seat, or a spectator without a token. */

@@ -311,7 +311,7 @@ describe('Cerke over GraphQL', () => {
       { side, action: { type: 'ABANDON_STEP' }, code: 'NO_PENDING_DECISION', message: /no stepping move/ },
       { side, action: { type: 'COMPLETE_STEP', to: 'MY' }, code: 'NO_PENDING_DECISION', message: /no stepping move/ },
       { side, action: { type: 'MOVE', from: 'QQ', to: 'ZU' }, code: 'INVALID_INPUT', message: /"from" must be a square/ },
-      { side, action: legal[0], code: 'INVALID_INPUT', message: /is a duel game, not Cerke/, gameId: duel.game.id },
+      { side, action: legal[0], code: 'INVALID_INPUT', message: /is a duel game, not cerke/, gameId: duel.game.id },
     ];
     for (const [i, c] of cases.entries()) {
       const { type, ...fields } = c.action;
@@ -354,7 +354,7 @@ describe('Cerke over GraphQL', () => {
     expect(missing.errors[0].extensions.code).toBe('NOT_FOUND');
     const duel = (await t.gql(CREATE, { input: { kind: 'duel', ruleset: { cards: 12, handSize: 3 } } })).data.createGame;
     const notCerke = await t.gql(RECORD, { id: duel.game.id });
-    expect(notCerke.errors[0]).toMatchObject({ message: expect.stringContaining('not Cerke'), extensions: { code: 'INVALID_INPUT' } });
+    expect(notCerke.errors[0]).toMatchObject({ message: expect.stringContaining('duel game, not cerke'), extensions: { code: 'INVALID_INPUT' } });
   });
 });
 

@@ -366,7 +366,7 @@ describe('Chicken Foot over GraphQL', () => {
   it('refuses its typed moves and queries on a game of another kind', async () => {
     const duel = (await t.gql(CREATE, { input: { kind: 'duel' } })).data.createGame;
     const res = await move('chickenFootDraw', { gameId: duel.game.id, moveId: 'x' }, duel.tokens[0].token);
-    expect(res).toMatchObject({ __typename: 'Rejection', code: 'INVALID_INPUT', message: expect.stringMatching(/is duel, not chicken-foot/) });
+    expect(res).toMatchObject({ __typename: 'Rejection', code: 'INVALID_INPUT', message: expect.stringMatching(/is a duel game, not chicken-foot/) });
     const table = await t.gql(SNAPSHOT, { id: duel.game.id });
     expect(table.errors[0].extensions.code).toBe('INVALID_INPUT');
     expect((await move('chickenFootPass', { gameId: 'nope', moveId: 'x' }, duel.tokens[0].token)).code).toBe('NOT_FOUND');

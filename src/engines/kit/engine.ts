@@ -1,6 +1,6 @@
 /**
  * The contract every game engine implements. Engines are pure: no I/O, no clock, no
- * Math.random, no crypto. The referee core owns randomness and the event log; an engine only
+ * random number generator, no crypto. The referee core owns randomness and the event log; an engine only
  * says what it needs (a ChanceRequest) and folds in what the referee drew.
  *
  * States must be plain JSON-serialisable data and are treated as immutable: `apply` and

@@ -105,20 +105,11 @@ export class BackgammonResolver {
   }
 
   /** The game, refused unless it is backgammon: these typed actions mean nothing to another engine. */
-  private async backgammonGame(gameId: string): Promise<LiveGame> {
-    const game = await this.referee.game(gameId);
-    if (game.kind !== backgammonEngine.kind) throw new RefereeError('INVALID_INPUT', `game ${gameId} is ${game.kind}, not backgammon`);
-    return game;
+  private backgammonGame(gameId: string): Promise<LiveGame> {
+    return this.referee.game(gameId, backgammonEngine.kind);
   }
 
   private async act(move: BackgammonMoveArgs, ctx: GqlContext, action: BackgammonAction): Promise<typeof MoveResult> {
-    try {
-      await this.backgammonGame(move.gameId);
-    } catch (err) {
-      // Moves answer refusals as a Rejection, never as an error (as referee.act does).
-      if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
-      throw err;
-    }
-    return toMoveResult(await this.referee.act(move.gameId, tokenOf(ctx), move.moveId, action, move.expectedVersion));
+    return toMoveResult(await this.referee.act(move.gameId, tokenOf(ctx), move.moveId, action, move.expectedVersion, backgammonEngine.kind));
   }
 }

@@ -2,8 +2,7 @@ import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { toMoveResult } from '../../api/mapping.js';
 import { MoveResult } from '../../api/models.js';
-import type { CerkeAction } from '../../engines/cerke/index.js';
-import { RefereeError } from '../../referee/errors.js';
+import { cerkeEngine, type CerkeAction } from '../../engines/cerke/index.js';
 import { type LiveGame, RefereeService } from '../../referee/referee.service.js';
 import { type CerkeView, toCerkeState } from './cerke.mapping.js';
 import { CerkeCompleteStepArgs, CerkeDropArgs, CerkeLegalAction, CerkeMoveArgs, CerkeMoveTam2Args, CerkeTurnArgs } from './dto/actions.js';
@@ -75,20 +74,12 @@ export class CerkeResolver {
     return (await this.referee.record(gameId)).text;
   }
 
-  private async cerkeGame(gameId: string): Promise<LiveGame> {
-    const game = await this.referee.game(gameId);
-    if (game.kind !== 'cerke') throw new RefereeError('INVALID_INPUT', `game ${gameId} is a ${game.kind} game, not Cerke`);
-    return game;
+  /** The game, refused unless it is Cerke: these typed actions mean nothing to another engine. */
+  private cerkeGame(gameId: string): Promise<LiveGame> {
+    return this.referee.game(gameId, cerkeEngine.kind);
   }
 
-  /** A Cerke action must never reach another game's engine, where it could mean something else. */
   private async act(ctx: GqlContext, { gameId, moveId, expectedVersion }: CerkeTurnArgs, action: CerkeAction): Promise<typeof MoveResult> {
-    try {
-      await this.cerkeGame(gameId);
-    } catch (err) {
-      if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
-      throw err;
-    }
-    return toMoveResult(await this.referee.act(gameId, tokenOf(ctx), moveId, action, expectedVersion));
+    return toMoveResult(await this.referee.act(gameId, tokenOf(ctx), moveId, action, expectedVersion, cerkeEngine.kind));
   }
 }

@@ -1,8 +1,8 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { JSONScalar } from '../../api/json.scalar.js';
-import { toGame, toMoveResult } from '../../api/mapping.js';
-import { CreateGameResult, MoveResult, Rejection } from '../../api/models.js';
+import { toGame, toMoveResult, toRejection } from '../../api/mapping.js';
+import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { chickenFootEngine, rulesetWarnings, type ChickenFootAction, type ChickenFootView } from '../../engines/chicken-foot/index.js';
 import { RefereeError } from '../../referee/errors.js';
 import { RefereeService, type LiveGame } from '../../referee/referee.service.js';
@@ -49,7 +49,7 @@ export class ChickenFootResolver {
       });
       return { game: toGame(game), tokens };
     } catch (err) {
-      return refusal(err);
+      return toRejection(err);
     }
   }
 
@@ -81,24 +81,11 @@ export class ChickenFootResolver {
   }
 
   /** The game, refused unless it is Chicken Foot: these typed actions mean nothing to another engine. */
-  private async chickenFootGame(gameId: string): Promise<LiveGame> {
-    const game = await this.referee.game(gameId);
-    if (game.kind !== chickenFootEngine.kind) throw new RefereeError('INVALID_INPUT', `game ${gameId} is ${game.kind}, not chicken-foot`);
-    return game;
+  private chickenFootGame(gameId: string): Promise<LiveGame> {
+    return this.referee.game(gameId, chickenFootEngine.kind);
   }
 
   private async act(move: ChickenFootMoveArgs, ctx: GqlContext, action: ChickenFootAction): Promise<typeof MoveResult> {
-    try {
-      await this.chickenFootGame(move.gameId);
-    } catch (err) {
-      return refusal(err);
-    }
-    return toMoveResult(await this.referee.act(move.gameId, tokenOf(ctx), move.moveId, action, move.expectedVersion));
+    return toMoveResult(await this.referee.act(move.gameId, tokenOf(ctx), move.moveId, action, move.expectedVersion, chickenFootEngine.kind));
   }
-}
-
-/** Mutations answer refusals as a Rejection, never as an error (as referee.act does). */
-function refusal(err: unknown): Rejection {
-  if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
-  throw err;
 }
