@@ -5,7 +5,7 @@
 import { Codes, drawsForOrder, fail, ok, type Result, type Seat } from '../kit/index.js';
 import type { ChickenFootState } from './game.js';
 import type { ChickenFootRuleset } from './ruleset.js';
-import { buildSet, isDouble, normalizeTile, setSize, type TileId } from './tiles.js';
+import { buildSet, normalizeTile, setSize, type TileId } from './tiles.js';
 
 /**
  * One round's deal as the spec models it. `hands[seat]` in any order, `yard` top (next drawn)
@@ -17,6 +17,8 @@ export interface OrganizerDeal {
   yard: string[];
   dealer?: Seat;
   finder?: Seat;
+  /** With "setAside": the round (1-based), which decides the double set aside: setMax, setMax-1, ..., 0, setMax, ... */
+  round?: number;
 }
 
 /** The round about to be dealt: which double it starts with and who deals (for building an OrganizerDeal). */
@@ -31,8 +33,8 @@ export function dealValues(ruleset: ChickenFootRuleset, deal: OrganizerDeal): Re
   const bad = (message: string) => fail<number[]>(Codes.INVALID_INPUT, `impossible deal: ${message}`);
   const { players: P, handSize: H, setMax: N } = ruleset;
   const setAside = ruleset.startDoubleSource === 'setAside';
-  if (typeof deal !== 'object' || deal === null) return bad('expected { hands, yard, dealer?, finder? }');
-  const extra = Object.keys(deal).find((k) => !['hands', 'yard', 'dealer', 'finder'].includes(k));
+  if (typeof deal !== 'object' || deal === null) return bad('expected { hands, yard, dealer?, finder?, round? }');
+  const extra = Object.keys(deal).find((k) => !['hands', 'yard', 'dealer', 'finder', 'round'].includes(k));
   if (extra) return bad(`unknown field "${extra}"`);
   if (!Array.isArray(deal.hands) || deal.hands.length !== P) return bad(`hands must list ${P} hands, one per seat`);
   const seen = new Set<TileId>();
@@ -63,10 +65,18 @@ export function dealValues(ruleset: ChickenFootRuleset, deal: OrganizerDeal): Re
   const missing = set.filter((t) => !seen.has(t));
   const dealt = [...hands.flat(), ...yard];
   if (!setAside) {
-    if (deal.dealer !== undefined || deal.finder !== undefined) return bad('dealer and finder apply only when the starting double is set aside before the deal');
+    if (deal.dealer !== undefined || deal.finder !== undefined || deal.round !== undefined) {
+      return bad('dealer, finder and round apply only when the starting double is set aside before the deal');
+    }
     return ok(drawsForOrder(set, dealt));
   }
-  if (missing.length !== 1 || !isDouble(missing[0])) return bad(`the starting double must be the one tile missing from hands and yard; missing: ${missing.join(', ') || 'none'}`);
+  if (!Number.isInteger(deal.round) || (deal.round as number) < 1) return bad('round must be the round number (1 or more): it decides which double is set aside');
+  // A set-aside double is always found, so rounds start setMax, setMax-1, ..., 0 and wrap round.
+  const pip = N - (((deal.round as number) - 1) % (N + 1));
+  const start: TileId = `${pip}-${pip}`;
+  if (missing.length !== 1 || missing[0] !== start) {
+    return bad(`round ${deal.round} starts with ${start}, set aside before the deal: it must be the one tile missing from hands and yard; missing: ${missing.join(', ') || 'none'}`);
+  }
   for (const key of ['dealer', 'finder'] as const) {
     const seat = deal[key];
     if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= P) return bad(`${key} must be a seat from 0 to ${P - 1}`);

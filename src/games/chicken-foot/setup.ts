@@ -1,5 +1,4 @@
 import { dealValues, type ChickenFootRuleset, type OrganizerDeal } from '../../engines/chicken-foot/index.js';
-import { normalizeTile } from '../../engines/chicken-foot/tiles.js';
 import { RefereeError } from '../../referee/errors.js';
 import type { ChickenFootDealInput, ChickenFootRulesetInput } from './dto/game.input.js';
 
@@ -38,14 +37,7 @@ export function organizerChance(ruleset: ChickenFootRuleset, deals: ChickenFootD
     const deal: OrganizerDeal = { hands, yard };
     if (finder !== null && finder !== undefined) deal.finder = finder;
     if (ruleset.startDoubleSource === 'setAside') {
-      // dealValues puts whichever double is missing where the search finds it, but the engine
-      // searches for the round's scheduled double, so a deal missing another double would come
-      // out differently. A set-aside double is never burnt: rounds go setMax, setMax-1, ..., 0, setMax...
-      const pip = ruleset.setMax - ((round - 1) % (ruleset.setMax + 1));
-      const start = `${pip}-${pip}`;
-      if ([...hands.flat(), ...yard].some((tile) => normalizeTile(tile, ruleset.setMax) === start)) {
-        throw invalid(`deal for round ${round}: the round starts with ${start}, which is set aside before the deal, so it is in no hand and not in the yard`);
-      }
+      deal.round = round;
       deal.dealer = (firstDealer + round - 1) % players;
     }
     const values = dealValues(ruleset, deal);

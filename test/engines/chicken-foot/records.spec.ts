@@ -85,7 +85,7 @@ describe('organizer deals', () => {
 
   it('turns a classic deal (hands, yard order, dealer and finder) into the values that produce it', () => {
     for (const finder of [0, 1, 2]) {
-      const values = accepted(dealValues(classic, { hands, yard, dealer: 0, finder }));
+      const values = accepted(dealValues(classic, { hands, yard, dealer: 0, finder, round: 1 }));
       const state = accepted(engine.resolveChance(engine.init(classic), values));
       expect(round(state).hands).toEqual(hands.map((h) => h.slice().sort(compareTiles)));
       expect(round(state).yard).toEqual(yard);
@@ -105,14 +105,17 @@ describe('organizer deals', () => {
   });
 
   it.each([
-    [{ hands: hands.slice(0, 2), yard, dealer: 0, finder: 0 }, /hands must list 3 hands/],
-    [{ hands: [hands[0].slice(1), hands[1], hands[2]], yard, dealer: 0, finder: 0 }, /hand 0 has 13 tiles, not 14/],
-    [{ hands: [hands[0], hands[1], [...hands[2].slice(1), hands[0][0]]], yard, dealer: 0, finder: 0 }, /is dealt twice/],
-    [{ hands, yard: yard.slice(1), dealer: 0, finder: 0 }, /the yard must hold 12 tiles, not 11/],
-    [{ hands, yard: [...yard.slice(1), '9-10'], dealer: 0, finder: 0 }, /"9-10", which is not a tile of a double-9 set/],
-    [{ hands, yard: [...yard.slice(1), '9-9'], dealer: 0, finder: 0 }, /starting double must be the one tile missing/],
-    [{ hands, yard, dealer: 0 }, /finder must be a seat from 0 to 2/],
-    [{ hands, yard, dealer: 0, finder: 0, extra: 1 }, /unknown field "extra"/],
+    [{ hands: hands.slice(0, 2), yard, dealer: 0, finder: 0, round: 1 }, /hands must list 3 hands/],
+    [{ hands: [hands[0].slice(1), hands[1], hands[2]], yard, dealer: 0, finder: 0, round: 1 }, /hand 0 has 13 tiles, not 14/],
+    [{ hands: [hands[0], hands[1], [...hands[2].slice(1), hands[0][0]]], yard, dealer: 0, finder: 0, round: 1 }, /is dealt twice/],
+    [{ hands, yard: yard.slice(1), dealer: 0, finder: 0, round: 1 }, /the yard must hold 12 tiles, not 11/],
+    [{ hands, yard: [...yard.slice(1), '9-10'], dealer: 0, finder: 0, round: 1 }, /"9-10", which is not a tile of a double-9 set/],
+    [{ hands, yard: [...yard.slice(1), '9-9'], dealer: 0, finder: 0, round: 1 }, /round 1 starts with 9-9, set aside before the deal: it must be the one tile missing/],
+    // Round 2 starts with 8-8: a deal that sets 9-9 aside again would come out differently.
+    [{ hands, yard, dealer: 1, finder: 0, round: 2 }, /round 2 starts with 8-8.*missing: 9-9/],
+    [{ hands, yard, dealer: 0, finder: 0 }, /round must be the round number/],
+    [{ hands, yard, dealer: 0, round: 1 }, /finder must be a seat from 0 to 2/],
+    [{ hands, yard, dealer: 0, finder: 0, round: 1, extra: 1 }, /unknown field "extra"/],
   ])('refuses an impossible deal %#', (deal, message) => {
     const result = dealValues(classic, deal as never);
     expect(result.ok).toBe(false);

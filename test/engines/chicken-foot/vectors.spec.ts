@@ -110,7 +110,7 @@ describe('S: equipment, setup, start of a round', () => {
     expect(phase(dealt)).toBe('OPENING');
     expect(hubArms(dealt)).toBe(0);
     // An organizer's deal of the same round reproduces the same hands, yard and finder.
-    const again = accepted(engine.resolveChance(state, accepted(dealValues(state.ruleset, { hands: r.hands, yard: r.yard, dealer: 1, finder: 0 }))));
+    const again = accepted(engine.resolveChance(state, accepted(dealValues(state.ruleset, { hands: r.hands, yard: r.yard, dealer: 1, finder: 0, round: 2 }))));
     expect(round(again).hands).toEqual(r.hands);
     expect(round(again).yard).toEqual(r.yard);
     expect(round(again).starter).toBe(0);
