@@ -406,7 +406,8 @@ export function apply(state: CerkeState, seat: number, action: CerkeAction): Res
   if (phase.name === 'stepCompletion') return illegal('finish your stepping move first: completeStep or abandonStep');
   if (action.type === 'drop') return applyDrop(state, seat, action);
   if (action.type === 'moveTam2') return applyTam2Move(state, action);
-  return applyPieceMove(state, seat, action);
+  if (action.type === 'move') return applyPieceMove(state, seat, action);
+  return fail(Codes.INVALID_INPUT, `unknown action type ${JSON.stringify((action as { type?: unknown }).type)}`);
 }
 
 function afterFinalSquareIsFixed(state: CerkeState, move: MoveUnderWay): CerkeState {
