@@ -82,7 +82,7 @@ describe('Chicken Foot turns and rounds', () => {
     const r = rules({ players: 2, setMax: 6, handSize: 10, yardReserve: 7, firstDealer: 1 });
     const withoutSix = buildSet(5);
     const sixes = buildSet(6).filter((t) => t.endsWith('-6') && t !== '6-6');
-    const deal = { hands: [withoutSix.slice(0, 10), withoutSix.slice(10, 20)], yard: [...sixes, withoutSix[20]], dealer: 1, finder: 0 };
+    const deal = { hands: [withoutSix.slice(0, 10), withoutSix.slice(10, 20)], yard: [...sixes, withoutSix[20]], dealer: 1, finder: 0, round: 1 };
     const state = accepted(engine.resolveChance(engine.init(r), accepted(dealValues(r, deal))));
     expect(state.round).toBeNull();
     expect(lastRound(state)).toMatchObject({ end: 'blocked', startDouble: 6 });
