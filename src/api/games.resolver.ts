@@ -1,10 +1,10 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import type { Viewer } from '../engines/kit/index.js';
 import { RefereeError } from '../referee/errors.js';
-import { RefereeService } from '../referee/referee.service.js';
+import { RefereeService, type LiveGame } from '../referee/referee.service.js';
 import { tokenOf, type GqlContext } from './caller.js';
 import { JSONScalar } from './json.scalar.js';
-import { toGame, toMoveResult, toRejection, type GameModel } from './mapping.js';
+import { toGame, toGameFromRow, toMoveResult, toRejection, type GameModel } from './mapping.js';
 import {
   CreateGameInput,
   CreateGameResult,
@@ -48,8 +48,7 @@ export class GamesResolver {
       first,
       after,
     );
-    const nodes = await Promise.all(page.games.map(async (g) => toGame(await this.referee.game(g.id))));
-    return { nodes, pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
+    return { nodes: page.games.map(toGameFromRow), pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
   }
 
   @Query(() => [GameEvent], { description: 'Events after a sequence number, as the caller may see them' })
@@ -159,33 +158,38 @@ export class GamesResolver {
 
   @ResolveField(() => JSONScalar, { description: 'The game as the caller may see it (spectators: public information only)' })
   async view(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<unknown> {
-    return this.referee.view(game.live, await this.viewerOrSpectator(game, ctx));
+    return this.referee.view(await this.liveOf(game), await this.viewerOrSpectator(game, ctx));
   }
 
   @ResolveField(() => [JSONScalar], { description: 'Every legal action for the caller\'s seat now' })
   async legalActions(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<unknown[]> {
-    return this.referee.legalActions(game.live, await this.viewerOrSpectator(game, ctx));
+    return this.referee.legalActions(await this.liveOf(game), await this.viewerOrSpectator(game, ctx));
   }
 
   @ResolveField(() => [Int], { description: 'Seats that may act now' })
-  toAct(@Parent() game: GameModel): number[] {
-    return game.live.status === 'ACTIVE' ? game.live.engine.toAct(game.live.state) : [];
+  async toAct(@Parent() game: GameModel): Promise<number[]> {
+    const live = await this.liveOf(game);
+    return live.status === 'ACTIVE' ? live.engine.toAct(live.state) : [];
   }
 
   @ResolveField(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over' })
-  result(@Parent() game: GameModel): unknown {
-    return game.live.outcome;
+  async result(@Parent() game: GameModel): Promise<unknown> {
+    return (await this.liveOf(game)).outcome;
   }
 
   @ResolveField(() => Fairness)
-  fairness(@Parent() game: GameModel): Fairness {
-    const live = game.live;
+  async fairness(@Parent() game: GameModel): Promise<Fairness> {
+    const live = await this.liveOf(game);
     return {
       seedCommitment: live.seedCommitment,
       randomSource: live.randomSource,
       serverSeed: live.revealedSeed,
       clientSeeds: live.started ? live.seats.map((s) => s.clientSeed) : [],
     };
+  }
+
+  private liveOf(game: GameModel): Promise<LiveGame> {
+    return game.live ? Promise.resolve(game.live) : this.referee.game(game.id);
   }
 
   private async viewer(gameId: string, ctx: GqlContext): Promise<Viewer> {

@@ -1,9 +1,14 @@
 import { RefereeError } from '../referee/errors.js';
+import type { GameRow, SeatRow } from '../referee/event-store.js';
 import type { LiveGame, MoveResult as RefereeMoveResult } from '../referee/referee.service.js';
 import type { Game, GameStatusEnum, MoveAccepted, Rejection } from './models.js';
 
-/** A Game model that keeps the live game it came from for its field resolvers. */
-export type GameModel = Game & { live: LiveGame };
+/**
+ * A Game model. From a command or a lookup it keeps the live game for its field resolvers; in a
+ * list it is built from the stored row alone, so one unreadable game cannot fail the whole list
+ * (its own view fields answer the error).
+ */
+export type GameModel = Game & { live?: LiveGame };
 
 export function toGame(live: LiveGame): GameModel {
   return {
@@ -17,6 +22,20 @@ export function toGame(live: LiveGame): GameModel {
     createdAt: live.createdAt,
     seats: live.seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash) })),
     live,
+  };
+}
+
+export function toGameFromRow(row: GameRow & { seats: SeatRow[] }): GameModel {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status as GameStatusEnum,
+    version: row.version,
+    ruleset: row.ruleset,
+    rulesetHash: row.rulesetHash,
+    imported: row.imported,
+    createdAt: row.createdAt,
+    seats: row.seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash) })),
   };
 }
 

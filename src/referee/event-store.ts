@@ -176,7 +176,7 @@ export class EventStore {
   }
 
   /** Newest first; the cursor is the last row's (createdAt, id). */
-  async list(filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<GameRow[]> {
+  async list(filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<(GameRow & { seats: SeatRow[] })[]> {
     const rows = await this.prisma.game.findMany({
       where: {
         kind: filter.kind,
@@ -188,8 +188,9 @@ export class EventStore {
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: first,
+      include: { seats: { orderBy: { index: 'asc' } } },
     });
-    return rows as unknown as GameRow[];
+    return rows as unknown as (GameRow & { seats: SeatRow[] })[];
   }
 
   async ping(): Promise<void> {

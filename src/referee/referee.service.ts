@@ -457,7 +457,7 @@ export class RefereeService {
     return { seq, view: folded.engine.view(folded.state, viewer), outcome: folded.engine.outcome(folded.state) };
   }
 
-  async list(filter: GameFilter, first: number, after?: string | null): Promise<{ games: GameRow[]; endCursor: string | null; hasNextPage: boolean }> {
+  async list(filter: GameFilter, first: number, after?: string | null): Promise<{ games: (GameRow & { seats: SeatRow[] })[]; endCursor: string | null; hasNextPage: boolean }> {
     if (!Number.isInteger(first) || first < 1 || first > 100) throw new RefereeError('INVALID_INPUT', 'first must be between 1 and 100');
     const cursor = after ? decodeCursor(after) : undefined;
     const rows = await this.store.list(filter, first + 1, cursor);

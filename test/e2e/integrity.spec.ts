@@ -5,6 +5,9 @@ import request from 'supertest';
 import { verifyFile } from '../../src/cli/verify.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { EngineRegistry } from '../../src/referee/engine-registry.js';
+import { EventStore } from '../../src/referee/event-store.js';
+import { RefereeService } from '../../src/referee/referee.service.js';
+import { MetricsService } from '../../src/ops/metrics.service.js';
 import { eventHash, type StoredEvent } from '../../src/referee/events.js';
 import { verifyBundle } from '../../src/referee/verify.js';
 import { startApp, type TestApp } from '../support/app.js';
@@ -58,6 +61,14 @@ describe('audit: the hash chain, the seed and every move are checkable', () => {
     expect(verdict.problem).toMatch(/altered/);
     const offline = verifyBundle(t.app.get(EngineRegistry), await bundleOf(id));
     expect(offline).toMatchObject({ ok: false, badSeq: victim.seq });
+
+    // Another instance (nothing cached) refuses to serve or extend the altered history...
+    const fresh = new RefereeService(t.app.get(EventStore), t.app.get(EngineRegistry), new MetricsService());
+    await expect(fresh.game(id)).rejects.toMatchObject({ code: 'INTEGRITY_ERROR', message: expect.stringContaining(`event ${victim.seq}`) });
+    // ...while listing games still works: a list is read from the game rows alone.
+    const listed = await t.gql('{ games(first: 100, filter: { kind: "duel" }) { nodes { id status } } }');
+    expect(listed.errors).toBeUndefined();
+    expect(listed.data.games.nodes.map((n: { id: string }) => n.id)).toContain(id);
   });
 
   it('catches a forged die even when the forger recomputes every hash', async () => {
