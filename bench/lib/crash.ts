@@ -4,6 +4,8 @@ import { Bot, gql } from './bot.js';
 import { startService, type RunningService } from './service.js';
 
 export interface CrashReport {
+  /** What the first service process logged (graceful shutdown says 'stopped cleanly'). */
+  log: string;
   acknowledged: number;
   missing: string[];
   games: number;
@@ -15,11 +17,12 @@ const EVENTS = `query($id: ID!, $after: Int) { gameEvents(gameId: $id, afterSeq:
 const VERIFY = `query($id: ID!) { verifyGame(gameId: $id) { ok summary } }`;
 
 /**
- * Kills the service with SIGKILL while `clients` bots are moving, restarts it on the same
- * database, and checks that every move the service acknowledged is stored at the version it
- * was acknowledged with, and that every game still verifies.
+ * Stops the service with `signal` (SIGKILL: a crash; SIGTERM: a graceful shutdown) while
+ * `clients` bots are moving, restarts it on the same database, and checks that every move the
+ * service acknowledged is stored at the version it was acknowledged with, and that every game
+ * still verifies.
  */
-export async function crashCheck(env: Record<string, string>, port: number, clients = 16, moveMs = 1500): Promise<CrashReport> {
+export async function crashCheck(env: Record<string, string>, port: number, clients = 16, moveMs = 1500, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<CrashReport> {
   const engine = ENGINES.find((e) => e.kind === 'backgammon')!;
   let service: RunningService = await startService(env, port);
   const acknowledged: { gameId: string; moveId: string; version: number }[] = [];
@@ -38,8 +41,9 @@ export async function crashCheck(env: Record<string, string>, port: number, clie
   });
   const results = Promise.allSettled(playing);
   await new Promise((r) => setTimeout(r, moveMs));
-  service.process.kill('SIGKILL');
+  service.process.kill(signal);
   await service.exited;
+  const log = service.log();
   stop = true;
   await results; // requests in flight at the kill fail: they were never acknowledged
   const restarted = performance.now();
@@ -61,7 +65,7 @@ export async function crashCheck(env: Record<string, string>, port: number, clie
       const verdict = (await gql(service.url, VERIFY, { id: gameId })).data.verifyGame;
       if (!verdict.ok) unverified.push(`${gameId}: ${verdict.summary}`);
     }
-    return { acknowledged: acknowledged.length, missing, games: byGame.size, unverified, restartedIn };
+    return { log, acknowledged: acknowledged.length, missing, games: byGame.size, unverified, restartedIn };
   } finally {
     service.process.kill('SIGTERM');
     await service.exited;
