@@ -227,9 +227,12 @@ UPDATE games SET version = h.version, status = h.status, result = h.result, upda
 FROM jsonb_to_recordset($2::jsonb) AS h(id text, version int, status text, result jsonb)
 WHERE games.id = h.id AND EXISTS (SELECT 1 FROM ins)`;
 
-/** Appends written together at most; and group writes in flight at once (each holds a connection). */
+/**
+ * Appends written together at most, and group writes in flight at once: one writer makes the
+ * largest groups (fewest commits) while the CPU is the limit, and costs no wait when idle.
+ */
 const MAX_GROUP = 256;
-const MAX_CONCURRENT_WRITES = 2;
+const MAX_CONCURRENT_WRITES = 1;
 
 interface PendingAppend {
   gameId: string;
