@@ -61,45 +61,28 @@ export interface FoldOptions {
   onEvent?: (event: StoredEvent, before: unknown, after: unknown) => void;
 }
 
-/**
- * Folds a game's event stream into its current state, checking on the way everything the
- * referee guarantees: the hash chain, the ruleset and its hash, the seed commitment, every fair
- * draw, and every action's legality. Live loading, verifyGame, state-at-seq and the offline
- * verifier all use this one function, so what is served is what is verified.
- */
-export function foldEvents(registry: EngineRegistry, gameId: string, events: readonly StoredEvent[], opts: FoldOptions = {}): FoldedGame {
-  if (events.length === 0) throw new StreamError(1, 'the stream is empty');
-  const first = events[0];
-  if (first.type !== CoreEvents.GameCreated) throw new StreamError(first.seq, `the first event must be GameCreated, found ${first.type}`);
-  const created = first.payload as {
-    kind: string;
-    ruleset: unknown;
-    rulesetHash: string;
-    seats: { name: string | null }[];
-    seedCommitment: string;
-    randomSource: 'fair' | 'supplied';
-    imported: boolean;
-  };
-  const engine = registry.get(created.kind);
-  if (!engine) throw new StreamError(1, `unknown game kind "${created.kind}"`);
-  const parsed = engine.parseRuleset(created.ruleset);
-  if (!parsed.ok) throw new StreamError(1, `the ruleset is invalid: ${parsed.error.message}`);
-  if (canonicalJson(parsed.value) !== canonicalJson(created.ruleset)) throw new StreamError(1, 'the ruleset is not in its complete, validated form');
-  if (hashOf(created.ruleset) !== created.rulesetHash) throw new StreamError(1, 'the ruleset hash does not match the ruleset');
-  const seatCount = engine.seatCount(parsed.value);
-  if (!Array.isArray(created.seats) || created.seats.length !== seatCount) throw new StreamError(1, `the game must have ${seatCount} seats`);
-  const seed = opts.serverSeed ?? null;
-  if (seed !== null && seedCommitment(seed) !== created.seedCommitment) throw new StreamError(1, 'the server seed does not match the published commitment');
+/** The payload of a stream's first event. */
+export interface GameCreatedPayload {
+  kind: string;
+  ruleset: unknown;
+  rulesetHash: string;
+  seats: { name: string | null }[];
+  seedCommitment: string;
+  randomSource: 'fair' | 'supplied';
+  imported: boolean;
+}
 
-  const g: FoldedGame = {
+/** A game before any event after GameCreated: what a new game and a fold both start from. */
+export function genesis(gameId: string, engine: Engine, created: GameCreatedPayload): FoldedGame {
+  return {
     gameId,
-    kind: created.kind,
+    kind: engine.kind,
     engine,
-    ruleset: parsed.value,
+    ruleset: created.ruleset,
     rulesetHash: created.rulesetHash,
-    seatCount,
+    seatCount: created.seats.length,
     seatNames: created.seats.map((s) => s.name ?? null),
-    state: engine.init(parsed.value),
+    state: engine.init(created.ruleset),
     version: 0,
     lastHash: GENESIS_HASH,
     started: false,
@@ -115,6 +98,31 @@ export function foldEvents(registry: EngineRegistry, gameId: string, events: rea
     fairDrawsChecked: 0,
     suppliedUsed: 0,
   };
+}
+
+/**
+ * Folds a game's event stream into its current state, checking on the way everything the
+ * referee guarantees: the hash chain, the ruleset and its hash, the seed commitment, every fair
+ * draw, and every action's legality. Live loading, verifyGame, state-at-seq and the offline
+ * verifier all use this one function, so what is served is what is verified.
+ */
+export function foldEvents(registry: EngineRegistry, gameId: string, events: readonly StoredEvent[], opts: FoldOptions = {}): FoldedGame {
+  if (events.length === 0) throw new StreamError(1, 'the stream is empty');
+  const first = events[0];
+  if (first.type !== CoreEvents.GameCreated) throw new StreamError(first.seq, `the first event must be GameCreated, found ${first.type}`);
+  const created = first.payload as unknown as GameCreatedPayload;
+  const engine = registry.get(created.kind);
+  if (!engine) throw new StreamError(1, `unknown game kind "${created.kind}"`);
+  const parsed = engine.parseRuleset(created.ruleset);
+  if (!parsed.ok) throw new StreamError(1, `the ruleset is invalid: ${parsed.error.message}`);
+  if (canonicalJson(parsed.value) !== canonicalJson(created.ruleset)) throw new StreamError(1, 'the ruleset is not in its complete, validated form');
+  if (hashOf(created.ruleset) !== created.rulesetHash) throw new StreamError(1, 'the ruleset hash does not match the ruleset');
+  const seatCount = engine.seatCount(parsed.value);
+  if (!Array.isArray(created.seats) || created.seats.length !== seatCount) throw new StreamError(1, `the game must have ${seatCount} seats`);
+  const seed = opts.serverSeed ?? null;
+  if (seed !== null && seedCommitment(seed) !== created.seedCommitment) throw new StreamError(1, 'the server seed does not match the published commitment');
+
+  const g = genesis(gameId, engine, { ...created, ruleset: parsed.value });
   let currentMove: MoveRecord | null = null;
 
   for (const e of events) {

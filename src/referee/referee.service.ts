@@ -9,7 +9,7 @@ import { RefereeError } from './errors.js';
 import { AppendConflict, EventStore, type GameFilter, type GameRow, type GameStatus, type SeatRow } from './event-store.js';
 import { chainEvents, CoreEvents, isChanceEvent, type ChancePayload, type StoredEvent } from './events.js';
 import { clientSeedMix, FairSource, newServerSeed, seedCommitment } from './fairness.js';
-import { foldEvents, StreamError, viewEvent, type FoldedGame } from './fold.js';
+import { foldEvents, genesis, StreamError, viewEvent, type FoldedGame, type GameCreatedPayload } from './fold.js';
 import { buildBundle, verifyStream, type Bundle, type Verdict } from './verify.js';
 
 /** A game as the referee holds it in memory: the folded stream plus its secrets and seats. */
@@ -594,36 +594,8 @@ export class RefereeService {
     if (this.cache.size > MAX_LIVE_GAMES) this.cache.delete(this.cache.keys().next().value!);
   }
 
-  private genesis(id: string, engine: Engine, created: { ruleset: unknown; rulesetHash: string; seedCommitment: string; randomSource: 'fair' | 'supplied' }, serverSeed: string, supplied: number[][], seats: SeatRow[]): LiveGame {
-    return {
-      gameId: id,
-      kind: engine.kind,
-      engine,
-      ruleset: created.ruleset,
-      rulesetHash: created.rulesetHash,
-      seatCount: seats.length,
-      seatNames: seats.map((s) => s.name),
-      state: engine.init(created.ruleset),
-      version: 0,
-      lastHash: '0'.repeat(64),
-      started: false,
-      mix: null,
-      counter: 0,
-      randomSource: created.randomSource,
-      imported: false,
-      seedCommitment: created.seedCommitment,
-      moves: new Map(),
-      ended: false,
-      outcome: null,
-      revealedSeed: null,
-      fairDrawsChecked: 0,
-      suppliedUsed: 0,
-      status: 'WAITING',
-      serverSeed,
-      supplied,
-      seats,
-      createdAt: new Date(),
-    };
+  private genesis(id: string, engine: Engine, created: GameCreatedPayload, serverSeed: string, supplied: number[][], seats: SeatRow[]): LiveGame {
+    return { ...genesis(id, engine, created), status: 'WAITING', serverSeed, supplied, seats, createdAt: new Date() };
   }
 
   /** Every seat is taken: mix in the client seeds and draw what the opening needs. */
