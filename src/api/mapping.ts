@@ -11,21 +11,11 @@ import type { Game, GameStatusEnum, MoveAccepted, Rejection } from './models.js'
 export type GameModel = Game & { live?: LiveGame };
 
 export function toGame(live: LiveGame): GameModel {
-  return {
-    id: live.gameId,
-    kind: live.kind,
-    status: live.status as GameStatusEnum,
-    version: live.version,
-    ruleset: live.ruleset,
-    rulesetHash: live.rulesetHash,
-    imported: live.imported,
-    createdAt: live.createdAt,
-    seats: live.seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash) })),
-    live,
-  };
+  const { gameId: id, kind, status, version, ruleset, rulesetHash, imported, createdAt, seats } = live;
+  return { ...toGameFromRow({ id, kind, status, version, ruleset, rulesetHash, imported, createdAt, seats }), live };
 }
 
-export function toGameFromRow(row: GameRow & { seats: SeatRow[] }): GameModel {
+export function toGameFromRow(row: Pick<GameRow, 'id' | 'kind' | 'status' | 'version' | 'ruleset' | 'rulesetHash' | 'imported' | 'createdAt'> & { seats: SeatRow[] }): GameModel {
   return {
     id: row.id,
     kind: row.kind,
