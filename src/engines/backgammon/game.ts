@@ -15,34 +15,13 @@ const LEVELS: ResignationLevel[] = ['single', 'gammon', 'backgammon'];
 const other = (seat: Seat): Seat => 1 - seat;
 
 export function initialState(ruleset: BackgammonRuleset): BackgammonState {
-  return newGame(
-    {
-      ruleset,
-      score: [0, 0],
-      games: [],
-      gameNumber: 0,
-      crawfordGame: false,
-      crawfordDone: false,
-      board: [[], []],
-      phase: 'opening-roll',
-      turn: 0,
-      dice: null,
-      cube: { value: 1, owner: null },
-      cubeTurned: false,
-      pendingDouble: null,
-      resignation: null,
-      rejectedResignation: null,
-      beaversUsed: 0,
-      automaticDoublesUsed: 0,
-      rolls: [0, 0],
-      lastTurn: null,
-      matchWinner: null,
-    },
-    false,
-  );
+  return newGame({ ruleset, score: [0, 0], games: [], gameNumber: 0, crawfordDone: false, lastTurn: null, matchWinner: null }, false);
 }
 
-function newGame(s: BackgammonState, crawfordGame: boolean): BackgammonState {
+/** What a new game of the match resets; everything else carries over from the game before. */
+type PerGame = 'crawfordGame' | 'board' | 'phase' | 'turn' | 'dice' | 'cube' | 'cubeTurned' | 'pendingDouble' | 'resignation' | 'rejectedResignation' | 'beaversUsed' | 'automaticDoublesUsed' | 'rolls';
+
+function newGame(s: Omit<BackgammonState, PerGame>, crawfordGame: boolean): BackgammonState {
   return {
     ...s,
     gameNumber: s.gameNumber + 1,
