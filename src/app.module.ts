@@ -13,7 +13,9 @@ import type { Config } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { GAME_MODULES } from './games/index.js';
 import { OpsController } from './ops/ops.controller.js';
-import { RefereeModule } from './referee/referee.module.js';
+import { RefereeModule } from './referee/application/referee.module.js';
+import { ENGINES } from './games/engines.js';
+import { MetricsService } from './ops/metrics.service.js';
 
 @Module({})
 export class AppModule {
@@ -23,7 +25,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
-        RefereeModule,
+        RefereeModule.forRoot({ engines: ENGINES, metrics: MetricsService }),
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           autoSchemaFile: true,

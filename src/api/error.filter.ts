@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } fro
 import type { GqlContextType } from '@nestjs/graphql';
 import type { Response } from 'express';
 import { GraphQLError } from 'graphql';
-import { httpStatusOf, RefereeError } from '../referee/errors.js';
+import { RefereeError } from '../referee/core/errors.js';
 
 /**
  * One place that turns failures into answers: a RefereeError becomes a GraphQL error with its
@@ -20,7 +20,7 @@ export class ErrorFilter implements ExceptionFilter {
     }
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return res.end();
-    res.status(status).json({ error: { code, message } });
+    return res.status(status).json({ error: { code, message } });
   }
 
   private describe(err: unknown): { code: string; message: string; status: number } {
@@ -33,5 +33,29 @@ export class ErrorFilter implements ExceptionFilter {
     if (err instanceof GraphQLError) return { code: String(err.extensions?.code ?? 'INVALID_INPUT'), message: err.message, status: 400 };
     this.logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
     return { code: 'INTERNAL', message: 'internal error; it has been logged', status: 500 };
+  }
+}
+
+/** HTTP status for a refusal code on the REST API. */
+function httpStatusOf(code: string): number {
+  switch (code) {
+    case 'NOT_FOUND':
+      return 404;
+    case 'UNAUTHORIZED':
+      return 401;
+    case 'FORBIDDEN':
+      return 403;
+    case 'VERSION_CONFLICT':
+    case 'GAME_NOT_FINISHED':
+    case 'MOVE_ID_REUSED':
+      return 409;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'SHUTTING_DOWN':
+      return 503;
+    case 'INVALID_INPUT':
+      return 400;
+    default:
+      return 422;
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { RefereeError } from '../referee/errors.js';
-import { RefereeService } from '../referee/referee.service.js';
+import { RefereeError } from '../referee/core/errors.js';
+import { RefereeService } from '../referee/application/referee.service.js';
 import { tokenOf } from './caller.js';
 
 /** REST for plain clients and files. Errors are JSON: { error: { code, message } }. */
@@ -66,7 +66,7 @@ export class GamesController {
   /** Body: a record in the game's own format (text or JSON). */
   @Post('import')
   async import(@Query('kind') kind: string | undefined, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
-    if (!kind) throw new RefereeError('INVALID_INPUT', 'say which game the record is: ?kind=backgammon|chicken-foot|cerke');
+    if (!kind) throw new RefereeError('INVALID_INPUT', `say which game the record is: ?kind=${this.referee.registry.kinds().join('|')}`);
     const text = typeof body === 'string' ? body : body && typeof body === 'object' && Object.keys(body).length > 0 ? JSON.stringify(body) : '';
     if (!text.trim()) throw new RefereeError('INVALID_INPUT', 'the request body must be the record');
     const { game, tokens } = await this.referee.importRecord(kind, text);

@@ -1,7 +1,8 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import type { Viewer } from '../engines/kit/index.js';
-import { RefereeError } from '../referee/errors.js';
-import { RefereeService, type LiveGame } from '../referee/referee.service.js';
+import { RefereeError } from '../referee/core/errors.js';
+import type { LiveGame } from '../referee/application/live-games.js';
+import { RefereeService } from '../referee/application/referee.service.js';
 import { tokenOf, type GqlContext } from './caller.js';
 import { JSONScalar } from './json.scalar.js';
 import { toGame, toGameFromRow, toMoveResult, toRejection, type GameModel } from './mapping.js';

@@ -7,7 +7,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
-import { sha256Hex } from '../referee/canonical.js';
+import { sha256Hex } from '../referee/core/canonical.js';
 import { tokenOf } from './caller.js';
 
 /**

@@ -1,6 +1,7 @@
-import { RefereeError } from '../referee/errors.js';
-import type { GameRow, SeatRow } from '../referee/event-store.js';
-import type { LiveGame, MoveResult as RefereeMoveResult } from '../referee/referee.service.js';
+import { RefereeError } from '../referee/core/errors.js';
+import type { GameRow, SeatRow } from '../referee/store/event-store.js';
+import type { MoveResult as RefereeMoveResult } from '../referee/application/command-handler.js';
+import type { LiveGame } from '../referee/application/live-games.js';
 import type { Game, GameStatusEnum, MoveAccepted, Rejection } from './models.js';
 
 /**

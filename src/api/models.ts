@@ -139,7 +139,7 @@ export class SeatInput {
 
 @InputType()
 export class CreateGameInput {
-  @Field({ description: 'backgammon, chicken-foot or cerke' }) kind: string;
+  @Field({ description: 'A game kind this referee plays (the gameKinds query lists them)' }) kind: string;
   @Field(() => JSONScalar, { nullable: true, description: 'Ruleset options; defaults fill the rest' }) ruleset?: unknown;
   @Field(() => [SeatInput], { nullable: true, description: 'One per seat; omitted: every seat taken by the creator' }) seats?: SeatInput[] | null;
 }

@@ -1,7 +1,8 @@
-import type { StoredEvent } from '../referee/events.js';
+import type { StoredEvent } from '../referee/core/stream.js';
 import type { Viewer } from '../engines/kit/index.js';
-import { viewEvent } from '../referee/fold.js';
-import type { Appended, RefereeService } from '../referee/referee.service.js';
+import { viewEvent } from '../referee/core/game/views.js';
+import type { Appended } from '../referee/application/live-games.js';
+import type { RefereeService } from '../referee/application/referee.service.js';
 
 /**
  * A game's events for one viewer: the stored ones after `afterSeq`, then live ones as they are

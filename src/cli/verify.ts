@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { EngineRegistry } from '../referee/engine-registry.js';
-import { verifyBundle, type Bundle, type Verdict } from '../referee/verify.js';
+import { EngineRegistry } from '../referee/core/engine-registry.js';
+import { verifyBundle, type Bundle, type Verdict } from '../referee/core/audit.js';
 import { createRegistry } from '../games/engines.js';
 
 /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { RefereeMetrics } from '../referee/application/metrics.port.js';
 
 type Labels = Record<string, string>;
 
@@ -24,7 +25,7 @@ const key = (labels: Labels) =>
 
 /** Counters and histograms rendered in Prometheus' text format at GET /metrics. */
 @Injectable()
-export class MetricsService {
+export class MetricsService implements RefereeMetrics {
   private readonly counters = new Map<string, Map<string, number>>();
   private readonly histograms = new Map<string, Map<string, Histogram>>();
   private readonly help = new Map<string, string>([

@@ -1,8 +1,8 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DatabaseService } from '../database/database.service.js';
-import { EventStore } from '../referee/event-store.js';
-import { RefereeService } from '../referee/referee.service.js';
+import { EventStore } from '../referee/store/event-store.js';
+import { RefereeService } from '../referee/application/referee.service.js';
 import { MetricsService } from './metrics.service.js';
 
 @Controller()

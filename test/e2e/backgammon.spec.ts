@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { encodePositionId } from '../../src/engines/backgammon/index.js';
 import { createRegistry } from '../../src/games/engines.js';
-import { verifyBundle } from '../../src/referee/verify.js';
+import { verifyBundle } from '../../src/referee/core/audit.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { CREATE, GAME, VERIFY } from '../support/queries.js';
 

@@ -1,7 +1,7 @@
-import { EngineRegistry } from '../../src/referee/engine-registry.js';
-import { EventStore } from '../../src/referee/event-store.js';
+import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
+import { EventStore } from '../../src/referee/store/event-store.js';
 import { MetricsService } from '../../src/ops/metrics.service.js';
-import { RefereeService } from '../../src/referee/referee.service.js';
+import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { startApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;

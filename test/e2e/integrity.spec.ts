@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { verifyFile } from '../../src/cli/verify.js';
 import { DatabaseService } from '../../src/database/database.service.js';
-import { EngineRegistry } from '../../src/referee/engine-registry.js';
-import { EventStore } from '../../src/referee/event-store.js';
-import { RefereeService } from '../../src/referee/referee.service.js';
+import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
+import { EventStore } from '../../src/referee/store/event-store.js';
+import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { MetricsService } from '../../src/ops/metrics.service.js';
-import { eventHash, type StoredEvent } from '../../src/referee/events.js';
-import { verifyBundle } from '../../src/referee/verify.js';
+import { eventHash, type StoredEvent } from '../../src/referee/core/stream.js';
+import { verifyBundle } from '../../src/referee/core/audit.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { ACT, CREATE, GAME, VERIFY } from '../support/queries.js';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { canonicalJson } from '../../src/referee/canonical.js';
+import { canonicalJson } from '../../src/referee/core/canonical.js';
 
 describe('RFC 8785 canonical JSON', () => {
   it('sorts keys by UTF-16 code units at every level and drops undefined members', () => {

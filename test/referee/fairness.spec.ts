@@ -1,5 +1,7 @@
-import { createHmac } from 'node:crypto';
-import { clientSeedMix, FairSource, newServerSeed, seedCommitment } from '../../src/referee/fairness.js';
+import { createHmac, randomBytes } from 'node:crypto';
+import { clientSeedMix, FairSource, seedCommitment } from '../../src/referee/core/fairness.js';
+
+const newServerSeed = () => randomBytes(32).toString('hex');
 
 /** Pearson's chi-square statistic of observed counts against expected weights. */
 function chiSquare(observed: number[], weights: number[]): number {

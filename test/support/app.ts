@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
-import { EngineRegistry } from '../../src/referee/engine-registry.js';
+import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { duelEngine } from './duel-engine.js';
 
 export interface TestApp {

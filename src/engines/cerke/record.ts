@@ -23,7 +23,10 @@ import { readPekzepNumeral, toPekzepNumeral } from './numerals.js';
 import { type CerkeRuleset, PROFILES, parseRuleset } from './ruleset.js';
 import { type CerkeState, type NegativeHandName, apply, declaredHands, init, pendingChance, positionOf, resign, resolveChance, tam2Action } from './state.js';
 import { forEachTam2Intent } from './movement.js';
-import { Codes, fail, ok, type ImportedRecord, type ReplayEntry, type Result } from '../kit/index.js';
+import { Codes, type EngineReplay, fail, ok, type ImportedRecord, type ReplayEntry, type Result, step } from '../kit/index.js';
+
+/** The rules a record replays through (the kit's one replay step). */
+const cerkeReplay: EngineReplay<CerkeState, CerkeAction> = { pendingChance, resolveChance, apply, resign };
 
 const KIND_CHARS: Record<Kind, string> = {
   Vessel: '船', Pawn: '兵', Archer: '弓', Chariot: '車', Tiger: '虎', Horse: '馬', Officer: '筆', Shaman: '巫', General: '将', King: '王',
@@ -143,7 +146,7 @@ export function exportRecord(ruleset: CerkeRuleset, entries: ReplayEntry<CerkeAc
   let move: MoveText | null = null;
   for (const entry of entries) {
     const before = state;
-    const next = entry.kind === 'chance' ? resolveChance(state, entry.values) : entry.kind === 'resign' ? resign(state, entry.seat) : apply(state, entry.seat, entry.action);
+    const next = step(cerkeReplay, state, entry);
     if (!next.ok) break;
     state = next.value;
     if (entry.kind === 'resign') {
@@ -290,7 +293,7 @@ class RecordReader {
   }
 
   private push(entry: ReplayEntry<CerkeAction>, what: string) {
-    const next = entry.kind === 'chance' ? resolveChance(this.state, entry.values) : entry.kind === 'resign' ? resign(this.state, entry.seat) : apply(this.state, entry.seat, entry.action);
+    const next = step(cerkeReplay, this.state, entry);
     const label = `${this.label}${what ? ` (${what})` : ''}`;
     if (!next.ok) throw new ImportError(`${label}: ${next.error.message}`);
     this.entries.push(entry);

@@ -61,42 +61,48 @@ export interface ImportedRecord<R = unknown, A = unknown> {
   parsedRuleset?: R;
 }
 
-export interface Engine<R = unknown, S = unknown, A = unknown> {
-  /** Stable identifier used in URLs and the database: 'backgammon', 'chicken-foot', 'cerke'. */
-  readonly kind: string;
-
+/** Reading input: rulesets and actions as JSON, validated. */
+export interface EngineParsing<R = unknown, A = unknown> {
   /** Validate ruleset input and fill defaults. Errors use code INVALID_INPUT and name the broken limit. */
   parseRuleset(input: unknown): Result<R>;
   /** Number of seats this ruleset needs. */
   seatCount(ruleset: R): number;
   /** Validate the JSON shape of an action (not its legality). Errors use code INVALID_INPUT. */
   parseAction(input: unknown): Result<A>;
+}
 
-  /** The state before anything happened; it usually has a pending chance (deal, opening roll). */
-  init(ruleset: R): S;
+/** What a replay step needs: chance and moves, with no view of the game. */
+export interface EngineReplay<S = unknown, A = unknown> {
   /** What randomness the state waits for, if any. While one is pending no seat may act. */
   pendingChance(state: S): ChanceRequest | null;
   /** Fold in drawn values (each within its range). Errors use INVALID_INPUT (imported values out of range). */
   resolveChance(state: S, values: number[]): Result<S>;
-
-  /** Seats that may act now (empty while a chance is pending or the game is over). */
-  toAct(state: S): Seat[];
-  /** Every legal action for the seat now (empty when it may not act). */
-  legalActions(state: S, seat: Seat): A[];
   /**
-   * Apply a seat's action. Errors: NOT_YOUR_TURN, ILLEGAL_MOVE, GAME_OVER, NO_PENDING_DECISION, or
-   * another stable upper-case code with a message that explains the rule; the message must not
-   * reveal hidden information (another seat's tiles).
+   * Apply a seat's action (legality is checked here: one fused step, no separate validate). Errors:
+   * NOT_YOUR_TURN, ILLEGAL_MOVE, GAME_OVER, NO_PENDING_DECISION, or another stable upper-case code
+   * with a message that explains the rule; the message must not reveal hidden information.
    */
   apply(state: S, seat: Seat, action: A): Result<S>;
   /** The seat concedes the whole game (match, all rounds). */
   resign(state: S, seat: Seat): Result<S>;
+}
 
-  /** What the viewer may see, as JSON. Spectators see public information only. */
-  view(state: S, viewer: Viewer): unknown;
+/** The rules: the start, whose turn it is, what is legal, and how it ends. */
+export interface EngineRules<R = unknown, S = unknown, A = unknown> extends EngineReplay<S, A> {
+  /** The state before anything happened; it usually has a pending chance (deal, opening roll). */
+  init(ruleset: R): S;
+  /** Seats that may act now (empty while a chance is pending or the game is over). */
+  toAct(state: S): Seat[];
+  /** Every legal action for the seat now (empty when it may not act). */
+  legalActions(state: S, seat: Seat): A[];
   /** Null while the game goes on. */
   outcome(state: S): Outcome | null;
+}
 
+/** What each viewer may see: public information for spectators, a seat's own secrets for it. */
+export interface EngineViews<S = unknown, A = unknown> {
+  /** What the viewer may see, as JSON. Spectators see public information only. */
+  view(state: S, viewer: Viewer): unknown;
   /**
    * What a viewer may see of an action event (default: the action itself). `after` is the
    * state the action produced, so e.g. a draw can show the drawer the tile drawn.
@@ -107,11 +113,20 @@ export interface Engine<R = unknown, S = unknown, A = unknown> {
    * referee adds the outcome's commitment). E.g. the deal shows a seat its own hand.
    */
   chanceView?(before: S, after: S, values: number[], viewer: Viewer): unknown;
+}
 
+/** The game's community record format, if it has one. */
+export interface EngineRecords<R = unknown, A = unknown> {
   /** Export a game as its community record format (backgammon .mat, Cerke text, Chicken Foot JSON). */
   exportRecord?(ruleset: R, entries: ReplayEntry<A>[], seatNames: string[]): string;
   /** Parse a community record. Errors use INVALID_INPUT and say where the text is wrong. */
   importRecord?(text: string): Result<ImportedRecord<R, A>>;
   /** MIME type of exported records. */
   readonly recordContentType?: string;
+}
+
+/** A game engine: its facets under one stable kind. */
+export interface Engine<R = unknown, S = unknown, A = unknown> extends EngineParsing<R, A>, EngineRules<R, S, A>, EngineViews<S, A>, EngineRecords<R, A> {
+  /** Stable identifier used in URLs and the database: 'backgammon', 'chicken-foot', 'cerke'. */
+  readonly kind: string;
 }

@@ -1,4 +1,4 @@
-import type { Engine, ReplayEntry } from './engine.js';
+import type { Engine, EngineReplay, ReplayEntry } from './engine.js';
 import type { Result, RuleViolation } from './result.js';
 
 export interface ReplayFailure {
@@ -28,8 +28,11 @@ export function replay<R, S, A>(
   return { ok: true, state };
 }
 
-/** One replay step with the referee's checks. */
-export function step<R, S, A>(engine: Engine<R, S, A>, state: S, entry: ReplayEntry<A>): Result<S> {
+/**
+ * One replay step with the referee's checks: chance values only while a chance is pending and
+ * each within its range (the one place that range check is made), actions only when none is.
+ */
+export function step<S, A>(engine: EngineReplay<S, A>, state: S, entry: ReplayEntry<A>): Result<S> {
   const pending = engine.pendingChance(state);
   if (entry.kind === 'chance') {
     if (!pending) return { ok: false, error: { code: 'INVALID_INPUT', message: 'random values given where no chance is pending' } };

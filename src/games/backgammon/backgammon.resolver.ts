@@ -6,8 +6,9 @@ import {
   backgammonEngine, legalPlays, playsForPosition,
   type BackgammonAction, type BackgammonState, type BackgammonView, type ResignationLevel,
 } from '../../engines/backgammon/index.js';
-import { RefereeError } from '../../referee/errors.js';
-import { RefereeService, type LiveGame } from '../../referee/referee.service.js';
+import { RefereeError } from '../../referee/core/errors.js';
+import type { LiveGame } from '../../referee/application/live-games.js';
+import { RefereeService } from '../../referee/application/referee.service.js';
 import { BackgammonResignationLevel } from './dto/enums.js';
 import { BackgammonCheckerMoveInput, BackgammonMoveArgs, BackgammonPlay } from './dto/play.js';
 import { BackgammonPosition } from './dto/position.js';

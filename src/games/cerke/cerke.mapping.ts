@@ -2,7 +2,7 @@ import type { GameStatusEnum } from '../../api/models.js';
 import { sideOf } from '../../engines/cerke/board.js';
 import type { Hand, NegativeHand, StickCast } from '../../engines/cerke/index.js';
 import type { view } from '../../engines/cerke/view.js';
-import type { LiveGame } from '../../referee/referee.service.js';
+import type { LiveGame } from '../../referee/application/live-games.js';
 import type { CerkeHand, CerkeStateModel, CerkeStickCast } from './dto/state.model.js';
 
 /** What the Cerke engine shows a viewer. */

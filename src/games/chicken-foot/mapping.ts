@@ -1,5 +1,5 @@
 import type { ChickenFootAction, ChickenFootView } from '../../engines/chicken-foot/index.js';
-import type { LiveGame } from '../../referee/referee.service.js';
+import type { LiveGame } from '../../referee/application/live-games.js';
 import type { ChickenFootLegalActions } from './dto/answers.js';
 import type { ChickenFootTable } from './dto/table.js';
 

@@ -1,5 +1,5 @@
 import { dealValues, type ChickenFootRuleset, type OrganizerDeal } from '../../engines/chicken-foot/index.js';
-import { RefereeError } from '../../referee/errors.js';
+import { RefereeError } from '../../referee/core/errors.js';
 import type { ChickenFootDealInput, ChickenFootRulesetInput } from './dto/game.input.js';
 
 const invalid = (message: string) => new RefereeError('INVALID_INPUT', message);

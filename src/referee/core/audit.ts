@@ -1,7 +1,8 @@
 import type { EngineRegistry } from './engine-registry.js';
-import { GENESIS_HASH, type StoredEvent } from './events.js';
-import { foldEvents, StreamError } from './fold.js';
-import type { LiveGame } from './referee.service.js';
+import { decodeGameEvent } from './game/events.js';
+import { foldGame } from './game/fold.js';
+import type { GameState, GameStatus } from './game/state.js';
+import { GENESIS_HASH, type StoredEvent, StreamError } from './stream.js';
 
 /** A self-contained export of one game: enough to recompute everything offline. */
 export interface Bundle {
@@ -38,7 +39,9 @@ export interface Verdict {
   summary: string;
 }
 
-export function buildBundle(game: LiveGame, events: StoredEvent[]): Bundle {
+type BundledGame = Pick<GameState, 'gameId' | 'kind' | 'ruleset' | 'rulesetHash' | 'seedCommitment' | 'revealedSeed' | 'randomSource' | 'imported' | 'seatNames' | 'outcome'> & { status: GameStatus };
+
+export function buildBundle(game: BundledGame, events: StoredEvent[]): Bundle {
   return {
     format: 'arbiter-bundle/1',
     game: {
@@ -72,11 +75,7 @@ export function verifyStream(
   let checked = 0;
   try {
     const seed = opts.serverSeed ?? revealedSeedOf(events);
-    const folded = foldEvents(registry, gameId, events, {
-      checkHashes: true,
-      serverSeed: seed,
-      onEvent: () => checked++,
-    });
+    const folded = foldGame(registry, gameId, events, seed, { checkHashes: true, onEvent: () => checked++ });
     if (opts.expectedCommitment && folded.seedCommitment !== opts.expectedCommitment) {
       throw new StreamError(1, 'the commitment in the stream is not the one published for the game');
     }
@@ -118,6 +117,7 @@ export function verifyBundle(registry: EngineRegistry, bundle: Bundle): Verdict 
 }
 
 function revealedSeedOf(events: StoredEvent[]): string | null {
-  const e = events.find((x) => x.type === 'SeedRevealed');
-  return e ? String((e.payload as { serverSeed: unknown }).serverSeed) : null;
+  const stored = events.find((x) => x.type === 'SeedRevealed');
+  const e = stored && decodeGameEvent(stored);
+  return e?.ok && e.value.type === 'SeedRevealed' ? e.value.payload.serverSeed : null;
 }

@@ -1,8 +1,14 @@
-import type { Engine } from '../engines/kit/index.js';
+import type { Engine } from '../../engines/kit/index.js';
 
-/** The games this referee knows, by kind. Each game module registers its engine at start-up. */
+/** The games this referee knows, by kind: the application hands its engine list in at start-up. */
 export class EngineRegistry {
   private readonly engines = new Map<string, Engine>();
+
+  static of(engines: readonly Engine<any, any, any>[]): EngineRegistry {
+    const registry = new EngineRegistry();
+    for (const engine of engines) registry.register(engine);
+    return registry;
+  }
 
   register(engine: Engine<any, any, any>): void {
     if (this.engines.has(engine.kind)) throw new Error(`engine ${engine.kind} registered twice`);

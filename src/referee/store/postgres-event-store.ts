@@ -1,46 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DatabaseService } from '../database/database.service.js';
-import type { StoredEvent } from './events.js';
-
-export interface GameRow {
-  id: string;
-  kind: string;
-  status: GameStatus;
-  version: number;
-  ruleset: unknown;
-  rulesetHash: string;
-  seedCommitment: string;
-  serverSeed: string;
-  randomSource: 'fair' | 'supplied';
-  suppliedChance: number[][] | null;
-  imported: boolean;
-  result: unknown;
-  createdAt: Date;
-  updatedAt: Date;
-}
-export type GameStatus = 'WAITING' | 'ACTIVE' | 'FINISHED';
-
-export interface SeatRow {
-  index: number;
-  name: string | null;
-  tokenHash: string | null;
-  clientSeed: string | null;
-}
-
-export interface GameHead {
-  status: GameStatus;
-  version: number;
-  result: unknown;
-}
-
-/** The stream's expected version was taken by another writer (the compare-and-set failed). */
-export class AppendConflict extends Error {}
-
-export interface GameFilter {
-  kind?: string;
-  status?: GameStatus;
-  imported?: boolean;
-}
+import { DatabaseService } from '../../database/database.service.js';
+import type { StoredEvent } from '../core/stream.js';
+import { AppendConflict, EventStore, type GameFilter, type GameHead, type NewGame, type SeatClaim, type SeatRow, type StoredGame } from './event-store.js';
 
 /**
  * The only code that talks to the database about games. An append is ONE statement: the
@@ -51,15 +12,17 @@ export interface GameFilter {
  * than the statement itself (bench/load.ts).
  */
 @Injectable()
-export class EventStore {
-  constructor(private readonly db: DatabaseService) {}
+export class PostgresEventStore extends EventStore {
+  constructor(private readonly db: DatabaseService) {
+    super();
+  }
 
   private get prisma() {
     return this.db.prisma;
   }
 
-  /** Creates the game row, its seats and its first events in one statement (one round trip, atomic). */
-  async createGame(game: Omit<GameRow, 'createdAt' | 'updatedAt'>, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
+  /** One statement: one round trip, atomic. */
+  async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
     await this.db.pool.query({
       name: this.db.statementName('create-game'),
       text: CREATE_SQL,
@@ -97,7 +60,7 @@ export class EventStore {
   }
 
   /** A join: claims the seat and appends its events in one transaction. */
-  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: { index: number; name: string | null; tokenHash: string; clientSeed: string | null }): Promise<void> {
+  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim): Promise<void> {
     try {
       const [claimed] = await this.prisma.$transaction([
         // The WHERE makes a second claim of the same seat a conflict.
@@ -141,9 +104,9 @@ export class EventStore {
     }
   }
 
-  async game(id: string): Promise<(GameRow & { seats: SeatRow[] }) | null> {
+  async game(id: string): Promise<StoredGame | null> {
     const row = await this.prisma.game.findUnique({ where: { id }, include: { seats: { orderBy: { index: 'asc' } } } });
-    return row as unknown as (GameRow & { seats: SeatRow[] }) | null;
+    return row as unknown as StoredGame | null;
   }
 
   async events(gameId: string, afterSeq = 0, limit?: number, untilSeq?: number): Promise<StoredEvent[]> {
@@ -158,14 +121,13 @@ export class EventStore {
       actor: r.actor,
       moveId: r.moveId,
       bodyHash: r.bodyHash,
-      payload: r.payload as Record<string, unknown>,
+      payload: jsonObject(r.payload),
       createdAt: r.createdAt.toISOString(),
       prevHash: r.prevHash,
       hash: r.hash,
     }));
   }
 
-  /** The stored version of a game (to confirm a refusal made from a cached state). */
   async version(gameId: string): Promise<number | null> {
     const { rows } = await this.db.pool.query<{ version: number }>('SELECT version FROM games WHERE id = $1', [gameId]);
     return rows[0]?.version ?? null;
@@ -175,8 +137,7 @@ export class EventStore {
     return this.prisma.seat.findUnique({ where: { tokenHash }, select: { gameId: true, index: true } });
   }
 
-  /** Newest first; the cursor is the last row's (createdAt, id). */
-  async list(filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<(GameRow & { seats: SeatRow[] })[]> {
+  async list(filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<StoredGame[]> {
     const rows = await this.prisma.game.findMany({
       where: {
         kind: filter.kind,
@@ -190,7 +151,7 @@ export class EventStore {
       take: first,
       include: { seats: { orderBy: { index: 'asc' } } },
     });
-    return rows as unknown as (GameRow & { seats: SeatRow[] })[];
+    return rows as unknown as StoredGame[];
   }
 
   async ping(): Promise<void> {
@@ -262,6 +223,9 @@ function eventRow(e: StoredEvent, gameId?: string) {
     hash: e.hash,
   };
 }
+
+/** A stored payload: always an object (every event's is written as one). */
+const jsonObject = (json: unknown) => json as Record<string, unknown>;
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } }; message?: string };

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { hashOf, sha256Hex } from './canonical.js';
 
 /**
@@ -11,7 +11,6 @@ import { hashOf, sha256Hex } from './canonical.js';
  * sampling: no modulo bias). The counter runs over the whole game; every chance event records
  * the counters it used, so anyone can recompute it once the seed is revealed.
  */
-export const newServerSeed = (): string => randomBytes(32).toString('hex');
 export const seedCommitment = (serverSeed: string): string => sha256Hex(serverSeed);
 export const clientSeedMix = (clientSeeds: readonly (string | null)[]): string => hashOf(clientSeeds);
 

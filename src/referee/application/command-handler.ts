@@ -1,0 +1,133 @@
+import { hashOf } from '../core/canonical.js';
+import { RefereeError } from '../core/errors.js';
+import type { GameCommand, GameDecider } from '../core/game/commands.js';
+import { viewEvent } from '../core/game/views.js';
+import type { StoredEvent } from '../core/stream.js';
+import { AppendConflict, type EventStore } from '../store/event-store.js';
+import type { GameQueries } from './game-queries.js';
+import { type LiveGame, type LiveGames } from './live-games.js';
+import type { RefereeMetrics } from './metrics.port.js';
+import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash, unwrap } from './seat-tokens.js';
+
+export interface Accepted {
+  accepted: true;
+  gameId: string;
+  seat: number;
+  version: number;
+  status: LiveGame['status'];
+  events: StoredEvent[];
+  outcome: LiveGame['outcome'];
+}
+export interface Rejected {
+  accepted: false;
+  code: string;
+  message: string;
+  version: number | null;
+}
+export type MoveResult = Accepted | Rejected;
+
+const MOVE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+const head = (g: LiveGame) => ({ status: g.status, version: g.version, result: g.outcome });
+
+/**
+ * Commands on a running game: gate → lock → load → decide → append at the expected version →
+ * publish. Nothing is acknowledged before it is stored. A refusal made from a cached state is
+ * confirmed against the stored version, and a lost race is decided once more on fresh state.
+ */
+export class GameCommands {
+  constructor(
+    private readonly live: LiveGames,
+    private readonly tokens: SeatTokens,
+    private readonly store: EventStore,
+    private readonly decider: GameDecider,
+    private readonly queries: GameQueries,
+    private readonly metrics: RefereeMetrics,
+  ) {}
+
+  /** A seat's move (an action, or conceding the whole game). Always a typed answer for rule or input problems. */
+  async move(gameId: string, token: string | null, moveId: unknown, expectedVersion: number | null | undefined, body: { kind: 'action'; action: unknown } | { kind: 'resign' }, expectedKind?: string): Promise<MoveResult> {
+    const started = performance.now();
+    let kind = 'unknown';
+    const reject = (code: string, message: string, version: number | null = null): Rejected => {
+      this.metrics.inc('arbiter_moves_rejected_total', { kind, code });
+      return { accepted: false, code, message, version };
+    };
+    try {
+      return await this.live.command(async () => {
+        if (typeof moveId !== 'string' || !MOVE_ID.test(moveId)) return reject('INVALID_INPUT', 'moveId must be 1-128 characters: letters, digits, _ . : -');
+        const expected = expectedVersion ?? null;
+        if (expected !== null && (!Number.isInteger(expected) || expected < 0)) return reject('INVALID_INPUT', 'expectedVersion must be a whole number');
+        // The game's kind first: a typed move for another game says so before anything else.
+        if (expectedKind) await this.queries.game(gameId, expectedKind);
+        const seat = await this.tokens.seatOf(gameId, token);
+        const bodyHash = hashOf(body);
+        const command: GameCommand = body.kind === 'resign' ? { type: 'Resign', seat, moveId, bodyHash, expectedVersion: expected } : { type: 'TakeAction', seat, moveId, bodyHash, action: body.action, expectedVersion: expected };
+        return this.live.withLock(gameId, async () => {
+          for (let attempt = 1; ; attempt++) {
+            const cached = this.live.has(gameId);
+            const game = await this.live.get(gameId);
+            kind = game.kind;
+            const previous = game.commands.get(moveId);
+            if (previous) {
+              if (previous.bodyHash !== bodyHash) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used for a different move`, game.version);
+              const events = await this.queries.servedEvents(game, previous.fromSeq - 1, seat, previous.toSeq);
+              return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: game.outcome };
+            }
+            const decided = this.decider.decide(command, game, { now: new Date().toISOString(), serverSeed: game.serverSeed, supplied: game.supplied });
+            if (!decided.ok) {
+              // Another instance may have moved this game since we cached it.
+              if (cached && attempt === 1 && (await this.store.version(gameId)) !== game.version) {
+                this.live.forget(gameId);
+                continue;
+              }
+              return reject(decided.error.code, decided.error.message, game.version);
+            }
+            const { game: next, events, steps } = this.live.advance(game, game, decided.value);
+            try {
+              await this.store.append(gameId, events, head(next));
+            } catch (err) {
+              this.live.forget(gameId);
+              if (!(err instanceof AppendConflict)) throw err;
+              if (attempt === 1) continue;
+              return reject('VERSION_CONFLICT', 'another move was stored first; reload and try again', game.version);
+            }
+            this.live.publish(next, steps);
+            this.metrics.inc('arbiter_moves_accepted_total', { kind });
+            this.metrics.observe('arbiter_move_duration_seconds', { kind }, (performance.now() - started) / 1000);
+            const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, seat));
+            return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome };
+          }
+        });
+      });
+    } catch (err) {
+      if (err instanceof RefereeError) return reject(err.code, err.message);
+      throw err;
+    }
+  }
+
+  /** Takes an open seat; the last seat taken starts the game. */
+  join(gameId: string, input: { seat?: number | null; name?: string | null; clientSeed?: string | null }): Promise<{ game: LiveGame; seat: number; token: string }> {
+    return this.live.command(() =>
+      this.live.withLock(gameId, async () => {
+        const game = await this.live.get(gameId);
+        const [name, clientSeed] = [checkName(input.name), checkClientSeed(input.clientSeed)];
+        const seats = game.seats.map((s) => ({ name: s.name, clientSeed: s.clientSeed, taken: Boolean(s.tokenHash) }));
+        const decided = unwrap(this.decider.decide({ type: 'JoinSeat', seat: input.seat ?? null, name, clientSeed, seats }, game, { now: new Date().toISOString(), serverSeed: game.serverSeed, supplied: game.supplied }));
+        const seat = decided.seat!;
+        const token = newToken();
+        const claim = { index: seat, name, tokenHash: tokenHash(token), clientSeed };
+        const { game: next, events, steps } = this.live.advance(game, { ...game, seats: game.seats.map((s) => (s.index === seat ? claim : s)) }, decided);
+        try {
+          await this.store.join(gameId, events, head(next), claim);
+        } catch (err) {
+          this.live.forget(gameId);
+          if (err instanceof AppendConflict) throw new RefereeError('VERSION_CONFLICT', 'the game changed while joining; try again');
+          throw err;
+        }
+        this.tokens.remember(gameId, [{ seat, token }]);
+        this.live.publish(next, steps);
+        return { game: next, seat, token };
+      }),
+    );
+  }
+}

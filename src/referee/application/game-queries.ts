@@ -1,0 +1,108 @@
+import type { Outcome, Viewer } from '../../engines/kit/index.js';
+import { buildBundle, type Bundle, verifyStream, type Verdict } from '../core/audit.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
+import { RefereeError } from '../core/errors.js';
+import { foldGame } from '../core/game/fold.js';
+import { hidesInformation } from '../core/game/state.js';
+import { viewEvent } from '../core/game/views.js';
+import type { StoredEvent } from '../core/stream.js';
+import type { EventStore, GameFilter, StoredGame } from '../store/event-store.js';
+import type { LiveGame, LiveGames } from './live-games.js';
+import type { SeatTokens } from './seat-tokens.js';
+
+/** Reads: games, views, events as each viewer may see them, history, lists, bundles and verification. */
+export class GameQueries {
+  constructor(
+    private readonly live: LiveGames,
+    private readonly tokens: SeatTokens,
+    private readonly store: EventStore,
+    private readonly registry: EngineRegistry,
+  ) {}
+
+  /** A game by id; with `kind`, a game of another kind is refused (INVALID_INPUT). */
+  async game(gameId: string, kind?: string): Promise<LiveGame> {
+    const game = await this.live.get(gameId);
+    if (kind && game.kind !== kind) throw new RefereeError('INVALID_INPUT', `game ${gameId} is a ${game.kind} game, not ${kind}`);
+    return game;
+  }
+
+  /** Who the bearer of `token` is in this game: a seat, or a spectator without a token. */
+  async viewerOf(gameId: string, token: string | null): Promise<Viewer> {
+    if (!token) return 'spectator';
+    return this.tokens.seatOf(gameId, token);
+  }
+
+  view(game: LiveGame, viewer: Viewer): unknown {
+    return game.engine.view(game.state, viewer);
+  }
+
+  legalActions(game: LiveGame, viewer: Viewer): unknown[] {
+    if (viewer === 'spectator' || game.status !== 'ACTIVE') return [];
+    return game.engine.legalActions(game.state, viewer);
+  }
+
+  async events(gameId: string, afterSeq: number, viewer: Viewer, limit = 1000): Promise<StoredEvent[]> {
+    const game = await this.live.get(gameId);
+    return this.servedEvents(game, afterSeq, viewer, Math.min(game.version, afterSeq + limit));
+  }
+
+  /** Events in (afterSeq, untilSeq] as `viewer` may see them. */
+  async servedEvents(game: LiveGame, afterSeq: number, viewer: Viewer, untilSeq: number): Promise<StoredEvent[]> {
+    if (!hidesInformation(game.engine) || game.ended) return this.store.events(game.gameId, afterSeq, undefined, untilSeq);
+    // Hidden information: fold from the start to know each event's surrounding states.
+    const all = await this.store.events(game.gameId, 0, undefined, untilSeq);
+    const served: StoredEvent[] = [];
+    foldGame(this.registry, game.gameId, all, null, {
+      onEvent: (e, _event, before, after) => {
+        if (e.seq > afterSeq) served.push(viewEvent(game, e, before.state, after.state, viewer));
+      },
+    });
+    return served;
+  }
+
+  /** The view at any point of the game's history (replay). */
+  async stateAt(gameId: string, seq: number, viewer: Viewer): Promise<{ seq: number; view: unknown; outcome: Outcome | null }> {
+    const game = await this.live.get(gameId);
+    if (!Number.isInteger(seq) || seq < 1 || seq > game.version) throw new RefereeError('INVALID_INPUT', `seq must be between 1 and ${game.version}`);
+    const folded = foldGame(this.registry, gameId, await this.store.events(gameId, 0, undefined, seq), null);
+    return { seq, view: folded.engine.view(folded.state, viewer), outcome: folded.engine.outcome(folded.state) };
+  }
+
+  async list(filter: GameFilter, first: number, after?: string | null): Promise<{ games: StoredGame[]; endCursor: string | null; hasNextPage: boolean }> {
+    if (!Number.isInteger(first) || first < 1 || first > 100) throw new RefereeError('INVALID_INPUT', 'first must be between 1 and 100');
+    const rows = await this.store.list(filter, first + 1, after ? decodeCursor(after) : undefined);
+    const games = rows.slice(0, first);
+    const last = games.at(-1);
+    return { games, endCursor: last ? encodeCursor(last) : null, hasNextPage: rows.length > first };
+  }
+
+  /** A self-contained, verifiable export of the whole game. */
+  async bundle(gameId: string): Promise<Bundle> {
+    const game = await this.finished(gameId, 'bundle');
+    return buildBundle(game, await this.store.events(gameId));
+  }
+
+  /** Recomputes the chain, every random outcome (with the secret seed) and every move. */
+  async verify(gameId: string): Promise<Verdict> {
+    const game = await this.live.get(gameId);
+    return verifyStream(this.registry, gameId, await this.store.events(gameId), { serverSeed: game.serverSeed, expectedCommitment: game.seedCommitment });
+  }
+
+  /** A game whose history may be published whole: over, or with nothing hidden. */
+  async finished(gameId: string, what: string): Promise<LiveGame> {
+    const game = await this.live.get(gameId);
+    if (!game.ended && hidesInformation(game.engine)) throw new RefereeError('GAME_NOT_FINISHED', `this game has hidden information; its ${what} is available when it ends`);
+    return game;
+  }
+}
+
+function encodeCursor(g: StoredGame): string {
+  return Buffer.from(`${g.createdAt.toISOString()}|${g.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at);
+  if (!id || Number.isNaN(createdAt.getTime())) throw new RefereeError('INVALID_INPUT', 'after is not a cursor this API gave out');
+  return { createdAt, id };
+}

@@ -1,0 +1,101 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import type { ImportedRecord } from '../../engines/kit/index.js';
+import { RefereeError } from '../core/errors.js';
+import type { Decision, GameCommand, GameDecider } from '../core/game/commands.js';
+import type { EventStore, SeatRow } from '../store/event-store.js';
+import type { LiveGame, LiveGames } from './live-games.js';
+import type { RefereeMetrics } from './metrics.port.js';
+import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash, unwrap } from './seat-tokens.js';
+
+export interface SeatInput {
+  name?: string | null;
+  clientSeed?: string | null;
+  /** Leave the seat open for someone to join later (no token now). */
+  open?: boolean;
+}
+
+export interface CreateGameInput {
+  kind: string;
+  ruleset?: unknown;
+  seats?: SeatInput[];
+  /** Chance values to use, in order, instead of fair draws (an organizer's deal). */
+  suppliedChance?: number[][];
+}
+
+export type NewGameAnswer = { game: LiveGame; tokens: { seat: number; token: string }[] };
+
+/** Starts streams: a new game, or a record replayed into one. Each is decided, then stored whole. */
+export class GameSetup {
+  private readonly logger = new Logger('Referee');
+
+  constructor(
+    private readonly live: LiveGames,
+    private readonly tokens: SeatTokens,
+    private readonly store: EventStore,
+    private readonly decider: GameDecider,
+    private readonly metrics: RefereeMetrics,
+  ) {}
+
+  create(input: CreateGameInput): Promise<NewGameAnswer> {
+    return this.live.command(async () => {
+      const supplied = input.suppliedChance ?? [];
+      if (!Array.isArray(supplied) || supplied.some((v) => !Array.isArray(v) || v.some((x) => !Number.isInteger(x)))) {
+        throw new RefereeError('INVALID_INPUT', 'suppliedChance must be a list of lists of whole numbers');
+      }
+      const seats = input.seats?.map((s) => ({ name: checkName(s.name), clientSeed: checkClientSeed(s.clientSeed), taken: !s.open }));
+      const answer = await this.start({ type: 'CreateGame', gameId: newGameId(), kind: input.kind, ruleset: input.ruleset, seats: seats ?? null }, supplied);
+      this.metrics.inc('arbiter_games_created_total', { kind: answer.game.kind });
+      this.logger.log(`game ${answer.game.gameId} created (${answer.game.kind}, ${answer.game.seatCount} seats, ${answer.tokens.length} taken)`);
+      return answer;
+    });
+  }
+
+  /** A record in the game's own format, replayed through the decider into a new game. */
+  import(record: ImportedRecord, kind: string): Promise<NewGameAnswer> {
+    return this.live.command(async () => {
+      for (const name of record.seatNames ?? []) checkName(name);
+      const answer = await this.start({ type: 'ImportGame', gameId: newGameId(), kind, record }, []);
+      this.logger.log(`game ${answer.game.gameId} imported (${kind}, ${answer.game.version} events, ${answer.game.status})`);
+      return answer;
+    });
+  }
+
+  private async start(command: Extract<GameCommand, { type: 'CreateGame' | 'ImportGame' }>, supplied: number[][]): Promise<NewGameAnswer> {
+    const serverSeed = randomBytes(32).toString('hex');
+    const decided: Decision = unwrap(this.decider.decide(command, null, { now: new Date().toISOString(), serverSeed, supplied }));
+    const { game: founded } = decided;
+    const tokens: { seat: number; token: string }[] = [];
+    const seats: SeatRow[] = founded.seatNames.map((name, index) => {
+      const plan = command.type === 'CreateGame' ? command.seats?.[index] : undefined;
+      if (plan && !plan.taken) return { index, name: null, tokenHash: null, clientSeed: null };
+      const token = newToken();
+      tokens.push({ seat: index, token });
+      return { index, name, tokenHash: tokenHash(token), clientSeed: plan?.clientSeed ?? null };
+    });
+    const { game, events, steps } = this.live.advance(null, { serverSeed, supplied, seats, createdAt: new Date() }, decided);
+    await this.store.createGame(
+      {
+        id: game.gameId,
+        kind: game.kind,
+        status: game.status,
+        version: game.version,
+        ruleset: game.ruleset,
+        rulesetHash: game.rulesetHash,
+        seedCommitment: game.seedCommitment,
+        serverSeed,
+        randomSource: game.randomSource,
+        suppliedChance: supplied.length > 0 ? supplied : null,
+        imported: game.imported,
+        result: game.outcome,
+      },
+      seats,
+      events,
+    );
+    this.tokens.remember(game.gameId, tokens);
+    this.live.publish(game, steps);
+    return { game, tokens };
+  }
+}
+
+const newGameId = () => randomBytes(9).toString('base64url');

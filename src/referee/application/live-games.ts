@@ -1,0 +1,152 @@
+import { Logger } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
+import type { EngineRegistry } from '../core/engine-registry.js';
+import { RefereeError } from '../core/errors.js';
+import type { Decision } from '../core/game/commands.js';
+import { foldGame } from '../core/game/fold.js';
+import { type GameState, type GameStatus, statusOf } from '../core/game/state.js';
+import { gameDecider } from '../core/game/decider.js';
+import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent, StreamError } from '../core/stream.js';
+import type { EventStore, SeatRow } from '../store/event-store.js';
+
+/** A game as the referee holds it in memory: the folded stream plus its secrets and seats. */
+export type LiveGame = Folded<GameState> & {
+  status: GameStatus;
+  serverSeed: string;
+  supplied: number[][];
+  seats: SeatRow[];
+  createdAt: Date;
+};
+
+/** One stored event with the states around it, so it can be served to each viewer. */
+export interface Step {
+  event: StoredEvent;
+  before: unknown;
+  after: unknown;
+}
+
+/** Emitted on the bus under the game's id for every stored batch of its events. */
+export interface Appended {
+  gameId: string;
+  game: LiveGame;
+  steps: Step[];
+}
+
+const MAX_LIVE_GAMES = 5000;
+
+/**
+ * The games this process holds: an LRU of folded games (rebuilt from their streams on a miss),
+ * one queue per game so its commands run one at a time here, the gate that drains commands on
+ * shutdown, and the bus that tells subscribers what was stored.
+ */
+export class LiveGames {
+  private readonly logger = new Logger('Referee');
+  private readonly cache = new Map<string, LiveGame>();
+  private readonly locks = new Map<string, Promise<void>>();
+  readonly bus = new EventEmitter().setMaxListeners(0);
+  private draining = false;
+  private inFlight = 0;
+  private drained: (() => void) | null = null;
+
+  private readonly decider;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly registry: EngineRegistry,
+  ) {
+    this.decider = gameDecider(registry);
+  }
+
+  /** The game's current state, from memory or rebuilt (and fully checked) from its stream. */
+  async get(gameId: string): Promise<LiveGame> {
+    const cached = this.cache.get(gameId);
+    if (cached) {
+      this.remember(cached);
+      return cached;
+    }
+    if (typeof gameId !== 'string' || gameId.length > 64) throw new RefereeError('NOT_FOUND', 'no such game');
+    const row = await this.store.game(gameId);
+    if (!row) throw new RefereeError('NOT_FOUND', `no game with id ${gameId}`);
+    const events = await this.store.events(gameId);
+    let folded: Folded<GameState>;
+    try {
+      folded = foldGame(this.registry, gameId, events, row.serverSeed, { checkHashes: true });
+    } catch (err) {
+      if (!(err instanceof StreamError)) throw err;
+      this.logger.error(`game ${gameId} failed its integrity check: ${err.message}`);
+      throw new RefereeError('INTEGRITY_ERROR', `this game's stored history failed verification at event ${err.seq}; see verifyGame`);
+    }
+    const game: LiveGame = { ...folded, status: statusOf(folded), serverSeed: row.serverSeed, supplied: row.suppliedChance ?? [], seats: row.seats, createdAt: row.createdAt };
+    const current = this.cache.get(gameId);
+    if (current && current.version >= game.version) return current;
+    this.remember(game);
+    return game;
+  }
+
+  has(gameId: string): boolean {
+    return this.cache.has(gameId);
+  }
+
+  /** Drops a cached game: the stored stream is the truth, read on next use. */
+  forget(gameId: string): void {
+    this.cache.delete(gameId);
+  }
+
+  remember(game: LiveGame): void {
+    this.cache.delete(game.gameId);
+    this.cache.set(game.gameId, game);
+    if (this.cache.size > MAX_LIVE_GAMES) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  /** Chains a decision's events after `previous` and gives the game as it is once they are stored (with its rows). */
+  advance(previous: LiveGame | null, rows: Pick<LiveGame, 'serverSeed' | 'supplied' | 'seats' | 'createdAt'>, decision: Decision): { game: LiveGame; events: StoredEvent[]; steps: Step[] } {
+    const head = previous ?? emptyHead();
+    const events = chainEvents(decision.game.gameId, head, decision.steps.map((s) => s.draft));
+    const { serverSeed, supplied, seats, createdAt } = rows;
+    const game: LiveGame = { ...decision.game, ...advanceHead(head, events, this.decider.follows), status: statusOf(decision.game), serverSeed, supplied, seats, createdAt };
+    const steps = events.map((event, i) => ({ event, before: decision.steps[i].before, after: decision.steps[i].after }));
+    return { game, events, steps };
+  }
+
+  publish(game: LiveGame, steps: Step[]): void {
+    this.remember(game);
+    if (steps.length > 0) this.bus.emit(game.gameId, { gameId: game.gameId, game, steps } satisfies Appended);
+  }
+
+  /** Runs one command unless the process is draining for shutdown. */
+  async command<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.draining) throw new RefereeError('SHUTTING_DOWN', 'the referee is shutting down; try again shortly');
+    this.inFlight++;
+    try {
+      return await fn();
+    } finally {
+      if (--this.inFlight === 0 && this.drained) this.drained();
+    }
+  }
+
+  /** Commands on one game run one at a time in this process; across processes the store's compare-and-set decides. */
+  async withLock<T>(gameId: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(gameId) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = previous.then(() => new Promise<void>((r) => (release = r)));
+    this.locks.set(gameId, mine);
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (this.locks.get(gameId) === mine) this.locks.delete(gameId);
+    }
+  }
+
+  /** Stop taking commands and wait for the ones in flight (graceful shutdown). */
+  async drain(): Promise<void> {
+    this.draining = true;
+    if (this.inFlight === 0) return;
+    await new Promise<void>((resolve) => (this.drained = resolve));
+  }
+
+  stats(): Record<string, number> {
+    return { arbiter_live_games: this.cache.size, arbiter_commands_in_flight: this.inFlight };
+  }
+}

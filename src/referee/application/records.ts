@@ -1,0 +1,34 @@
+import type { EngineRegistry } from '../core/engine-registry.js';
+import { RefereeError } from '../core/errors.js';
+import { replayEntries } from '../core/game/views.js';
+import type { EventStore } from '../store/event-store.js';
+import type { GameQueries } from './game-queries.js';
+import type { GameSetup, NewGameAnswer } from './game-setup.js';
+import { unwrap } from './seat-tokens.js';
+
+/** Games in their community record formats: exported from the log, imported as a new game. */
+export class Records {
+  constructor(
+    private readonly registry: EngineRegistry,
+    private readonly store: EventStore,
+    private readonly queries: GameQueries,
+    private readonly setup: GameSetup,
+  ) {}
+
+  async export(gameId: string): Promise<{ contentType: string; text: string }> {
+    const game = await this.queries.game(gameId);
+    if (!game.engine.exportRecord) throw new RefereeError('INVALID_INPUT', `${game.kind} has no record format`);
+    await this.queries.finished(gameId, 'record');
+    const names = game.seatNames.map((n, i) => n ?? `Seat ${i + 1}`);
+    const text = game.engine.exportRecord(game.ruleset, replayEntries(await this.store.events(gameId)), names);
+    return { contentType: game.engine.recordContentType ?? 'text/plain', text };
+  }
+
+  /** Parses the record with its engine; the decider replays it under the checks of live play. */
+  async import(kind: string, text: string): Promise<NewGameAnswer> {
+    const engine = this.registry.get(kind);
+    if (!engine) throw new RefereeError('INVALID_INPUT', `unknown game kind "${kind}"; this referee plays: ${this.registry.kinds().join(', ')}`);
+    if (!engine.importRecord) throw new RefereeError('INVALID_INPUT', `${kind} has no record format to import`);
+    return this.setup.import(unwrap(engine.importRecord(text)), kind);
+  }
+}

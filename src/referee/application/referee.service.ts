@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import type { Outcome, Viewer } from '../../engines/kit/index.js';
+import type { Bundle, Verdict } from '../core/audit.js';
+import { EngineRegistry } from '../core/engine-registry.js';
+import { gameDecider } from '../core/game/decider.js';
+import type { StoredEvent } from '../core/stream.js';
+import { EventStore, type GameFilter, type StoredGame } from '../store/event-store.js';
+import { GameCommands, type MoveResult } from './command-handler.js';
+import { GameQueries } from './game-queries.js';
+import { type CreateGameInput, GameSetup, type NewGameAnswer } from './game-setup.js';
+import { type LiveGame, LiveGames } from './live-games.js';
+import { RefereeMetrics } from './metrics.port.js';
+import { Records } from './records.js';
+import { SeatTokens } from './seat-tokens.js';
+
+/**
+ * The referee as the API layers see it: one object that wires the application's parts (live
+ * games, seat tokens, commands, setup, queries, records) over an event store and the engines.
+ * Every method hands over to the part that does the work.
+ */
+@Injectable()
+export class RefereeService {
+  private readonly live: LiveGames;
+  private readonly commands: GameCommands;
+  private readonly setup: GameSetup;
+  private readonly queries: GameQueries;
+  private readonly records: Records;
+
+  constructor(store: EventStore, readonly registry: EngineRegistry, metrics: RefereeMetrics) {
+    const decider = gameDecider(registry);
+    const tokens = new SeatTokens(store);
+    this.live = new LiveGames(store, registry);
+    this.queries = new GameQueries(this.live, tokens, store, registry);
+    this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics);
+    this.setup = new GameSetup(this.live, tokens, store, decider, metrics);
+    this.records = new Records(registry, store, this.queries, this.setup);
+  }
+
+  /** Emits an Appended under the game's id for every stored batch of its events. */
+  get bus() {
+    return this.live.bus;
+  }
+
+  createGame(input: CreateGameInput): Promise<NewGameAnswer> {
+    return this.setup.create(input);
+  }
+
+  join(gameId: string, input: { seat?: number | null; name?: string | null; clientSeed?: string | null }): Promise<{ game: LiveGame; seat: number; token: string }> {
+    return this.commands.join(gameId, input);
+  }
+
+  /** A seat's action; `kind`, when given, refuses a game of another kind (a typed mutation names its game). */
+  act(gameId: string, token: string | null, moveId: unknown, action: unknown, expectedVersion?: number | null, kind?: string): Promise<MoveResult> {
+    return this.commands.move(gameId, token, moveId, expectedVersion, { kind: 'action', action }, kind);
+  }
+
+  /** The seat concedes the whole game. */
+  resign(gameId: string, token: string | null, moveId: unknown, expectedVersion?: number | null): Promise<MoveResult> {
+    return this.commands.move(gameId, token, moveId, expectedVersion, { kind: 'resign' });
+  }
+
+  importRecord(kind: string, text: string): Promise<NewGameAnswer> {
+    return this.records.import(kind, text);
+  }
+
+  record(gameId: string): Promise<{ contentType: string; text: string }> {
+    return this.records.export(gameId);
+  }
+
+  game(gameId: string, kind?: string): Promise<LiveGame> {
+    return this.queries.game(gameId, kind);
+  }
+
+  viewerOf(gameId: string, token: string | null): Promise<Viewer> {
+    return this.queries.viewerOf(gameId, token);
+  }
+
+  view(game: LiveGame, viewer: Viewer): unknown {
+    return this.queries.view(game, viewer);
+  }
+
+  legalActions(game: LiveGame, viewer: Viewer): unknown[] {
+    return this.queries.legalActions(game, viewer);
+  }
+
+  events(gameId: string, afterSeq: number, viewer: Viewer, limit?: number): Promise<StoredEvent[]> {
+    return this.queries.events(gameId, afterSeq, viewer, limit);
+  }
+
+  stateAt(gameId: string, seq: number, viewer: Viewer): Promise<{ seq: number; view: unknown; outcome: Outcome | null }> {
+    return this.queries.stateAt(gameId, seq, viewer);
+  }
+
+  list(filter: GameFilter, first: number, after?: string | null): Promise<{ games: StoredGame[]; endCursor: string | null; hasNextPage: boolean }> {
+    return this.queries.list(filter, first, after);
+  }
+
+  bundle(gameId: string): Promise<Bundle> {
+    return this.queries.bundle(gameId);
+  }
+
+  verify(gameId: string): Promise<Verdict> {
+    return this.queries.verify(gameId);
+  }
+
+  /** Stop taking commands and wait for the ones in flight (graceful shutdown). */
+  drain(): Promise<void> {
+    return this.live.drain();
+  }
+
+  stats(): Record<string, number> {
+    return this.live.stats();
+  }
+}

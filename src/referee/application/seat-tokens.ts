@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { Result } from '../../engines/kit/index.js';
+import { RefereeError } from '../core/errors.js';
+import { sha256Hex } from '../core/canonical.js';
+import type { EventStore } from '../store/event-store.js';
+
+export const newToken = () => `arb_${randomBytes(24).toString('base64url')}`;
+export const tokenHash = (token: string) => sha256Hex(token);
+
+/** Seat tokens: stored as SHA-256, looked up once per process and remembered. */
+export class SeatTokens {
+  private readonly owners = new Map<string, { gameId: string; seat: number }>();
+
+  constructor(private readonly store: EventStore) {}
+
+  remember(gameId: string, tokens: { seat: number; token: string }[]): void {
+    for (const t of tokens) this.owners.set(tokenHash(t.token), { gameId, seat: t.seat });
+  }
+
+  /** The seat the bearer of `token` holds in this game; UNAUTHORIZED otherwise. */
+  async seatOf(gameId: string, token: string | null): Promise<number> {
+    if (!token) throw new RefereeError('UNAUTHORIZED', "acting needs the seat's token as a Bearer token");
+    const hash = tokenHash(token);
+    let owner = this.owners.get(hash);
+    if (!owner) {
+      const row = await this.store.seatByTokenHash(hash);
+      if (row) this.owners.set(hash, (owner = { gameId: row.gameId, seat: row.index }));
+    }
+    if (!owner || owner.gameId !== gameId) throw new RefereeError('UNAUTHORIZED', 'this token is not a seat of this game');
+    return owner.seat;
+  }
+}
+
+const MAX_NAME = 64;
+const MAX_CLIENT_SEED = 256;
+
+/** A seat's display name: empty means none. */
+export function checkName(name: string | null | undefined): string | null {
+  if (name === undefined || name === null || name === '') return null;
+  if (typeof name !== 'string' || name.length > MAX_NAME) throw new RefereeError('INVALID_INPUT', `a seat name is at most ${MAX_NAME} characters`);
+  return name;
+}
+
+export function checkClientSeed(seed: string | null | undefined): string | null {
+  if (seed === undefined || seed === null || seed === '') return null;
+  if (typeof seed !== 'string' || seed.length > MAX_CLIENT_SEED) throw new RefereeError('INVALID_INPUT', `a client seed is at most ${MAX_CLIENT_SEED} characters`);
+  return seed;
+}
+
+/** A decider's answer, or its refusal as a RefereeError. */
+export function unwrap<T>(r: Result<T>): T {
+  if (!r.ok) throw new RefereeError(r.error.code, r.error.message);
+  return r.value;
+}

@@ -1,0 +1,9 @@
+/** A refusal with a stable machine code; the API layers turn it into a typed result or status. */
+export class RefereeError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

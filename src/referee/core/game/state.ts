@@ -1,0 +1,64 @@
+import type { Engine, Outcome } from '../../../engines/kit/index.js';
+import type { GameCreatedPayload } from './events.js';
+
+export type GameStatus = 'WAITING' | 'ACTIVE' | 'FINISHED';
+
+/** Everything the referee knows of a game from its events (the stream head aside). */
+export interface GameState {
+  gameId: string;
+  kind: string;
+  engine: Engine;
+  ruleset: unknown;
+  rulesetHash: string;
+  seatCount: number;
+  seatNames: (string | null)[];
+  /** The engine's state. */
+  state: unknown;
+  started: boolean;
+  mix: string | null;
+  /** Next fair-draw counter. */
+  counter: number;
+  randomSource: 'fair' | 'supplied';
+  imported: boolean;
+  seedCommitment: string;
+  ended: boolean;
+  outcome: Outcome | null;
+  revealedSeed: string | null;
+  /** Fair chance events whose values were recomputed from the seed. */
+  fairDrawsChecked: number;
+  /** Chance events answered with supplied values (an organizer's deal, an imported record). */
+  suppliedUsed: number;
+}
+
+/** A game before any event after GameCreated: what a new game and a fold both start from. */
+export function genesis(gameId: string, engine: Engine, created: GameCreatedPayload): GameState {
+  return {
+    gameId,
+    kind: engine.kind,
+    engine,
+    ruleset: created.ruleset,
+    rulesetHash: created.rulesetHash,
+    seatCount: created.seats.length,
+    seatNames: created.seats.map((s) => s.name ?? null),
+    state: engine.init(created.ruleset),
+    started: false,
+    mix: null,
+    counter: 0,
+    randomSource: created.randomSource,
+    imported: created.imported,
+    seedCommitment: created.seedCommitment,
+    ended: false,
+    outcome: null,
+    revealedSeed: null,
+    fairDrawsChecked: 0,
+    suppliedUsed: 0,
+  };
+}
+
+export function statusOf(game: Pick<GameState, 'ended' | 'started'>): GameStatus {
+  if (game.ended) return 'FINISHED';
+  return game.started ? 'ACTIVE' : 'WAITING';
+}
+
+/** Whether some events must be served to each viewer through the engine's views. */
+export const hidesInformation = (engine: Engine): boolean => Boolean(engine.actionView || engine.chanceView);

@@ -1,0 +1,156 @@
+import type { Result } from '../../engines/kit/index.js';
+import { canonicalJson, sha256Hex } from './canonical.js';
+
+/**
+ * What every aggregate's stream shares: stored events chained by hash, appended at an expected
+ * version, with idempotent command ids. A game is one aggregate; a tournament or any later one
+ * brings its own decide/evolve and gets the same chain, appends and offline verification.
+ */
+
+/** One row of a stream, as stored, hashed and exported. */
+export interface StoredEvent {
+  seq: number;
+  type: string;
+  /** Seat (or participant) that caused it; null for the referee's own events. */
+  actor: number | null;
+  /** Client command id on the first event of an accepted command. */
+  moveId: string | null;
+  /** SHA-256 of the command's canonical body (for safe retries). */
+  bodyHash: string | null;
+  payload: Record<string, unknown>;
+  /** ISO 8601 with milliseconds. */
+  createdAt: string;
+  prevHash: string;
+  hash: string;
+}
+
+/** An event decided but not yet chained. */
+export type DraftEvent = Omit<StoredEvent, 'seq' | 'prevHash' | 'hash'>;
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** hash = SHA-256(prevHash || canonical JSON of the event without its hashes). */
+export function eventHash(streamId: string, e: Omit<StoredEvent, 'hash'>): string {
+  const body = {
+    gameId: streamId,
+    seq: e.seq,
+    type: e.type,
+    actor: e.actor,
+    moveId: e.moveId,
+    bodyHash: e.bodyHash,
+    payload: e.payload,
+    createdAt: e.createdAt,
+  };
+  return sha256Hex(e.prevHash + canonicalJson(body));
+}
+
+/** Where and why a stream stopped making sense. */
+export class StreamError extends Error {
+  constructor(
+    readonly seq: number,
+    message: string,
+  ) {
+    super(`event ${seq}: ${message}`);
+  }
+}
+
+/** The events one command stored: a retry with the same id and body answers them again. */
+export interface CommandRecord {
+  bodyHash: string;
+  fromSeq: number;
+  toSeq: number;
+}
+
+/** Where a stream stands: the version an append must expect, and the commands it holds. */
+export interface StreamHead {
+  version: number;
+  lastHash: string;
+  commands: Map<string, CommandRecord>;
+  /** The command the last event belongs to, if its consequences may still follow. */
+  lastCommand: CommandRecord | null;
+}
+
+/** An aggregate's state with its stream head. */
+export type Folded<S> = S & StreamHead;
+
+export const emptyHead = (): StreamHead => ({ version: 0, lastHash: GENESIS_HASH, commands: new Map(), lastCommand: null });
+
+/** The code of a violation that is the stream's own fault, not a rule's: its message stands alone. */
+export const MALFORMED = 'MALFORMED_EVENT';
+
+/** What the generic fold needs of an aggregate. */
+export interface Aggregate<S, E, C> {
+  /** The typed event of a stored row (recognised by its type), or why it is none of this aggregate's. */
+  decode(stored: StoredEvent): Result<E>;
+  /** The state the stream's first event founds. */
+  found(streamId: string, first: E, ctx: C): Result<S>;
+  /** The one transition: the state after an event, or the rule the event breaks. */
+  evolve(state: S, event: E, stored: StoredEvent, ctx: C): Result<S>;
+  /** Whether an event without a command id belongs to the command before it (its draws, the end). */
+  follows(type: string): boolean;
+}
+
+/**
+ * The head after `events` were appended: version, last hash and command ids. Shared, not
+ * copied (streams grow long): a failed append drops the cached stream, so these entries never
+ * outlive a write that did not happen.
+ */
+export function advanceHead(head: StreamHead, events: readonly StoredEvent[], follows: (type: string) => boolean): StreamHead {
+  const { commands } = head;
+  let current = head.lastCommand;
+  for (const e of events) {
+    if (e.moveId) commands.set(e.moveId, (current = { bodyHash: e.bodyHash ?? '', fromSeq: e.seq, toSeq: e.seq }));
+    else if (current && follows(e.type)) current.toSeq = e.seq;
+    else current = null;
+  }
+  const last = events.at(-1);
+  return last ? { version: last.seq, lastHash: last.hash, commands, lastCommand: current } : head;
+}
+
+/** Chains drafts after the head: each gets its seq, the previous hash and its own. */
+export function chainEvents(streamId: string, after: Pick<StreamHead, 'version' | 'lastHash'>, drafts: readonly DraftEvent[]): StoredEvent[] {
+  let prevHash = after.lastHash;
+  return drafts.map((d, i) => {
+    const partial = { ...d, seq: after.version + 1 + i, prevHash };
+    const hash = eventHash(streamId, partial);
+    prevHash = hash;
+    return { ...partial, hash };
+  });
+}
+
+export interface FoldOptions<S, E> {
+  /** Recompute every hash (on load and on verification). */
+  checkHashes?: boolean;
+  /** Stop after this seq (state at a point in time). */
+  untilSeq?: number;
+  /** Called with the states before and after each event. */
+  onEvent?: (stored: StoredEvent, event: E, before: S, after: S) => void;
+}
+
+/**
+ * Folds a stream into its state, checking on the way the sequence, the hash chain and (through
+ * the aggregate's evolve) every rule. Live loading, verification, state-at-seq and the offline
+ * verifier all use this one function, so what is served is what is verified.
+ */
+export function foldStream<S, E, C>(aggregate: Aggregate<S, E, C>, streamId: string, events: readonly StoredEvent[], ctx: C, opts: FoldOptions<S, E> = {}): Folded<S> {
+  if (events.length === 0) throw new StreamError(1, 'the stream is empty');
+  const fail = (seq: number, v: { code: string; message: string }): never => {
+    throw new StreamError(seq, v.code === MALFORMED ? v.message : `${v.code}: ${v.message}`);
+  };
+  let head = emptyHead();
+  let state: S | undefined;
+  for (const stored of events) {
+    if (opts.untilSeq !== undefined && stored.seq > opts.untilSeq) break;
+    if (stored.seq !== head.version + 1) throw new StreamError(stored.seq, `expected seq ${head.version + 1}`);
+    if (stored.prevHash !== head.lastHash) throw new StreamError(stored.seq, "prevHash does not match the previous event's hash");
+    if (opts.checkHashes && eventHash(streamId, stored) !== stored.hash) throw new StreamError(stored.seq, "the hash does not match the event's content (the event was altered)");
+    const event = aggregate.decode(stored);
+    if (!event.ok) return fail(stored.seq, event.error);
+    const next = state === undefined ? aggregate.found(streamId, event.value, ctx) : aggregate.evolve(state, event.value, stored, ctx);
+    if (!next.ok) return fail(stored.seq, next.error);
+    opts.onEvent?.(stored, event.value, state ?? next.value, next.value);
+    state = next.value;
+    head = advanceHead(head, [stored], aggregate.follows);
+  }
+  return { ...(state as S), ...head };
+}

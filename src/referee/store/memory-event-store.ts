@@ -1,0 +1,68 @@
+import type { StoredEvent } from '../core/stream.js';
+import { AppendConflict, EventStore, type GameFilter, type GameHead, type NewGame, type SeatClaim, type SeatRow, type StoredGame } from './event-store.js';
+
+/**
+ * The event store in memory, for unit tests: the same contract as PostgreSQL's (an append at a
+ * taken version conflicts and stores nothing; a seat is claimed once), no durability.
+ */
+export class MemoryEventStore extends EventStore {
+  private readonly games = new Map<string, StoredGame>();
+  private readonly streams = new Map<string, StoredEvent[]>();
+
+  async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
+    if (this.games.has(game.id)) throw new AppendConflict('the game exists');
+    const now = new Date();
+    this.games.set(game.id, { ...game, createdAt: now, updatedAt: now, seats: seats.map((s) => ({ ...s })) });
+    this.streams.set(game.id, [...events]);
+  }
+
+  async append(gameId: string, events: StoredEvent[], head: GameHead): Promise<void> {
+    this.appendNow(gameId, events, head);
+  }
+
+  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim): Promise<void> {
+    const row = this.games.get(gameId)?.seats.find((s) => s.index === seat.index);
+    if (!row || row.tokenHash) throw new AppendConflict('seat already taken');
+    this.appendNow(gameId, events, head);
+    Object.assign(row, seat);
+  }
+
+  private appendNow(gameId: string, events: StoredEvent[], head: GameHead): void {
+    const stream = this.streams.get(gameId);
+    const game = this.games.get(gameId);
+    if (!stream || !game) throw new Error(`no stream ${gameId}`);
+    if (events.length > 0 && events[0].seq !== stream.length + 1) throw new AppendConflict('version taken');
+    stream.push(...events);
+    Object.assign(game, { version: head.version, status: head.status, result: head.result ?? null, updatedAt: new Date() });
+  }
+
+  async game(id: string): Promise<StoredGame | null> {
+    const g = this.games.get(id);
+    return g ? { ...g, seats: g.seats.map((s) => ({ ...s })) } : null;
+  }
+
+  async events(gameId: string, afterSeq = 0, limit?: number, untilSeq?: number): Promise<StoredEvent[]> {
+    const picked = (this.streams.get(gameId) ?? []).filter((e) => e.seq > afterSeq && (untilSeq === undefined || e.seq <= untilSeq));
+    return limit === undefined ? picked : picked.slice(0, limit);
+  }
+
+  async version(gameId: string): Promise<number | null> {
+    return this.games.get(gameId)?.version ?? null;
+  }
+
+  async seatByTokenHash(tokenHash: string): Promise<{ gameId: string; index: number } | null> {
+    for (const g of this.games.values()) for (const s of g.seats) if (s.tokenHash === tokenHash) return { gameId: g.id, index: s.index };
+    return null;
+  }
+
+  async list(filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<StoredGame[]> {
+    const newestFirst = (a: StoredGame, b: StoredGame) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1);
+    const isAfter = (g: StoredGame) => !after || g.createdAt < after.createdAt || (g.createdAt.getTime() === after.createdAt.getTime() && g.id < after.id);
+    return [...this.games.values()]
+      .filter((g) => (filter.kind === undefined || g.kind === filter.kind) && (filter.status === undefined || g.status === filter.status) && (filter.imported === undefined || g.imported === filter.imported) && isAfter(g))
+      .sort(newestFirst)
+      .slice(0, first);
+  }
+
+  async ping(): Promise<void> {}
+}

@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import type { Result } from '../../src/engines/kit/index.js';
+import { verifyStream } from '../../src/referee/core/audit.js';
+import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
+import type { Decision, GameCommand } from '../../src/referee/core/game/commands.js';
+import { gameDecider } from '../../src/referee/core/game/decider.js';
+import { foldGame } from '../../src/referee/core/game/fold.js';
+import type { GameState } from '../../src/referee/core/game/state.js';
+import { advanceHead, chainEvents, emptyHead, eventHash, type Folded, type StoredEvent, StreamError } from '../../src/referee/core/stream.js';
+import { duelEngine, type DuelState } from '../support/duel-engine.js';
+
+/**
+ * The game decider, Given/When/Then: given the events of a game, when a command is decided,
+ * then these events (or this refusal). No database, no clock: time and the seed are arguments.
+ */
+const registry = EngineRegistry.of([duelEngine]);
+const decider = gameDecider(registry);
+const SEED = 'ab'.repeat(32);
+const NOW = '2026-11-30T12:00:00.000Z';
+const GAME = 'g1';
+
+interface History {
+  events: StoredEvent[];
+  game: Folded<GameState> | null;
+}
+
+const taken = (n = 2) => Array.from({ length: n }, () => ({ name: null, clientSeed: null, taken: true }));
+const create = (over: Partial<Extract<GameCommand, { type: 'CreateGame' }>> = {}): GameCommand => ({ type: 'CreateGame', gameId: GAME, kind: 'duel', ruleset: { cards: 10, handSize: 3 }, seats: taken(), ...over });
+const play = (seat: number, card: number, moveId = `m-${seat}-${card}`, expectedVersion: number | null = null): GameCommand => ({ type: 'TakeAction', seat, moveId, bodyHash: `h-${moveId}`, action: { type: 'play', card }, expectedVersion });
+
+/** Decides a command on a history and, when accepted, chains its events onto it. */
+function decideOn(h: History, command: GameCommand, supplied: number[][] = []): { result: Result<Decision>; next: History } {
+  const result = decider.decide(command, h.game, { now: NOW, serverSeed: SEED, supplied });
+  if (!result.ok) return { result, next: h };
+  const events = chainEvents(GAME, h.game ?? emptyHead(), result.value.steps.map((s) => s.draft));
+  const game = { ...result.value.game, ...advanceHead(h.game ?? emptyHead(), events, decider.follows) };
+  return { result, next: { events: [...h.events, ...events], game } };
+}
+
+function given(...commands: GameCommand[]): History {
+  let h: History = { events: [], game: null };
+  for (const c of commands) {
+    const { result, next } = decideOn(h, c);
+    if (!result.ok) throw new Error(`given: ${result.error.code} ${result.error.message}`);
+    h = next;
+  }
+  return h;
+}
+
+const when = (h: History, command: GameCommand, supplied: number[][] = []) => decideOn(h, command, supplied).result;
+const types = (r: Result<Decision>) => (r.ok ? r.value.steps.map((s) => s.draft.type) : r.error.code);
+const duel = (h: History) => h.game!.state as DuelState;
+const toAct = (h: History) => duelEngine.toAct(duel(h))[0];
+
+describe('game decider', () => {
+  it('creates a game with every seat taken: created, started and dealt from the fair source', () => {
+    const r = when(given(), create());
+    expect(types(r)).toEqual(['GameCreated', 'GameStarted', 'CardsShuffled']);
+    const deal = r.ok && r.value.steps[2].draft.payload;
+    expect(deal).toMatchObject({ chance: { source: 'fair', hidden: true, counter: [0, expect.any(Number)] } });
+  });
+
+  it('waits for an open seat, and the join that fills it starts the game', () => {
+    const h = given(create({ seats: [taken(1)[0], { name: null, clientSeed: null, taken: false }] }));
+    expect(h.events.map((e) => e.type)).toEqual(['GameCreated']);
+    const joined = when(h, { type: 'JoinSeat', seat: null, name: 'Ada', clientSeed: 'salt', seats: [taken(1)[0], { name: null, clientSeed: null, taken: false }] });
+    expect(types(joined)).toEqual(['SeatJoined', 'GameStarted', 'CardsShuffled']);
+    expect(joined.ok && joined.value.seat).toBe(1);
+    expect(joined.ok && joined.value.game.seatNames).toEqual([null, 'Ada']);
+  });
+
+  it('refuses a join once every seat is taken', () => {
+    expect(types(when(given(create()), { type: 'JoinSeat', seat: 0, name: null, clientSeed: null, seats: taken() }))).toBe('SEAT_TAKEN');
+  });
+
+  it('refuses a move out of turn, at a stale version or of a card not in hand, deciding nothing', () => {
+    const h = given(create());
+    const seat = toAct(h);
+    const card = duel(h).hands[seat][0];
+    expect(types(when(h, play(1 - seat, duel(h).hands[1 - seat][0])))).toBe('NOT_YOUR_TURN');
+    expect(types(when(h, play(seat, card, 'stale', h.game!.version - 1)))).toBe('VERSION_CONFLICT');
+    const notInHand = Array.from({ length: 10 }, (_, c) => c).find((c) => !duel(h).hands[seat].includes(c))!;
+    expect(types(when(h, play(seat, notInHand)))).toBe('ILLEGAL_MOVE');
+    expect(types(when(h, { ...play(seat, card), action: { type: 'jump' } } as GameCommand))).toBe('INVALID_INPUT');
+  });
+
+  it('stores the move id on the move and counts its draws as part of it', () => {
+    const h = given(create());
+    const seat = toAct(h);
+    const even = duel(h).hands[seat].find((c) => c % 2 === 0);
+    const card = even ?? duel(h).hands[seat][0];
+    const { result, next } = decideOn(h, play(seat, card, 'move-1'));
+    expect(types(result)).toEqual(even === undefined ? ['ActionTaken'] : ['ActionTaken', 'DiceRolled']);
+    const first = next.events[h.events.length];
+    expect(first).toMatchObject({ moveId: 'move-1', bodyHash: 'h-move-1', actor: seat });
+    expect(next.game!.commands.get('move-1')).toEqual({ bodyHash: 'h-move-1', fromSeq: first.seq, toSeq: next.game!.version });
+  });
+
+  it('ends the game with its result and reveals the seed; a later move is GAME_OVER', () => {
+    let h = given(create());
+    while (!h.game!.ended) {
+      const seat = toAct(h);
+      h = decideOn(h, play(seat, duel(h).hands[seat][0])).next;
+    }
+    expect(h.events.slice(-2).map((e) => e.type)).toEqual(['GameEnded', 'SeedRevealed']);
+    expect(h.game!.revealedSeed).toBe(SEED);
+    expect(types(when(h, play(0, 0)))).toBe('GAME_OVER');
+  });
+
+  it('ends the game at once when a seat resigns', () => {
+    const r = when(given(create()), { type: 'Resign', seat: 1, moveId: 'r', bodyHash: 'x', expectedVersion: null });
+    expect(types(r)).toEqual(['Resigned', 'GameEnded', 'SeedRevealed']);
+    expect(r.ok && r.value.game.outcome?.winners).toEqual([0]);
+  });
+
+  it('deals supplied values first and refuses values outside their ranges', () => {
+    const ranges = duelEngine.pendingChance(duelEngine.init({ cards: 10, handSize: 3 }))!.ranges;
+    const deal = ranges.map(() => 0);
+    const r = when(given(), create(), [deal]);
+    expect(r.ok && r.value.steps[2].draft.payload).toMatchObject({ chance: { source: 'supplied', values: deal } });
+    expect(r.ok && r.value.game.randomSource).toBe('supplied');
+    const bad = when(given(), create(), [ranges.map((n) => n)]);
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('supplied CardsShuffled #1') } });
+  });
+
+  it('imports a record through the same transition, naming the first entry the rules refuse', () => {
+    const played = given(create());
+    const seat = toAct(played);
+    const values = (played.events[2].payload.chance as { values: number[] }).values;
+    const ok = when(given(), { type: 'ImportGame', gameId: GAME, kind: 'duel', record: { ruleset: { cards: 10, handSize: 3 }, entries: [{ kind: 'chance', values }, { kind: 'action', seat, action: { type: 'play', card: duel(played).hands[seat][0] } }] } });
+    expect((types(ok) as string[]).slice(0, 4)).toEqual(['GameCreated', 'GameStarted', 'CardsShuffled', 'ActionTaken']);
+    const refused = when(given(), { type: 'ImportGame', gameId: GAME, kind: 'duel', record: { ruleset: { cards: 10, handSize: 3 }, entries: [{ kind: 'chance', values }, { kind: 'action', seat: 1 - seat, action: { type: 'play', card: 0 } }], labels: ['deal', 'turn 1'] } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'ILLEGAL_MOVE', message: expect.stringMatching(/^turn 1: /) } });
+    const missing = when(given(), { type: 'ImportGame', gameId: GAME, kind: 'duel', record: { ruleset: { cards: 10, handSize: 3 }, entries: [{ kind: 'action', seat, action: { type: 'play', card: 0 } }] } });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'ILLEGAL_MOVE', message: 'entry 1: the record is missing the CardsShuffled before this move' } });
+  });
+
+  it('refuses an unknown game kind with the kinds it plays', () => {
+    expect(when(given(), create({ kind: 'chess' }))).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('duel') } });
+  });
+});
+
+describe('folding a game stream', () => {
+  /** Plays a whole duel with a chooser of cards; answers its history. */
+  function wholeGame(pick: (hand: number[]) => number): History {
+    let h = given(create());
+    for (let i = 0; !h.game!.ended; i++) {
+      const seat = toAct(h);
+      h = decideOn(h, play(seat, pick(duel(h).hands[seat]), `m${i}`)).next;
+    }
+    return h;
+  }
+
+  it('rebuilds exactly the state that deciding produced, checking every draw against the seed', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { minLength: 6, maxLength: 6 }), (picks) => {
+        let i = 0;
+        const h = wholeGame((hand) => hand[picks[i++ % picks.length] % hand.length]);
+        const folded = foldGame(registry, GAME, h.events, SEED, { checkHashes: true });
+        expect(folded.state).toEqual(h.game!.state);
+        expect(folded.version).toBe(h.game!.version);
+        expect(folded.commands).toEqual(h.game!.commands);
+        expect(folded.fairDrawsChecked).toBe(h.events.filter((e) => e.payload.chance).length);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('names the event whose die was forged, even with every hash recomputed', () => {
+    const h = wholeGame((hand) => hand.find((c) => c % 2 === 0) ?? hand[0]);
+    const at = h.events.findIndex((e) => e.type === 'DiceRolled');
+    const forged = structuredClone(h.events);
+    const chance = forged[at].payload.chance as { values: number[] };
+    chance.values = [(chance.values[0] + 1) % 6];
+    for (let i = at; i < forged.length; i++) {
+      if (i > at) forged[i].prevHash = forged[i - 1].hash;
+      forged[i].hash = eventHash(GAME, forged[i]);
+    }
+    expect(() => foldGame(registry, GAME, forged, SEED)).toThrow(StreamError);
+    expect(verifyStream(registry, GAME, forged, { serverSeed: null })).toMatchObject({ ok: false, badSeq: forged[at].seq });
+  });
+
+  it('recognises chance events by type and refuses an event of no known type', () => {
+    const h = given(create());
+    const odd = { ...h.events[1], type: 'Teleported', payload: { to: 3 } };
+    expect(verifyStream(registry, GAME, [h.events[0], { ...odd, hash: eventHash(GAME, odd) }], { serverSeed: null })).toMatchObject({ ok: false, badSeq: 2, problem: 'event 2: unknown event type Teleported' });
+  });
+
+  it('refuses a stream that skips a seq or breaks the chain', () => {
+    const h = given(create());
+    expect(() => foldGame(registry, GAME, [h.events[0], h.events[2]], null)).toThrow('expected seq 2');
+    expect(() => foldGame(registry, GAME, [h.events[0], { ...h.events[1], prevHash: '1'.repeat(64) }], null)).toThrow('prevHash');
+  });
+});
