@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { RefereeError } from '../referee/core/errors.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { tokenOf } from './caller.js';
+import { toGame } from './mapping.js';
 
 /** REST for plain clients and files. Errors are JSON: { error: { code, message } }. */
 @Controller('api/games')
@@ -13,16 +14,9 @@ export class GamesController {
   async game(@Param('id') id: string, @Req() req: Request) {
     const game = await this.referee.game(id);
     const viewer = await this.referee.viewerOf(id, tokenOf(req));
+    const { live: _, ...summary } = toGame(game);
     return {
-      id: game.gameId,
-      kind: game.kind,
-      status: game.status,
-      version: game.version,
-      ruleset: game.ruleset,
-      rulesetHash: game.rulesetHash,
-      imported: game.imported,
-      createdAt: game.createdAt,
-      seats: game.seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash) })),
+      ...summary,
       mySeat: viewer === 'spectator' ? null : viewer,
       toAct: game.status === 'ACTIVE' ? game.engine.toAct(game.state) : [],
       view: this.referee.view(game, viewer),

@@ -23,6 +23,12 @@ export class PostgresEventStore extends EventStore {
 
   /** One statement: one round trip, atomic. */
   async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
+    await this.createNow(game, seats, events).catch((err) => {
+      throw isUniqueViolation(err) ? new AppendConflict('the game, or one of its seat tokens, exists') : err;
+    });
+  }
+
+  private async createNow(game: NewGame, seats: SeatRow[], events: StoredEvent[]) {
     await this.db.pool.query({
       name: this.db.statementName('create-game'),
       text: CREATE_SQL,
@@ -59,18 +65,18 @@ export class PostgresEventStore extends EventStore {
     });
   }
 
-  /** A join: claims the seat and appends its events in one transaction. */
+  /** A join: claims the seat and appends its events in one transaction; a seat already taken stores nothing. */
   async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim): Promise<void> {
     try {
-      const [claimed] = await this.prisma.$transaction([
+      await this.prisma.$transaction(async (tx) => {
         // The WHERE makes a second claim of the same seat a conflict.
-        this.prisma.seat.updateMany({
+        const claimed = await tx.seat.updateMany({
           where: { gameId, index: seat.index, tokenHash: null },
           data: { name: seat.name, tokenHash: seat.tokenHash, clientSeed: seat.clientSeed, joinedAt: new Date() },
-        }),
-        this.prisma.$executeRawUnsafe(APPEND_SQL, appendRows([{ gameId, events }]), headRows([{ gameId, head }])),
-      ]);
-      if (claimed.count !== 1) throw new AppendConflict('seat already taken');
+        });
+        if (claimed.count !== 1) throw new AppendConflict('seat already taken');
+        await tx.$executeRawUnsafe(APPEND_SQL, appendRows([{ gameId, events }]), headRows([{ gameId, head }]));
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppendConflict('version taken');
       throw err;
