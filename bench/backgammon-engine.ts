@@ -19,7 +19,10 @@ for (let seed = 1; positions.length < 10_000; seed++) {
     const seat = backgammonEngine.toAct(state)[0];
     const actions = pending ? [] : backgammonEngine.legalActions(state, seat).filter((a) => a.type !== 'resign');
     const next = pending
-      ? backgammonEngine.resolveChance(state, pending.ranges.map((n) => rand(n)))
+      ? backgammonEngine.resolveChance(
+          state,
+          pending.ranges.map((n) => rand(n)),
+        )
       : backgammonEngine.apply(state, seat, actions[rand(actions.length)]);
     if (!next.ok) throw new Error(next.error.message);
     state = next.value;

@@ -48,7 +48,9 @@ function gameRate(rules: CerkeRuleset, label: string) {
     games++;
   }
   const seconds = (performance.now() - start) / 1000;
-  console.log(`${label}: ${(games / seconds).toFixed(1)} random whole games/s (${games} games, ${Math.round(steps / games)} steps per game, ${Math.round(steps / seconds).toLocaleString('en')} steps/s)`);
+  console.log(
+    `${label}: ${(games / seconds).toFixed(1)} random whole games/s (${games} games, ${Math.round(steps / games)} steps per game, ${Math.round(steps / seconds).toLocaleString('en')} steps/s)`,
+  );
 }
 
 const online = ruleset({ profile: 'online' });

@@ -22,7 +22,9 @@ function wholeGames(name: string, input: Record<string, unknown>, games: number)
     actions += entries.length;
   }
   const seconds = (performance.now() - start) / 1000;
-  console.log(`${name}: ${games} whole games in ${seconds.toFixed(2)} s = ${(games / seconds).toFixed(1)} games/s (${Math.round(actions / games)} entries per game, ${Math.round(actions / seconds)} entries/s)`);
+  console.log(
+    `${name}: ${games} whole games in ${seconds.toFixed(2)} s = ${(games / seconds).toFixed(1)} games/s (${Math.round(actions / games)} entries per game, ${Math.round(actions / seconds)} entries/s)`,
+  );
 }
 
 function legalActionListing(name: string, input: Record<string, unknown>, games: number, repeats: number): void {
@@ -40,7 +42,9 @@ function legalActionListing(name: string, input: Record<string, unknown>, games:
   }
   const seconds = (performance.now() - start) / 1000;
   const calls = positions.length * repeats;
-  console.log(`${name}: legalActions ${calls} calls on ${positions.length} positions in ${seconds.toFixed(2)} s = ${Math.round(calls / seconds)} calls/s (${(listed / calls).toFixed(1)} actions per call)`);
+  console.log(
+    `${name}: legalActions ${calls} calls on ${positions.length} positions in ${seconds.toFixed(2)} s = ${Math.round(calls / seconds)} calls/s (${(listed / calls).toFixed(1)} actions per call)`,
+  );
 }
 
 console.log('Chicken Foot engine benchmark (figures after a short warm-up)');

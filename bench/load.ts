@@ -103,7 +103,9 @@ async function main() {
     const rows: string[] = [];
     for (const clients of [10, 50]) {
       const r = await playFor(service.url, clients, seconds * 1000);
-      rows.push(`moves, ${String(clients).padStart(2)} clients   ${r.perSecond.toFixed(0).padStart(7)} moves/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   (${r.moves} moves, ${r.games} games, ${r.rejected} rejected)`);
+      rows.push(
+        `moves, ${String(clients).padStart(2)} clients   ${r.perSecond.toFixed(0).padStart(7)} moves/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   (${r.moves} moves, ${r.games} games, ${r.rejected} rejected)`,
+      );
       out(rows.at(-1)!);
     }
     const trivial = await trivialQueryRate(service.url);
@@ -124,7 +126,7 @@ async function main() {
       await pglite.db.close();
     }
     const at50 = Number(rows[1].match(/(\d+) moves\/s/)![1]);
-    out(`ratios at 50 clients: ${(at50 / trivial.perSecond * 100).toFixed(0)}% of the trivial-query rate, ${(at50 / raw * 100).toFixed(0)}% of the raw insert rate`);
+    out(`ratios at 50 clients: ${((at50 / trivial.perSecond) * 100).toFixed(0)}% of the trivial-query rate, ${((at50 / raw) * 100).toFixed(0)}% of the raw insert rate`);
   } finally {
     service.process.kill('SIGTERM');
     await service.exited;

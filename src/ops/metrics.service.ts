@@ -63,7 +63,7 @@ export class MetricsService implements RefereeMetrics {
       out.push(`# HELP ${name} ${this.help.get(name) ?? name}`, `# TYPE ${name} histogram`);
       for (const [k, h] of series) {
         const sep = k ? `${k},` : '';
-        BUCKETS.forEach((b, i) => out.push(`${name}_bucket{${sep}le="${b}"} ${h.counts[i]}`));
+        for (const [i, b] of BUCKETS.entries()) out.push(`${name}_bucket{${sep}le="${b}"} ${h.counts[i]}`);
         out.push(`${name}_bucket{${sep}le="+Inf"} ${h.count}`, `${name}_sum${k ? `{${k}}` : ''} ${h.sum}`, `${name}_count${k ? `{${k}}` : ''} ${h.count}`);
       }
     }

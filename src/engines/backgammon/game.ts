@@ -1,9 +1,6 @@
 /** The referee's state machine (spec §3, §4, §8–§12): turns, the cube, resignations, scoring, matches. */
 import { checkValues, fail, ok, type ChanceRequest, type Result, type Seat } from '../kit/index.js';
-import {
-  BAR, CHECKERS_PER_SIDE, OFF, followDice, generatePlays, homeBoardClosed, startingCheckers,
-  type CheckerMove, type LegalPlay,
-} from './board.js';
+import { BAR, CHECKERS_PER_SIDE, OFF, followDice, generatePlays, homeBoardClosed, startingCheckers, type CheckerMove, type LegalPlay } from './board.js';
 import type { ResignationLevel } from './ids.js';
 import { CUBE_LIMIT } from './parse.js';
 import type { BackgammonAction, BackgammonRuleset, BackgammonState, GameEnd, GameResult } from './types.js';
@@ -19,7 +16,20 @@ export function initialState(ruleset: BackgammonRuleset): BackgammonState {
 }
 
 /** What a new game of the match resets; everything else carries over from the game before. */
-type PerGame = 'crawfordGame' | 'board' | 'phase' | 'turn' | 'dice' | 'cube' | 'cubeTurned' | 'pendingDouble' | 'resignation' | 'rejectedResignation' | 'beaversUsed' | 'automaticDoublesUsed' | 'rolls';
+type PerGame =
+  | 'crawfordGame'
+  | 'board'
+  | 'phase'
+  | 'turn'
+  | 'dice'
+  | 'cube'
+  | 'cubeTurned'
+  | 'pendingDouble'
+  | 'resignation'
+  | 'rejectedResignation'
+  | 'beaversUsed'
+  | 'automaticDoublesUsed'
+  | 'rolls';
 
 function newGame(s: Omit<BackgammonState, PerGame>, crawfordGame: boolean): BackgammonState {
   return {
@@ -311,9 +321,7 @@ function play(s: BackgammonState, seat: Seat, moves: CheckerMove[]): Result<Back
 function whyNotLegal(plays: LegalPlay[], used: number, dice: [number, number]): string {
   const most = plays[0].moves.length;
   if (used < most) {
-    return dice[0] === dice[1]
-      ? `you must play as many of your four ${dice[0]}s as possible: ${most} can be played`
-      : 'you must use both dice when a play using both exists';
+    return dice[0] === dice[1] ? `you must play as many of your four ${dice[0]}s as possible: ${most} can be played` : 'you must use both dice when a play using both exists';
   }
   if (most === 1 && dice[0] !== dice[1]) return `only one die can be played, and it must be the larger one (${Math.max(...dice)}) when either could be`;
   return 'that play does not end in a legal position';

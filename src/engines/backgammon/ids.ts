@@ -122,9 +122,20 @@ export interface MatchIdFields {
 }
 
 const FIELDS: [keyof MatchIdFields | 'die1' | 'die2' | 'score0' | 'score1', number][] = [
-  ['cubeValue', 4], ['cubeOwner', 2], ['playerOnRoll', 1], ['crawford', 1], ['gameState', 3], ['turn', 1],
-  ['doubleOffered', 1], ['resignationOffered', 2], ['die1', 3], ['die2', 3], ['matchLength', 15],
-  ['score0', 15], ['score1', 15], ['jacoby', 1],
+  ['cubeValue', 4],
+  ['cubeOwner', 2],
+  ['playerOnRoll', 1],
+  ['crawford', 1],
+  ['gameState', 3],
+  ['turn', 1],
+  ['doubleOffered', 1],
+  ['resignationOffered', 2],
+  ['die1', 3],
+  ['die2', 3],
+  ['matchLength', 15],
+  ['score0', 15],
+  ['score1', 15],
+  ['jacoby', 1],
 ];
 
 export function encodeMatchId(f: MatchIdFields): string {

@@ -18,9 +18,22 @@ function unknownKey(input: Record<string, unknown>, allowed: readonly string[], 
 }
 
 const RULESET_KEYS = [
-  'matchLength', 'crawford', 'holland', 'cubeEnabled', 'maxCube', 'jacoby', 'beavers', 'raccoons',
-  'automaticDoubles', 'openingRoll', 'autoRoll', 'skipRollWhenClosedOut', 'backgammonIncludesBar',
-  'resignWhen', 'forbidRepeatLowerResignation', 'jacobyAppliesToResignations',
+  'matchLength',
+  'crawford',
+  'holland',
+  'cubeEnabled',
+  'maxCube',
+  'jacoby',
+  'beavers',
+  'raccoons',
+  'automaticDoubles',
+  'openingRoll',
+  'autoRoll',
+  'skipRollWhenClosedOut',
+  'backgammonIncludesBar',
+  'resignWhen',
+  'forbidRepeatLowerResignation',
+  'jacobyAppliesToResignations',
 ] as const;
 
 export function parseRuleset(input: unknown): Result<BackgammonRuleset> {

@@ -39,9 +39,7 @@ const FORFEIT = ' by forfeit';
 
 /** gnubg's FormatMovePlain: `from/to` with 25 = bar and 0 = off, `*` on hits, a space after all but a fourth move. */
 function formatMoves(moves: readonly PlayedMove[]): string {
-  return moves
-    .map((m, i) => `${m.from === 'bar' ? 25 : m.from}/${m.to === 'off' ? 0 : m.to}${m.hit ? '*' : ''}${i < 3 ? ' ' : ''}`)
-    .join('');
+  return moves.map((m, i) => `${m.from === 'bar' ? 25 : m.from}/${m.to === 'off' ? 0 : m.to}${m.hit ? '*' : ''}${i < 3 ? ' ' : ''}`).join('');
 }
 
 /** Replays entries and collects each game's cells from the state changes. */

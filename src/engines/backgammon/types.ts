@@ -39,13 +39,7 @@ export type BackgammonAction =
   | { type: 'acceptResignation' }
   | { type: 'rejectResignation' };
 
-export type Phase =
-  | 'opening-roll'
-  | 'awaiting-roll'
-  | 'rolling'
-  | 'double-offered'
-  | 'awaiting-play'
-  | 'match-over';
+export type Phase = 'opening-roll' | 'awaiting-roll' | 'rolling' | 'double-offered' | 'awaiting-play' | 'match-over';
 
 /** A double (or beaver, raccoon) awaiting an answer. */
 export interface PendingDouble {

@@ -35,8 +35,7 @@ export function parseAction(input: unknown): Result<CerkeAction> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('INVALID_INPUT', 'an action must be a JSON object with a "type"');
   const action = input as Record<string, unknown>;
   const type = action.type;
-  if (typeof type !== 'string' || !Object.hasOwn(FIELDS, type))
-    return fail('INVALID_INPUT', `action "type" must be one of ${Object.keys(FIELDS).join(', ')}`);
+  if (typeof type !== 'string' || !Object.hasOwn(FIELDS, type)) return fail('INVALID_INPUT', `action "type" must be one of ${Object.keys(FIELDS).join(', ')}`);
   const { required, optional } = FIELDS[type as CerkeAction['type']];
   for (const key of Object.keys(action)) {
     if (key !== 'type' && !required.includes(key) && !optional.includes(key)) return fail('INVALID_INPUT', `a ${type} action has no field "${key}"`);
@@ -52,8 +51,7 @@ export function parseAction(input: unknown): Result<CerkeAction> {
     if (!KINDS.includes(action.kind as Kind)) return fail('INVALID_INPUT', `"kind" must be one of ${KINDS.join(', ')}`);
   }
   if (type === 'moveTam2') {
-    if (action.stepDuring !== undefined && action.stepDuring !== 'firstHalf' && action.stepDuring !== 'secondHalf')
-      return fail('INVALID_INPUT', '"stepDuring" must be "firstHalf" or "secondHalf"');
+    if (action.stepDuring !== undefined && action.stepDuring !== 'firstHalf' && action.stepDuring !== 'secondHalf') return fail('INVALID_INPUT', '"stepDuring" must be "firstHalf" or "secondHalf"');
     if ((action.via === undefined) !== (action.stepDuring === undefined))
       return fail('INVALID_INPUT', 'a Tam2 move that steps on a square gives both "via" and "stepDuring"; one without the other is incomplete');
   }

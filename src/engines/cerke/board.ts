@@ -7,17 +7,7 @@
 /** IA plays from rows AI/AU/IA towards row A (black King); A plays from rows A/E/I (red King). */
 export type Side = 'IA' | 'A';
 export type Colour = 'red' | 'black';
-export type Kind =
-  | 'Vessel'
-  | 'Pawn'
-  | 'Archer'
-  | 'Chariot'
-  | 'Tiger'
-  | 'Horse'
-  | 'Officer'
-  | 'Shaman'
-  | 'General'
-  | 'King';
+export type Kind = 'Vessel' | 'Pawn' | 'Archer' | 'Chariot' | 'Tiger' | 'Horse' | 'Officer' | 'Shaman' | 'General' | 'King';
 
 export const KINDS: readonly Kind[] = ['Vessel', 'Pawn', 'Archer', 'Chariot', 'Tiger', 'Horse', 'Officer', 'Shaman', 'General', 'King'];
 export const COLOURS: readonly Colour[] = ['red', 'black'];
@@ -49,8 +39,7 @@ export const forwardOf = (side: Side): number => (side === 'IA' ? -1 : 1);
 
 export const rowOf = (square: number): number => Math.floor(square / 9);
 export const columnOf = (square: number): number => square % 9;
-export const squareAt = (row: number, column: number): number =>
-  row >= 0 && row < 9 && column >= 0 && column < 9 ? row * 9 + column : -1;
+export const squareAt = (row: number, column: number): number => (row >= 0 && row < 9 && column >= 0 && column < 9 ? row * 9 + column : -1);
 
 export function squareName(square: number): string {
   return COLUMNS[columnOf(square)] + ROWS[rowOf(square)];
@@ -83,15 +72,22 @@ export const NEIGHBOURS: readonly (readonly number[])[] = Array.from({ length: 8
   return out;
 });
 
-export const areNeighbours = (a: number, b: number): boolean =>
-  a !== b && Math.abs(rowOf(a) - rowOf(b)) <= 1 && Math.abs(columnOf(a) - columnOf(b)) <= 1;
+export const areNeighbours = (a: number, b: number): boolean => a !== b && Math.abs(rowOf(a) - rowOf(b)) <= 1 && Math.abs(columnOf(a) - columnOf(b)) <= 1;
 
 /** Chebyshev distance (§2.3). */
-export const distance = (a: number, b: number): number =>
-  Math.max(Math.abs(rowOf(a) - rowOf(b)), Math.abs(columnOf(a) - columnOf(b)));
+export const distance = (a: number, b: number): number => Math.max(Math.abs(rowOf(a) - rowOf(b)), Math.abs(columnOf(a) - columnOf(b)));
 
 const KIND_CODES: Record<string, Kind> = {
-  V: 'Vessel', P: 'Pawn', A: 'Archer', C: 'Chariot', T: 'Tiger', H: 'Horse', O: 'Officer', S: 'Shaman', G: 'General', K: 'King',
+  V: 'Vessel',
+  P: 'Pawn',
+  A: 'Archer',
+  C: 'Chariot',
+  T: 'Tiger',
+  H: 'Horse',
+  O: 'Officer',
+  S: 'Shaman',
+  G: 'General',
+  K: 'King',
 };
 
 /** §3.3, rows A to IA; `rKa` = red King of the A side, `T2` = Tam2. */

@@ -5,17 +5,7 @@
 import { type CapturedPiece, type Colour, type Kind, COLOURS, KINDS } from './board.js';
 import { fail, ok, type Result } from '../kit/index.js';
 
-export type HandName =
-  | 'Unbeatable'
-  | 'SocialOrder'
-  | 'Culture'
-  | 'Cavalry'
-  | 'Attack'
-  | 'King'
-  | 'Animals'
-  | 'Army'
-  | 'Comrades'
-  | 'DeadlyArmy';
+export type HandName = 'Unbeatable' | 'SocialOrder' | 'Culture' | 'Cavalry' | 'Attack' | 'King' | 'Animals' | 'Army' | 'Comrades' | 'DeadlyArmy';
 
 /** A hand found in a pile. The King hand is always reported as a flash worth 5. */
 export interface Hand {
@@ -47,7 +37,16 @@ export const HAND_RULES: readonly HandRule[] = [
 const FLASH_BONUS = 2;
 /** Most pieces of one colour and kind a pile can hold (the whole set of that colour). */
 const MOST_OF_A_KIND: Record<Kind, number> = {
-  Vessel: 1, Pawn: 8, Archer: 2, Chariot: 2, Tiger: 2, Horse: 2, Officer: 2, Shaman: 2, General: 2, King: 1,
+  Vessel: 1,
+  Pawn: 8,
+  Archer: 2,
+  Chariot: 2,
+  Tiger: 2,
+  Horse: 2,
+  Officer: 2,
+  Shaman: 2,
+  General: 2,
+  King: 1,
 };
 
 type Counts = Record<Colour, Record<Kind, number>>;
@@ -99,7 +98,11 @@ function handsOfCounts(counts: Counts): Hand[] {
 }
 
 const cache = new Map<string, Hand[]>();
-const pileKey = (pile: readonly CapturedPiece[]) => pile.map((p) => p.colour[0] + p.kind).sort().join(',');
+const pileKey = (pile: readonly CapturedPiece[]) =>
+  pile
+    .map((p) => p.colour[0] + p.kind)
+    .sort()
+    .join(',');
 
 /** The hands a (possible) pile forms, in table order. Results are memoised by pile contents. */
 export function handsOf(pile: readonly CapturedPiece[]): Hand[] {
@@ -119,8 +122,7 @@ export const scoreOf = (hands: readonly Hand[]): number => hands.reduce((sum, h)
 export function evaluatePile(pile: readonly CapturedPiece[]): Result<{ hands: Hand[]; score: number }> {
   const counts = countPile(pile);
   const excess: string[] = [];
-  for (const colour of COLOURS)
-    for (const kind of KINDS) if (counts[colour][kind] > MOST_OF_A_KIND[kind]) excess.push(`${counts[colour][kind]} ${colour} ${kind}s (at most ${MOST_OF_A_KIND[kind]})`);
+  for (const colour of COLOURS) for (const kind of KINDS) if (counts[colour][kind] > MOST_OF_A_KIND[kind]) excess.push(`${counts[colour][kind]} ${colour} ${kind}s (at most ${MOST_OF_A_KIND[kind]})`);
   if (excess.length > 0) return fail('INVALID_INPUT', `no game can capture ${excess.join(' and ')}`);
   const hands = handsOf(pile);
   return ok({ hands, score: scoreOf(hands) });

@@ -3,9 +3,7 @@
  * leg, move intents (direct, stepping with a fixed or a stick-limited second leg), Tam2's
  * moves, and General protection. Everything works on square indices (board.ts).
  */
-import {
-  type Cell, type Kind, type Side, IS_FIXED_HUE, IS_WATER, NEIGHBOURS, TAM2, areNeighbours, columnOf, distance, forwardOf, isPiece, rowOf, squareAt,
-} from './board.js';
+import { type Cell, type Kind, type Side, IS_FIXED_HUE, IS_WATER, NEIGHBOURS, TAM2, areNeighbours, columnOf, distance, forwardOf, isPiece, rowOf, squareAt } from './board.js';
 
 /** The rule switches movement depends on (a subset of the ruleset). */
 export interface MovementRules {
@@ -35,8 +33,18 @@ interface Movement {
   style: RangingStyle;
 }
 
-const ORTHOGONAL: [number, number][] = [[1, 0], [-1, 0], [0, 1], [0, -1]];
-const DIAGONAL: [number, number][] = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
+const ORTHOGONAL: [number, number][] = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+];
+const DIAGONAL: [number, number][] = [
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
+];
 const ALL_DIRECTIONS = [...ORTHOGONAL, ...DIAGONAL];
 const steps = (offsets: [number, number][], scale = 1): FixedMove[] => offsets.map(([dr, dc]) => ({ dr: dr * scale, dc: dc * scale }));
 
@@ -44,34 +52,81 @@ function movementOf(kind: Kind, f: number, inHue: boolean): Movement {
   const none: Movement = { fixed: [], ranging: [], style: 'line' };
   if (!inHue) {
     switch (kind) {
-      case 'King': return { ...none, fixed: steps(ALL_DIRECTIONS) };
-      case 'General': return { ...none, fixed: steps(ALL_DIRECTIONS.filter(([dr, dc]) => !(dr === -f && dc === 0))) };
-      case 'Pawn': return { ...none, fixed: [{ dr: f, dc: 0 }] };
-      case 'Vessel': return { ...none, ranging: [[f, 0]] };
-      case 'Archer': return { ...none, ranging: ORTHOGONAL };
-      case 'Chariot': return { ...none, fixed: steps(ORTHOGONAL, 2) };
-      case 'Tiger': return { ...none, fixed: steps(DIAGONAL) };
-      case 'Horse': return { ...none, fixed: steps(DIAGONAL, 2) };
-      case 'Officer': return { fixed: steps([[0, 1], [0, -1]]), ranging: [[f, 0], [-f, 0]], style: 'line' };
-      case 'Shaman': return { fixed: steps([[f, 0], [-f, 0]]), ranging: [[0, 1], [0, -1]], style: 'line' };
+      case 'King':
+        return { ...none, fixed: steps(ALL_DIRECTIONS) };
+      case 'General':
+        return { ...none, fixed: steps(ALL_DIRECTIONS.filter(([dr, dc]) => !(dr === -f && dc === 0))) };
+      case 'Pawn':
+        return { ...none, fixed: [{ dr: f, dc: 0 }] };
+      case 'Vessel':
+        return { ...none, ranging: [[f, 0]] };
+      case 'Archer':
+        return { ...none, ranging: ORTHOGONAL };
+      case 'Chariot':
+        return { ...none, fixed: steps(ORTHOGONAL, 2) };
+      case 'Tiger':
+        return { ...none, fixed: steps(DIAGONAL) };
+      case 'Horse':
+        return { ...none, fixed: steps(DIAGONAL, 2) };
+      case 'Officer':
+        return {
+          fixed: steps([
+            [0, 1],
+            [0, -1],
+          ]),
+          ranging: [
+            [f, 0],
+            [-f, 0],
+          ],
+          style: 'line',
+        };
+      case 'Shaman':
+        return {
+          fixed: steps([
+            [f, 0],
+            [-f, 0],
+          ]),
+          ranging: [
+            [0, 1],
+            [0, -1],
+          ],
+          style: 'line',
+        };
     }
   }
   switch (kind) {
     case 'King':
-    case 'General': return { ...none, fixed: steps(ALL_DIRECTIONS) };
-    case 'Pawn': return { ...none, fixed: [...steps(ORTHOGONAL), { dr: 2 * f, dc: 0, throughEmpty: [f, 0] }] };
+    case 'General':
+      return { ...none, fixed: steps(ALL_DIRECTIONS) };
+    case 'Pawn':
+      return { ...none, fixed: [...steps(ORTHOGONAL), { dr: 2 * f, dc: 0, throughEmpty: [f, 0] }] };
     case 'Vessel':
       return {
-        fixed: [...steps([[0, 1], [0, -1]]), { dr: 0, dc: 2, throughEmpty: [0, 1] }, { dr: 0, dc: -2, throughEmpty: [0, -1] }],
-        ranging: [[1, 0], [-1, 0]],
+        fixed: [
+          ...steps([
+            [0, 1],
+            [0, -1],
+          ]),
+          { dr: 0, dc: 2, throughEmpty: [0, 1] },
+          { dr: 0, dc: -2, throughEmpty: [0, -1] },
+        ],
+        ranging: [
+          [1, 0],
+          [-1, 0],
+        ],
         style: 'line',
       };
     case 'Archer':
-    case 'Tiger': return { ...none, ranging: DIAGONAL };
-    case 'Chariot': return { ...none, fixed: steps(DIAGONAL, 2) };
-    case 'Horse': return { fixed: [], ranging: DIAGONAL, style: 'horse' };
-    case 'Officer': return { ...none, ranging: ORTHOGONAL };
-    case 'Shaman': return { fixed: [], ranging: ALL_DIRECTIONS, style: 'shaman' };
+    case 'Tiger':
+      return { ...none, ranging: DIAGONAL };
+    case 'Chariot':
+      return { ...none, fixed: steps(DIAGONAL, 2) };
+    case 'Horse':
+      return { fixed: [], ranging: DIAGONAL, style: 'horse' };
+    case 'Officer':
+      return { ...none, ranging: ORTHOGONAL };
+    case 'Shaman':
+      return { fixed: [], ranging: ALL_DIRECTIONS, style: 'shaman' };
   }
 }
 
@@ -95,10 +150,7 @@ export function isInHue(square: number, tam2: number, tamItselfIsTamHue: boolean
  * ranging move, empty or occupied. `lifted` is a square treated as empty (the mover's origin
  * on the second leg). Stops and returns true as soon as `visit` returns true.
  */
-export function forEachTarget(
-  position: Position, from: number, kind: Kind, side: Side, inHue: boolean, lifted: number,
-  visit: (to: number, ranging: boolean) => boolean | void,
-): boolean {
+export function forEachTarget(position: Position, from: number, kind: Kind, side: Side, inHue: boolean, lifted: number, visit: (to: number, ranging: boolean) => boolean | void): boolean {
   const { board } = position;
   const isEmpty = (square: number) => square === lifted || board[square] === null;
   const row = rowOf(from);
@@ -151,9 +203,7 @@ export const needsWaterTest = (kind: Kind, from: number, to: number): boolean =>
  * Visits every move intent of the piece on `from` (§8.1-§8.2). Stepping moves whose second
  * leg is ranging are visited once, with the planned final square. Returns true when stopped.
  */
-export function forEachPieceIntent(
-  position: Position, rules: MovementRules, from: number, visit: (intent: MoveIntent) => boolean | void,
-): boolean {
+export function forEachPieceIntent(position: Position, rules: MovementRules, from: number, visit: (intent: MoveIntent) => boolean | void): boolean {
   const piece = position.board[from];
   if (!isPiece(piece)) return false;
   const { kind, side } = piece;
@@ -184,9 +234,7 @@ export function forEachIntent(position: Position, rules: MovementRules, side: Si
  * ranging targets from `via` within the cast, either exactly `planned` (exact destination) or
  * in its direction from `via` (direction).
  */
-export function stepCompletions(
-  position: Position, rules: MovementRules, from: number, via: number, planned: number, cast: number, exactDestination: boolean,
-): number[] {
+export function stepCompletions(position: Position, rules: MovementRules, from: number, via: number, planned: number, cast: number, exactDestination: boolean): number[] {
   const piece = position.board[from];
   if (!isPiece(piece)) return [];
   const direction = (square: number) => [Math.sign(rowOf(square) - rowOf(via)), Math.sign(columnOf(square) - columnOf(via))].join();

@@ -58,7 +58,10 @@ export function readPekzepNumeral(text: string): number | null {
   }
   if (text === '無') return 0;
   if (text === '') return null;
-  for (const [unit, size] of [['億', 1e8], ['万', 1e4]] as const) {
+  for (const [unit, size] of [
+    ['億', 1e8],
+    ['万', 1e4],
+  ] as const) {
     const at = text.indexOf(unit);
     if (at < 0) continue;
     const head = at === 0 ? 1 : readBelow10000(text.slice(0, at));

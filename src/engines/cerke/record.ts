@@ -29,13 +29,32 @@ import { Codes, type EngineReplay, fail, ok, type ImportedRecord, type ReplayEnt
 const cerkeReplay: EngineReplay<CerkeState, CerkeAction> = { pendingChance, resolveChance, apply, resign };
 
 const KIND_CHARS: Record<Kind, string> = {
-  Vessel: '船', Pawn: '兵', Archer: '弓', Chariot: '車', Tiger: '虎', Horse: '馬', Officer: '筆', Shaman: '巫', General: '将', King: '王',
+  Vessel: '船',
+  Pawn: '兵',
+  Archer: '弓',
+  Chariot: '車',
+  Tiger: '虎',
+  Horse: '馬',
+  Officer: '筆',
+  Shaman: '巫',
+  General: '将',
+  King: '王',
 };
 const COLOUR_CHARS: Record<Colour, string> = { red: '赤', black: '黒' };
 const STICK_CHARS = ['無', '一', '二', '三', '四', '五'];
 const HAND_CHARS: Record<HandName | NegativeHandName, string> = {
-  Unbeatable: '無抗行処', SocialOrder: '筆兵無傾', Culture: '地心', Cavalry: '馬弓兵', Attack: '行行', King: '王',
-  Animals: '獣', Army: '戦集', Comrades: '助友', DeadlyArmy: '闇戦之集', Stepping: '撃皇', FutileMove: '皇再来',
+  Unbeatable: '無抗行処',
+  SocialOrder: '筆兵無傾',
+  Culture: '地心',
+  Cavalry: '馬弓兵',
+  Attack: '行行',
+  King: '王',
+  Animals: '獣',
+  Army: '戦集',
+  Comrades: '助友',
+  DeadlyArmy: '闇戦之集',
+  Stepping: '撃皇',
+  FutileMove: '皇再来',
 };
 const SEASON_LABELS = ['春終', '夏終', '秋終', '冬終'];
 /** `一位色`: the colour of the first mover's King; IA's King is black. */
@@ -160,8 +179,15 @@ export function exportRecord(ruleset: CerkeRuleset, entries: ReplayEntry<CerkeAc
         const piece = before.board[parseSquare(action.from)];
         if (!isPiece(piece)) break;
         move = {
-          from: action.from, via: action.via ?? null, planned: action.to, kind: piece.kind, seat: entry.seat,
-          pileBefore: before.capturedPiles[entry.seat].length, steppingCast: null, waterCast: null, completedOn: null,
+          from: action.from,
+          via: action.via ?? null,
+          planned: action.to,
+          kind: piece.kind,
+          seat: entry.seat,
+          pileBefore: before.capturedPiles[entry.seat].length,
+          steppingCast: null,
+          waterCast: null,
+          completedOn: null,
         };
       } else if (action.type === 'completeStep' && move) move.completedOn = action.to;
       else if (action.type === 'drop') elements.push({ move: COLOUR_CHARS[action.colour] + KIND_CHARS[action.kind] + action.to });
@@ -178,7 +204,10 @@ export function exportRecord(ruleset: CerkeRuleset, entries: ReplayEntry<CerkeAc
     }
     if (state.result && !before.result && state.result.reason !== 'resignation') elements.push({ block: GAME_OVER_MARK });
   }
-  const colours = state.seasonResults.map((s) => s.firstMover).concat(state.result ? [] : [state.firstMover]).filter((s): s is Side => s !== null);
+  const colours = state.seasonResults
+    .map((s) => s.firstMover)
+    .concat(state.result ? [] : [state.firstMover])
+    .filter((s): s is Side => s !== null);
   // The first lines stay 一位色, 始時, 終時 (終時 once the game is over), as cerke_online's readers expect.
   const header = [`{一位色:${colours.map((s) => KING_COLOUR[s]).join('')}}`, '{始時:}'];
   if (state.result) header.push('{終時:}');
@@ -284,7 +313,11 @@ class RecordReader {
   private turnInSeason = 0;
   private label = '';
 
-  constructor(ruleset: CerkeRuleset, private readonly tokens: string[], private readonly firstMoverColours: string) {
+  constructor(
+    ruleset: CerkeRuleset,
+    private readonly tokens: string[],
+    private readonly firstMoverColours: string,
+  ) {
     this.state = init(ruleset);
   }
 
@@ -449,9 +482,11 @@ class RecordReader {
     }
     let chosen: CerkeAction | null = null;
     forEachTam2Intent(position, (intent) => {
-      const matches = squareName(intent.to) === to && (first === null || squareName(intent.firstSquare) === first)
-        && (via === null ? intent.via < 0 : intent.via >= 0 && squareName(intent.via) === via)
-        && (stepDuring === undefined || intent.stepDuring === stepDuring);
+      const matches =
+        squareName(intent.to) === to &&
+        (first === null || squareName(intent.firstSquare) === first) &&
+        (via === null ? intent.via < 0 : intent.via >= 0 && squareName(intent.via) === via) &&
+        (stepDuring === undefined || intent.stepDuring === stepDuring);
       if (matches) chosen = tam2Action(intent);
       return matches;
     });
@@ -464,7 +499,10 @@ class RecordReader {
     let rest = text;
     let decision: 'continue' | 'endSeason' | null = null;
     let points: number | null = null;
-    for (const [word, d] of [['再行', 'continue'], ['終季', 'endSeason']] as const) {
+    for (const [word, d] of [
+      ['再行', 'continue'],
+      ['終季', 'endSeason'],
+    ] as const) {
       if (rest.endsWith(word)) {
         decision = d;
         rest = rest.slice(0, -word.length);
@@ -484,8 +522,7 @@ class RecordReader {
     const expected = new Set(hands.map((h) => ('flash' in h && h.flash && h.name !== 'King' ? FLASH : '') + HAND_CHARS[h.name]));
     const written = new Set(names.map((n) => (n === FLASH + '王' ? '王' : n)));
     for (const n of written) if (!HAND_BY_CHARS.has(n.replace(FLASH, ''))) throw new ImportError(`${this.label}: "${n}" is not a hand`);
-    if (written.size !== expected.size || [...written].some((n) => !expected.has(n)))
-      throw new ImportError(`${this.label}: the pile forms ${[...expected].join('加') || 'no hand'}`);
+    if (written.size !== expected.size || [...written].some((n) => !expected.has(n))) throw new ImportError(`${this.label}: the pile forms ${[...expected].join('加') || 'no hand'}`);
     let next = at;
     if (!decision) {
       const word = this.tokens[next + 1];
@@ -508,7 +545,10 @@ class RecordReader {
 /** Parses a cerke_online (V1-V5) or CKKA notation-0 record into replay entries (online, 4 seasons unless a `{ruleset:…}` tag says otherwise). */
 export function importRecord(text: string): Result<ImportedRecord<CerkeRuleset, CerkeAction>> {
   if (typeof text !== 'string') return fail(Codes.INVALID_INPUT, 'a Cerke record is text');
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   let bodyAt = lines.findIndex((line) => BODY_START.test(line.trim()));
   // A game resigned before its first move has a header and no body.
   const headerOnly = bodyAt < 0 ? parseHeader(lines) : null;
@@ -518,8 +558,7 @@ export function importRecord(text: string): Result<ImportedRecord<CerkeRuleset, 
   const header = headerOnly ?? parseHeader(lines.slice(0, bodyAt));
   if (!header.ok) return header;
   const { playerLine, names, firstMoverColours, ruleset: rulesetInput, resignedBy } = header.value;
-  if (playerLine.some((p) => p.points !== null && p.points !== 20))
-    return fail(Codes.INVALID_INPUT, 'header: only games that start at 20 points each can be replayed');
+  if (playerLine.some((p) => p.points !== null && p.points !== 20)) return fail(Codes.INVALID_INPUT, 'header: only games that start at 20 points each can be replayed');
   const ruleset = parseRuleset(rulesetInput);
   if (!ruleset.ok) return fail(Codes.INVALID_INPUT, `header {ruleset:…}: ${ruleset.error.message}`);
   const body = lines.slice(bodyAt).join('\n');

@@ -3,13 +3,20 @@
  * settlement and the end of the game (spec §5, §8-§13). States are plain JSON and every
  * transition returns a new state.
  */
-import {
-  type CapturedPiece, type Cell, type Colour, type Kind, type Piece, type Side, TAM2, initialBoard, isPiece, parseSquare, seatOf, sideOf, squareName,
-} from './board.js';
+import { type CapturedPiece, type Cell, type Colour, type Kind, type Piece, type Side, TAM2, initialBoard, isPiece, parseSquare, seatOf, sideOf, squareName } from './board.js';
 import { type Hand, formsNewHand, handsOf } from './hands.js';
 import {
-  type MoveIntent, type Position, type Tam2Intent, forEachIntent, forEachPieceIntent, forEachTam2Intent, forEachTarget, isCapturable, isInHue,
-  needsWaterTest, stepCompletions,
+  type MoveIntent,
+  type Position,
+  type Tam2Intent,
+  forEachIntent,
+  forEachPieceIntent,
+  forEachTam2Intent,
+  forEachTarget,
+  isCapturable,
+  isInHue,
+  needsWaterTest,
+  stepCompletions,
 } from './movement.js';
 import type { CerkeRuleset } from './ruleset.js';
 import type { CerkeAction } from './actions.js';
@@ -45,11 +52,7 @@ export type StickCast =
   | { purpose: 'firstMover'; sticks: { IA: number[]; A: number[] }; values: { IA: number; A: number } }
   | { purpose: 'stepping' | 'waterEntry'; side: Side; sticks: number[]; value: number };
 
-export type SeasonEnd =
-  | { how: 'endSeason'; side: Side }
-  | { how: 'steppingOnTam2'; side: Side }
-  | { how: 'resignation'; side: Side }
-  | { how: 'noLegalAction'; side: Side };
+export type SeasonEnd = { how: 'endSeason'; side: Side } | { how: 'steppingOnTam2'; side: Side } | { how: 'resignation'; side: Side } | { how: 'noLegalAction'; side: Side };
 
 export interface SeasonResult {
   /** 1-based. */
@@ -135,10 +138,13 @@ const STICKS = [2, 2, 2, 2, 2];
 export function pendingChance(state: CerkeState) {
   switch (state.phase.name) {
     // Each side casts five sticks: values 0-4 are IA's sticks, 5-9 are A's.
-    case 'firstMoverCast': return { label: 'FirstMoverCast', ranges: [...STICKS, ...STICKS] };
+    case 'firstMoverCast':
+      return { label: 'FirstMoverCast', ranges: [...STICKS, ...STICKS] };
     case 'steppingCast':
-    case 'waterCast': return { label: 'SticksCast', ranges: STICKS };
-    default: return null;
+    case 'waterCast':
+      return { label: 'SticksCast', ranges: STICKS };
+    default:
+      return null;
   }
 }
 
@@ -165,7 +171,12 @@ export function resolveChance(state: CerkeState, values: number[]): Result<Cerke
     const next: CerkeState = { ...state, lastCast: { purpose: 'stepping', side, sticks: values, value } };
     const { move } = phase;
     const completions = stepCompletions(
-      positionOf(state), state.ruleset, parseSquare(move.from), parseSquare(move.via!), parseSquare(move.to), value,
+      positionOf(state),
+      state.ruleset,
+      parseSquare(move.from),
+      parseSquare(move.via!),
+      parseSquare(move.to),
+      value,
       state.ruleset.whatToSayBeforeCastingSticks === 'exactDestination',
     ).map(squareName);
     if (completions.length === 0) return ok(failMove(next, move));
@@ -248,9 +259,16 @@ function endSeason(state: CerkeState, seat: number, phase: Extract<Phase, { name
   const { hands, handValue } = declaredHands(state, phase);
   const { points, moved } = transfer(state.points, seat, handValue * state.stake);
   const side = sideOf(seat);
-  const closed = closeSeason({ ...state, points }, {
-    endedBy: { how: 'endSeason', side }, hands, handValue, pointsDeclared: handValue * state.stake, pointsMoved: moved,
-  });
+  const closed = closeSeason(
+    { ...state, points },
+    {
+      endedBy: { how: 'endSeason', side },
+      hands,
+      handValue,
+      pointsDeclared: handValue * state.stake,
+      pointsMoved: moved,
+    },
+  );
   if (someoneRanOut(points)) return finish(closed, { winners: winnersByPoints(points), reason: 'pointsRanOut' });
   if (state.season + 1 >= state.ruleset.seasons) return finish(closed, { winners: winnersByPoints(points), reason: 'lastSeason' });
   return startSeason(closed);
@@ -337,9 +355,7 @@ export function hasLegalAction(state: CerkeState, seat: number): boolean {
 }
 
 const moveAction = (intent: MoveIntent): CerkeAction =>
-  intent.via < 0
-    ? { type: 'move', from: squareName(intent.from), to: squareName(intent.to) }
-    : { type: 'move', from: squareName(intent.from), via: squareName(intent.via), to: squareName(intent.to) };
+  intent.via < 0 ? { type: 'move', from: squareName(intent.from), to: squareName(intent.to) } : { type: 'move', from: squareName(intent.from), via: squareName(intent.via), to: squareName(intent.to) };
 
 export const tam2Action = (intent: Tam2Intent): CerkeAction =>
   intent.via < 0
@@ -362,9 +378,10 @@ export function legalActions(state: CerkeState, seat: number): CerkeAction[] {
     seen.add(colour + kind);
     for (let square = 0; square < 81; square++) if (state.board[square] === null) actions.push({ type: 'drop', colour, kind, to: squareName(square) });
   }
-  if (tam2MayMove(state)) forEachTam2Intent(position, (intent) => {
-    actions.push(tam2Action(intent));
-  });
+  if (tam2MayMove(state))
+    forEachTam2Intent(position, (intent) => {
+      actions.push(tam2Action(intent));
+    });
   return actions;
 }
 
@@ -391,9 +408,7 @@ export function apply(state: CerkeState, seat: number, action: CerkeAction): Res
       if (phase.name !== 'stepCompletion') return fail(Codes.NO_PENDING_DECISION, 'no stepping move is waiting for completion');
       if (action.type === 'abandonStep') return ok(failMove(state, phase.move));
       if (!phase.completions.includes(action.to)) {
-        const rule = state.ruleset.whatToSayBeforeCastingSticks === 'exactDestination'
-          ? `the planned square ${phase.move.to}`
-          : `a square in the planned direction (towards ${phase.move.to})`;
+        const rule = state.ruleset.whatToSayBeforeCastingSticks === 'exactDestination' ? `the planned square ${phase.move.to}` : `a square in the planned direction (towards ${phase.move.to})`;
         return illegal(`after a cast of ${phase.cast} the move from ${phase.move.via} may only end on ${rule} at most ${phase.cast} squares away: ${phase.completions.join(', ')}`);
       }
       const move = { ...phase.move, to: action.to };
@@ -453,8 +468,7 @@ function explainIllegalMove(state: CerkeState, position: Position, from: number,
     if (square === from || cell === null) return null;
     if (cell === TAM2) return 'Tam2 can never be captured; a piece may only step on it';
     if (cell.side === piece.side) return `${squareName(square)} holds your own piece; you may only step on it`;
-    if (!isCapturable(position, square, piece.side))
-      return `the ${cell.kind} on ${squareName(square)} is protected by a General of its side standing next to it in Tam2's field`;
+    if (!isCapturable(position, square, piece.side)) return `the ${cell.kind} on ${squareName(square)} is protected by a General of its side standing next to it in Tam2's field`;
     return null;
   };
   if (via < 0) {

@@ -32,7 +32,7 @@ export function view(state: CerkeState, viewer: Viewer) {
   }
   const acting = state.result || phase.name === 'firstMoverCast' ? null : side;
   return {
-    viewerSide: viewer === 'spectator' ? null : sideOf(viewer) ?? null,
+    viewerSide: viewer === 'spectator' ? null : (sideOf(viewer) ?? null),
     profile: state.ruleset.profile,
     ruleset: state.ruleset,
     seasonCount: state.ruleset.seasons,

@@ -82,6 +82,6 @@ export function dealValues(ruleset: ChickenFootRuleset, deal: OrganizerDeal): Re
     if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= P) return bad(`${key} must be a seat from 0 to ${P - 1}`);
   }
   // The search turns up the double at stack index k for finder = (next(dealer) + k) mod P.
-  const k = (((deal.finder as number) - (deal.dealer as number) - 1) % P + P) % P;
+  const k = ((((deal.finder as number) - (deal.dealer as number) - 1) % P) + P) % P;
   return ok(drawsForOrder(set, [...dealt.slice(0, k), missing[0], ...dealt.slice(k)]));
 }

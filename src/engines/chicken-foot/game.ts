@@ -20,10 +20,7 @@ export const ChickenFootCodes = {
   MUST_PLAY_DRAWN: 'MUST_PLAY_DRAWN',
 } as const;
 
-export type ChickenFootAction =
-  | { type: 'play'; tile: TileId; target: string; announce?: true }
-  | { type: 'draw' }
-  | { type: 'pass' };
+export type ChickenFootAction = { type: 'play'; tile: TileId; target: string; announce?: true } | { type: 'draw' } | { type: 'pass' };
 
 /** A round being played. Hands, yard, shuffle values and order are hidden until the round ends. */
 export interface RoundInPlay {
@@ -361,12 +358,7 @@ export type Decider = 'total' | TieBreak | 'shared';
  * Spec section 11: the lowest total wins among the eligible seats; ties go through the tie-break
  * steps in order, and whoever is still tied shares the win. `sheet[round][seat]` are round scores.
  */
-export function rankWinners(
-  totals: readonly number[],
-  sheet: readonly (readonly number[])[],
-  tieBreak: readonly TieBreak[],
-  eligible: readonly Seat[],
-): { winners: Seat[]; decidedBy: Decider } {
+export function rankWinners(totals: readonly number[], sheet: readonly (readonly number[])[], tieBreak: readonly TieBreak[], eligible: readonly Seat[]): { winners: Seat[]; decidedBy: Decider } {
   const total = (seat: Seat) => totals[seat];
   const keys: Record<TieBreak, (seat: Seat) => number> = {
     // Smaller key is better: the most zero rounds, then the lowest round score above zero.

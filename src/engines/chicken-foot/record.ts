@@ -54,9 +54,7 @@ export function exportRecord(ruleset: ChickenFootRuleset, entries: readonly Repl
   const j = JSON.stringify;
   const header = [`"format": ${j(RECORD_FORMAT)}`, `"ruleset": ${j(ruleset)}`, `"seats": ${j(seatNames)}`];
   if (firstDealerDraw) header.push(`"firstDealerDraw": ${j(firstDealerDraw)}`);
-  const roundText = rounds.map(
-    (r) => `  {"round": ${r.round}, "shuffle": ${j(r.shuffle)}, "actions": [${r.actions.map((a) => `\n    ${j(a)}`).join(',')}${r.actions.length ? '\n  ' : ''}]}`,
-  );
+  const roundText = rounds.map((r) => `  {"round": ${r.round}, "shuffle": ${j(r.shuffle)}, "actions": [${r.actions.map((a) => `\n    ${j(a)}`).join(',')}${r.actions.length ? '\n  ' : ''}]}`);
   return `{\n ${header.join(',\n ')},\n "rounds": [${roundText.length ? `\n${roundText.join(',\n')}\n ` : ''}]\n}\n`;
 }
 

@@ -60,9 +60,28 @@ export const CLASSIC_HAND_SIZES: Readonly<Record<number, number>> = { 2: 21, 3: 
 type Input = Record<string, unknown>;
 
 const OPTION_KEYS = [
-  'preset', 'players', 'setMax', 'handSize', 'firstDealer', 'startDoubleSource', 'missingStartDouble', 'firstToAct',
-  'hubRequiredArms', 'hubCapacity', 'toesPerFoot', 'drawPolicy', 'mustPlayDrawn', 'yardReserve', 'blockedDetection',
-  'emptyYardEndsRound', 'doubleBlankValue', 'blankEndValue', 'lastTileDoublePenalty', 'lastTileCall', 'gameEnd', 'tieBreak',
+  'preset',
+  'players',
+  'setMax',
+  'handSize',
+  'firstDealer',
+  'startDoubleSource',
+  'missingStartDouble',
+  'firstToAct',
+  'hubRequiredArms',
+  'hubCapacity',
+  'toesPerFoot',
+  'drawPolicy',
+  'mustPlayDrawn',
+  'yardReserve',
+  'blockedDetection',
+  'emptyYardEndsRound',
+  'doubleBlankValue',
+  'blankEndValue',
+  'lastTileDoublePenalty',
+  'lastTileCall',
+  'gameEnd',
+  'tieBreak',
 ] as const;
 
 class InvalidRuleset {
@@ -186,8 +205,10 @@ function resolve(input: unknown): ChickenFootRuleset {
   if (players * handSize > dealable) {
     invalid(
       `${players} hands of ${handSize} need ${players * handSize} tiles, but a double-${setMax} set (${tiles} tiles) ` +
-        `leaves only ${dealable} to deal` + (setAside ? ' after setting the starting double aside' : '') +
-        (yardReserve > 0 ? ` and keeping a reserve of ${yardReserve}` : '') + ` (players x handSize <= ${dealable})`,
+        `leaves only ${dealable} to deal` +
+        (setAside ? ' after setting the starting double aside' : '') +
+        (yardReserve > 0 ? ` and keeping a reserve of ${yardReserve}` : '') +
+        ` (players x handSize <= ${dealable})`,
     );
   }
 

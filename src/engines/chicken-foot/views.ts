@@ -183,7 +183,9 @@ export function actionView(before: ChickenFootState, after: ChickenFootState, se
   const own = viewer === seat;
   const base =
     action.type === 'draw'
-      ? own ? { seat, type: 'draw', tile: gained[0] } : { seat, type: 'draw' }
+      ? own
+        ? { seat, type: 'draw', tile: gained[0] }
+        : { seat, type: 'draw' }
       : action.type === 'pass'
         ? { seat, type: 'pass' }
         : {

@@ -42,10 +42,7 @@ export interface Outcome {
 }
 
 /** One step of a replay: a seat's action, the values drawn for a chance request, or a seat conceding the whole game. */
-export type ReplayEntry<A = unknown> =
-  | { kind: 'action'; seat: Seat; action: A }
-  | { kind: 'chance'; values: number[] }
-  | { kind: 'resign'; seat: Seat };
+export type ReplayEntry<A = unknown> = { kind: 'action'; seat: Seat; action: A } | { kind: 'chance'; values: number[] } | { kind: 'resign'; seat: Seat };
 
 /** A game record in the game's community format, parsed into something the referee can replay. */
 export interface ImportedRecord<R = unknown, A = unknown> {

@@ -110,7 +110,7 @@ describe('scoring a finished game', () => {
     expect(bg.outcome(lastCheckerOff({ 6: 15 }, { value: 2, owner: 1 }))).toMatchObject({ points: [4, 0] });
   });
 
-  it('backgammon: also a checker in the winner\'s home board or on the bar, times the cube', () => {
+  it("backgammon: also a checker in the winner's home board or on the bar, times the cube", () => {
     expect(bg.outcome(lastCheckerOff({ 6: 14, 20: 1 }, { value: 2, owner: 1 }))).toMatchObject({ points: [6, 0] });
     expect(bg.outcome(lastCheckerOff({ 6: 14, bar: 1 }, { value: 4, owner: 0 }))).toMatchObject({ points: [12, 0] });
     expect(bg.outcome(lastCheckerOff({ 6: 14, bar: 1 }, { value: 1, owner: null }, { jacoby: false, backgammonIncludesBar: false }))).toMatchObject({ points: [2, 0] });
@@ -145,7 +145,7 @@ describe('resignations', () => {
     expect(bg.outcome(resigned)).toMatchObject({ winners: [1], points: [0, 2] });
   });
 
-  it('resigning is only on one\'s own turn unless resignWhen is any-time', () => {
+  it("resigning is only on one's own turn unless resignWhen is any-time", () => {
     expect(bg.apply(opened(), 0, { type: 'resign', level: 'single' })).toMatchObject({ ok: false, error: { code: 'NOT_YOUR_TURN' } });
     const anyTime = opened({ resignWhen: 'any-time' });
     expect(bg.toAct(anyTime)).toEqual([0, 1]);
@@ -216,7 +216,7 @@ describe('matches', () => {
 });
 
 describe('views carry the gnubg IDs', () => {
-  it('the spec\'s 5-point match sequence: double pending, taken, gammon resignation offered', () => {
+  it("the spec's 5-point match sequence: double pending, taken, gammon resignation offered", () => {
     // Black (player 1) on roll doubles at 0-0 in a 5-point match.
     const base = position({ 24: 2, 13: 5, 8: 3, 6: 5 }, { 24: 2, 13: 5, 8: 3, 6: 5 }, 1, undefined, { matchLength: 5 });
     const doubled = act(base, 1, { type: 'double' });

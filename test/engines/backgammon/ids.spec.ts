@@ -1,7 +1,5 @@
 import fc from 'fast-check';
-import {
-  decodeMatchId, decodePositionId, encodeMatchId, encodePositionId, swapSides, type MatchIdFields,
-} from '../../../src/engines/backgammon/index.js';
+import { decodeMatchId, decodePositionId, encodeMatchId, encodePositionId, swapSides, type MatchIdFields } from '../../../src/engines/backgammon/index.js';
 import { checkers, ok } from './helpers.js';
 
 const start = checkers({ 24: 2, 13: 5, 8: 3, 6: 5 }).slice(0, 25);
@@ -19,7 +17,7 @@ describe('GNU Backgammon Position ID', () => {
     expect(ok(decodePositionId('AAAAAAAAAAAAAA'))).toEqual([empty, empty]);
   });
 
-  it('swapping sides gives the other player\'s view', () => {
+  it("swapping sides gives the other player's view", () => {
     const onRoll = checkers({ 6: 15 }).slice(0, 25);
     const notOnRoll = checkers({ 24: 15 }).slice(0, 25);
     const id = encodePositionId([notOnRoll, onRoll]);
@@ -76,13 +74,30 @@ describe('GNU Backgammon Position ID', () => {
 
 describe('GNU Backgammon Match ID', () => {
   const base: MatchIdFields = {
-    cubeValue: 1, cubeOwner: null, playerOnRoll: 0, crawford: false, gameState: 'playing', turn: 0, doubleOffered: false,
-    resignationOffered: null, dice: null, matchLength: 0, score: [0, 0], jacoby: true,
+    cubeValue: 1,
+    cubeOwner: null,
+    playerOnRoll: 0,
+    crawford: false,
+    gameState: 'playing',
+    turn: 0,
+    doubleOffered: false,
+    resignationOffered: null,
+    dice: null,
+    matchLength: 0,
+    score: [0, 0],
+    jacoby: true,
   };
 
   it("the manual's QYkqASAAIAAA: 9-point match, 2-4, player 0 owns a 2-cube, player 1 on roll with 5-2", () => {
     expect(ok(decodeMatchId('QYkqASAAIAAA'))).toEqual({
-      ...base, cubeValue: 2, cubeOwner: 0, playerOnRoll: 1, turn: 1, dice: [5, 2], matchLength: 9, score: [2, 4],
+      ...base,
+      cubeValue: 2,
+      cubeOwner: 0,
+      playerOnRoll: 1,
+      turn: 1,
+      dice: [5, 2],
+      matchLength: 9,
+      score: [2, 4],
     });
     expect(encodeMatchId(ok(decodeMatchId('QYkqASAAIAAA')))).toBe('QYkqASAAIAAA');
   });

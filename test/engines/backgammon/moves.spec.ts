@@ -2,7 +2,10 @@ import { backgammonEngine, legalPlays, playsForPosition, encodePositionId } from
 import { act, checkers, ok, playText, position } from './helpers.js';
 
 /** The plays on offer, as gnubg notation, sorted. */
-const offered = (s: Parameters<typeof legalPlays>[0]) => legalPlays(s).map((p) => p.notation).sort();
+const offered = (s: Parameters<typeof legalPlays>[0]) =>
+  legalPlays(s)
+    .map((p) => p.notation)
+    .sort();
 
 describe('entering from the bar', () => {
   it('a checker on the bar must enter before any other checker moves', () => {
@@ -31,7 +34,10 @@ describe('entering from the bar', () => {
     expect(offered(s)).toContain('bar/22* 22/18');
     const after = ok(playText(s, 0, 'bar/22 22/18'));
     expect(after.board[1][24]).toBe(1);
-    expect(after.lastTurn!.moves).toEqual([{ from: 'bar', to: 22, hit: true }, { from: 22, to: 18, hit: false }]);
+    expect(after.lastTurn!.moves).toEqual([
+      { from: 'bar', to: 22, hit: true },
+      { from: 22, to: 18, hit: false },
+    ]);
   });
 });
 
@@ -192,7 +198,13 @@ describe('plays for a Position ID (analysis helper)', () => {
 describe('turn order', () => {
   it('after a play the opponent is on roll', () => {
     const s = position({ 24: 2, 13: 5, 8: 3, 6: 5 }, { 24: 2, 13: 5, 8: 3, 6: 5 }, 0, [3, 1]);
-    const after = act(s, 0, { type: 'play', moves: [{ from: 8, to: 5 }, { from: 6, to: 5 }] });
+    const after = act(s, 0, {
+      type: 'play',
+      moves: [
+        { from: 8, to: 5 },
+        { from: 6, to: 5 },
+      ],
+    });
     expect(backgammonEngine.toAct(after)).toEqual([1]);
     expect(after.phase).toBe('awaiting-roll');
   });

@@ -6,9 +6,22 @@ describe('ruleset input', () => {
     expect(bg.parseRuleset({})).toEqual({
       ok: true,
       value: {
-        matchLength: 0, crawford: true, holland: false, cubeEnabled: true, maxCube: 64, jacoby: true, beavers: 0, raccoons: false,
-        automaticDoubles: 0, openingRoll: 'use-opening-dice', autoRoll: false, skipRollWhenClosedOut: false, backgammonIncludesBar: true,
-        resignWhen: 'own-turn', forbidRepeatLowerResignation: true, jacobyAppliesToResignations: false,
+        matchLength: 0,
+        crawford: true,
+        holland: false,
+        cubeEnabled: true,
+        maxCube: 64,
+        jacoby: true,
+        beavers: 0,
+        raccoons: false,
+        automaticDoubles: 0,
+        openingRoll: 'use-opening-dice',
+        autoRoll: false,
+        skipRollWhenClosedOut: false,
+        backgammonIncludesBar: true,
+        resignWhen: 'own-turn',
+        forbidRepeatLowerResignation: true,
+        jacobyAppliesToResignations: false,
       },
     });
     expect(bg.parseRuleset({ matchLength: 7 })).toMatchObject({ ok: true, value: { matchLength: 7, jacoby: false } });
@@ -41,9 +54,27 @@ describe('action input', () => {
       expect(bg.parseAction({ type })).toEqual({ ok: true, value: { type } });
     }
     expect(bg.parseAction({ type: 'resign', level: 'gammon' })).toEqual({ ok: true, value: { type: 'resign', level: 'gammon' } });
-    expect(bg.parseAction({ type: 'play', moves: [{ from: 25, to: 22 }, { from: 'bar', to: 20 }, { from: 3, to: 0 }, { from: 2, to: 'off' }] })).toEqual({
+    expect(
+      bg.parseAction({
+        type: 'play',
+        moves: [
+          { from: 25, to: 22 },
+          { from: 'bar', to: 20 },
+          { from: 3, to: 0 },
+          { from: 2, to: 'off' },
+        ],
+      }),
+    ).toEqual({
       ok: true,
-      value: { type: 'play', moves: [{ from: 'bar', to: 22 }, { from: 'bar', to: 20 }, { from: 3, to: 'off' }, { from: 2, to: 'off' }] },
+      value: {
+        type: 'play',
+        moves: [
+          { from: 'bar', to: 22 },
+          { from: 'bar', to: 20 },
+          { from: 3, to: 'off' },
+          { from: 2, to: 'off' },
+        ],
+      },
     });
   });
 
@@ -82,6 +113,9 @@ describe('.mat input', () => {
 
   it('labels each entry with its game, move and player', () => {
     const r = importRecord(' 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1)                             31: 8/5 6/5\n  2) 64: 24/18 18/14\n');
-    expect(r).toMatchObject({ ok: true, value: { seatNames: ['Ann', 'Bob'], labels: ['game 1, move 1 (Bob)', 'game 1, move 1 (Bob)', 'game 1, move 2 (Ann)', 'game 1, move 2 (Ann)', 'game 1, move 2 (Ann)'] } });
+    expect(r).toMatchObject({
+      ok: true,
+      value: { seatNames: ['Ann', 'Bob'], labels: ['game 1, move 1 (Bob)', 'game 1, move 1 (Bob)', 'game 1, move 2 (Ann)', 'game 1, move 2 (Ann)', 'game 1, move 2 (Ann)'] },
+    });
   });
 });

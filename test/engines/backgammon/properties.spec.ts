@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { playRandomGame, replay, seededRandom, type ReplayEntry } from '../../../src/engines/kit/index.js';
 import {
-  backgammonEngine as bg, decodePositionId, exportRecord, importRecord, legalPlays, type BackgammonAction, type BackgammonState,
+  backgammonEngine as bg,
+  decodePositionId,
+  exportRecord,
+  importRecord,
+  legalPlays,
+  type BackgammonAction,
+  type BackgammonState,
   type BackgammonView,
 } from '../../../src/engines/backgammon/index.js';
 import { ruleset } from './helpers.js';
@@ -65,7 +71,7 @@ describe('random legal play', () => {
     );
   });
 
-  it('the kit\'s random player finishes games too (resignations included)', () => {
+  it("the kit's random player finishes games too (resignations included)", () => {
     for (let seed = 1; seed <= 20; seed++) {
       const result = playRandomGame(bg, ruleset({ matchLength: seed % 3 === 0 ? 3 : 0, resignWhen: seed % 2 ? 'any-time' : 'own-turn' }), seededRandom(seed));
       expect(result.finished).toBe(true);
@@ -87,17 +93,21 @@ describe('random legal play', () => {
 
   it('an exported match imports again to the same result', () => {
     fc.assert(
-      fc.property(fc.constantFrom<Record<string, unknown>>({ matchLength: 5 }, { matchLength: 3, resignWhen: 'any-time' }, { jacoby: false }), fc.integer({ min: 1, max: 2 ** 31 - 1 }), (rules, seed) => {
-        const { ruleset: r, state, entries } = playGame(rules, seed);
-        const text = exportRecord(r, entries, ['Alice', 'Bob']);
-        const imported = importRecord(text);
-        if (!imported.ok) throw new Error(imported.error.message);
-        expect(imported.value.seatNames).toEqual(['Alice', 'Bob']);
-        const again = replay(bg, imported.value.parsedRuleset!, imported.value.entries);
-        if (!again.ok) throw new Error(`${imported.value.labels![again.failure.index]}: ${again.failure.error.message}\n${text}`);
-        expect(bg.outcome(again.state)!.points).toEqual(bg.outcome(state)!.points);
-        expect(again.state.games.map((g) => [g.winner, g.points])).toEqual(state.games.map((g) => [g.winner, g.points]));
-      }),
+      fc.property(
+        fc.constantFrom<Record<string, unknown>>({ matchLength: 5 }, { matchLength: 3, resignWhen: 'any-time' }, { jacoby: false }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        (rules, seed) => {
+          const { ruleset: r, state, entries } = playGame(rules, seed);
+          const text = exportRecord(r, entries, ['Alice', 'Bob']);
+          const imported = importRecord(text);
+          if (!imported.ok) throw new Error(imported.error.message);
+          expect(imported.value.seatNames).toEqual(['Alice', 'Bob']);
+          const again = replay(bg, imported.value.parsedRuleset!, imported.value.entries);
+          if (!again.ok) throw new Error(`${imported.value.labels![again.failure.index]}: ${again.failure.error.message}\n${text}`);
+          expect(bg.outcome(again.state)!.points).toEqual(bg.outcome(state)!.points);
+          expect(again.state.games.map((g) => [g.winner, g.points])).toEqual(state.games.map((g) => [g.winner, g.points]));
+        },
+      ),
       { numRuns: Number(process.env.BG_RUNS ?? 10) },
     );
   });

@@ -5,10 +5,7 @@ import { replay } from '../../../src/engines/kit/index.js';
 import { backgammonEngine, exportRecord, importRecord } from '../../../src/engines/backgammon/index.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/backgammon');
-const expected = JSON.parse(readFileSync(join(fixtures, 'expected.json'), 'utf8')) as Record<
-  string,
-  { matchLength: number; games: number; players: string[]; finalScore: number[]; winner: string }
->;
+const expected = JSON.parse(readFileSync(join(fixtures, 'expected.json'), 'utf8')) as Record<string, { matchLength: number; games: number; players: string[]; finalScore: number[]; winner: string }>;
 
 describe('GNU Backgammon .mat records', () => {
   for (const [file, want] of Object.entries(expected)) {

@@ -1,7 +1,5 @@
 import { replay, seededRandom, type ReplayEntry } from '../../../src/engines/kit/index.js';
-import {
-  backgammonEngine as bg, exportRecord, importRecord, type BackgammonAction, type BackgammonRuleset, type BackgammonState,
-} from '../../../src/engines/backgammon/index.js';
+import { backgammonEngine as bg, exportRecord, importRecord, type BackgammonAction, type BackgammonRuleset, type BackgammonState } from '../../../src/engines/backgammon/index.js';
 import { ruleset } from './helpers.js';
 
 /** Random legal play for a random while (a few games of a match at most), then `engine.resign` by a random seat. */
@@ -92,7 +90,17 @@ describe('backgammon .mat: a match conceded with engine.resign', () => {
     // Opening 31 for White (8/5 6/5), then White concedes: Black gets the 3 points a gammon-level forfeit would score anyway.
     const opening: ReplayEntry<BackgammonAction>[] = [
       { kind: 'chance', values: [2, 0] },
-      { kind: 'action', seat: 0, action: { type: 'play', moves: [{ from: 8, to: 5 }, { from: 6, to: 5 }] } },
+      {
+        kind: 'action',
+        seat: 0,
+        action: {
+          type: 'play',
+          moves: [
+            { from: 8, to: 5 },
+            { from: 6, to: 5 },
+          ],
+        },
+      },
     ];
     const forfeit = [...opening, { kind: 'resign', seat: 0 } as const];
     const accepted = [...opening, { kind: 'action', seat: 0, action: { type: 'resign', level: 'backgammon' } } as const, { kind: 'action', seat: 1, action: { type: 'acceptResignation' } } as const];
@@ -114,6 +122,15 @@ describe('backgammon .mat: a match conceded with engine.resign', () => {
     const refused = bg.apply(s.value, 0, bogus);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error.code).toBe('INVALID_INPUT');
-    expect(() => exportRecord(r, [{ kind: 'chance', values: [2, 0] }, { kind: 'action', seat: 0, action: bogus }], [])).not.toThrow();
+    expect(() =>
+      exportRecord(
+        r,
+        [
+          { kind: 'chance', values: [2, 0] },
+          { kind: 'action', seat: 0, action: bogus },
+        ],
+        [],
+      ),
+    ).not.toThrow();
   });
 });

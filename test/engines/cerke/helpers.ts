@@ -1,5 +1,14 @@
 import {
-  type CerkeAction, type CerkeRuleset, type CerkeState, type Colour, type Kind, type Side, cerkeEngine, castValues, parseSquare, squareName,
+  type CerkeAction,
+  type CerkeRuleset,
+  type CerkeState,
+  type Colour,
+  type Kind,
+  type Side,
+  cerkeEngine,
+  castValues,
+  parseSquare,
+  squareName,
   stateFromPosition,
 } from '../../../src/engines/cerke/index.js';
 import { forEachPieceIntent, forEachTarget, isInHue } from '../../../src/engines/cerke/movement.js';
@@ -17,15 +26,27 @@ export const online = rules({ profile: 'online' });
 export const strict = rules({ profile: 'strict' });
 
 const KINDS: Record<string, Kind> = {
-  V: 'Vessel', P: 'Pawn', A: 'Archer', C: 'Chariot', T: 'Tiger', H: 'Horse', O: 'Officer', S: 'Shaman', G: 'General', K: 'King',
+  V: 'Vessel',
+  P: 'Pawn',
+  A: 'Archer',
+  C: 'Chariot',
+  T: 'Tiger',
+  H: 'Horse',
+  O: 'Officer',
+  S: 'Shaman',
+  G: 'General',
+  K: 'King',
 };
 
 /** `bA@MAU` = black Archer on MAU. */
 function pieces(tokens: string | undefined, side: Side) {
-  return (tokens ?? '').split(/\s+/).filter(Boolean).map((token) => {
-    const [code, square] = token.split('@');
-    return { square, kind: KINDS[code[1]], colour: (code[0] === 'r' ? 'red' : 'black') as Colour, side };
-  });
+  return (tokens ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((token) => {
+      const [code, square] = token.split('@');
+      return { square, kind: KINDS[code[1]], colour: (code[0] === 'r' ? 'red' : 'black') as Colour, side };
+    });
 }
 
 /** A sparse position in the test vectors' notation. */

@@ -13,15 +13,20 @@ describe('ruleset input', () => {
     expect(strict).toMatchObject({
       ok: true,
       value: {
-        stepTamIsAHand: true, tamItselfIsTamHue: false, movingTamImmediatelyAfterTamHasMoved: 'penalized', tamMunMok: 'penalized',
-        failureToCompleteTheMoveMeansExemptFromKut2Tam2: false, whatToSayBeforeCastingSticks: 'exactDestination',
+        stepTamIsAHand: true,
+        tamItselfIsTamHue: false,
+        movingTamImmediatelyAfterTamHasMoved: 'penalized',
+        tamMunMok: 'penalized',
+        failureToCompleteTheMoveMeansExemptFromKut2Tam2: false,
+        whatToSayBeforeCastingSticks: 'exactDestination',
       },
     });
   });
 
   it('each flag can be chosen per game on top of a profile', () => {
     expect(engine.parseRuleset({ profile: 'strict', seasons: 2, tamMunMok: 'allowed', allowKut2Tam2: false })).toMatchObject({
-      ok: true, value: { profile: 'strict', seasons: 2, tamMunMok: 'allowed', allowKut2Tam2: false, stepTamIsAHand: true },
+      ok: true,
+      value: { profile: 'strict', seasons: 2, tamMunMok: 'allowed', allowKut2Tam2: false, stepTamIsAHand: true },
     });
   });
 

@@ -1,8 +1,6 @@
 import { IS_FIXED_HUE, IS_WATER, parseSquare, squareName } from '../../../src/engines/cerke/board.js';
 import { isInHue } from '../../../src/engines/cerke/movement.js';
-import {
-  afterRecord, cast, engine, initial, intents, move, online, pieceOn, play, position, rejection, rules, sorted, strict, targets,
-} from './helpers.js';
+import { afterRecord, cast, engine, initial, intents, move, online, pieceOn, play, position, rejection, rules, sorted, strict, targets } from './helpers.js';
 
 const names = (flags: boolean[]) => flags.flatMap((f, i) => (f ? [squareName(i)] : [])).sort();
 
@@ -111,10 +109,26 @@ describe('C. movement', () => {
 
   it('C7: an officer may capture, step, and U-turn', () => {
     const state = position({ A: 'bO@KA', IA: 'bP@KAI', tam2: null, toMove: 'A' });
-    expect(intents(state, 'KA')).toEqual(sorted([
-      'KA>LA', 'KA>KE', 'KA>KI', 'KA>KU', 'KA>KO', 'KA>KY', 'KA>KAI',
-      'KA>KAI>LAI', 'KA>KAI>KAU*', 'KA>KAI>KIA*', 'KA>KAI>KY*', 'KA>KAI>KO*', 'KA>KAI>KU*', 'KA>KAI>KI*', 'KA>KAI>KE*', 'KA>KAI>KA*',
-    ]));
+    expect(intents(state, 'KA')).toEqual(
+      sorted([
+        'KA>LA',
+        'KA>KE',
+        'KA>KI',
+        'KA>KU',
+        'KA>KO',
+        'KA>KY',
+        'KA>KAI',
+        'KA>KAI>LAI',
+        'KA>KAI>KAU*',
+        'KA>KAI>KIA*',
+        'KA>KAI>KY*',
+        'KA>KAI>KO*',
+        'KA>KAI>KU*',
+        'KA>KAI>KI*',
+        'KA>KAI>KE*',
+        'KA>KAI>KA*',
+      ]),
+    );
     expect(engine.legalActions(state, 1)).toHaveLength(16);
   });
 
@@ -127,7 +141,10 @@ describe('C. movement', () => {
     const setup = { A: 'bP@CAI bP@MAI bP@PAI bP@CAU bP@MAU bP@PAU bP@CIA bP@MIA', tam2: 'PIA', toMove: 'A' as const };
     const expected = ['CAI>XAI', 'CAI>CY', 'MAI>MAU>MAI', 'PAI>PAU>PAI', 'MAU>MIA>MAU', 'MAU>PAU>MAU', 'MAU>MAI>MAU', 'PAU>MAU>PAU', 'PAU>PAI>PAU', 'MIA>MAU>MIA'];
     const list = (state: ReturnType<typeof position>) =>
-      engine.legalActions(state, 1).map((a) => (a.type === 'move' ? [a.from, ...(a.via ? [a.via] : []), a.to].join('>') : a.type)).sort();
+      engine
+        .legalActions(state, 1)
+        .map((a) => (a.type === 'move' ? [a.from, ...(a.via ? [a.via] : []), a.to].join('>') : a.type))
+        .sort();
     expect(list(position(setup, rules({ allowKut2Tam2: false })))).toEqual(sorted(expected));
     expect(list(position(setup))).toEqual(sorted([...expected, 'PAU>PIA>PAU', 'MIA>PIA>MIA']));
   });
@@ -261,7 +278,11 @@ describe('D. stepping and the stick limit', () => {
 
   it("D8: Tam2's own square is in its field online, not in strict", () => {
     const setup = { IA: 'bA@LAU', tam2: 'LU', toMove: 'IA' as const };
-    const finals = (state: ReturnType<typeof position>) => intents(state, 'LAU').filter((i) => i.startsWith('LAU>LU>')).map((i) => i.slice(7, -1)).sort();
+    const finals = (state: ReturnType<typeof position>) =>
+      intents(state, 'LAU')
+        .filter((i) => i.startsWith('LAU>LU>'))
+        .map((i) => i.slice(7, -1))
+        .sort();
     expect(finals(position(setup))).toEqual(sorted(['KI', 'NI', 'TE', 'ZA', 'KO', 'NO', 'TY', 'ZAI', 'XAU', 'CIA']));
     expect(finals(position(setup, strict))).toEqual(sorted(['LI', 'LE', 'LA', 'LO', 'LY', 'LAI', 'LAU', 'LIA', 'KU', 'NU', 'TU', 'ZU', 'XU', 'CU', 'MU', 'PU']));
   });
@@ -413,9 +434,9 @@ describe('G. Tam2 moves', () => {
 describe('H. stepping on Tam2', () => {
   it('H1: online, the vessel pays 5 × stake on stepping on Tam2, even when it then abandons', () => {
     const state = initial('A');
-    expect(intents(state, 'ZI').filter((i) => i.startsWith('ZI>ZO>'))).toEqual(sorted([
-      'ZI>ZO>XO', 'ZI>ZO>TO', 'ZI>ZO>CO', 'ZI>ZO>NO', 'ZI>ZO>ZY*', 'ZI>ZO>ZAI*', 'ZI>ZO>ZU*', 'ZI>ZO>ZI*', 'ZI>ZO>ZE*',
-    ]));
+    expect(intents(state, 'ZI').filter((i) => i.startsWith('ZI>ZO>'))).toEqual(
+      sorted(['ZI>ZO>XO', 'ZI>ZO>TO', 'ZI>ZO>CO', 'ZI>ZO>NO', 'ZI>ZO>ZY*', 'ZI>ZO>ZAI*', 'ZI>ZO>ZU*', 'ZI>ZO>ZI*', 'ZI>ZO>ZE*']),
+    );
     const fixed = play(state, move('ZI', 'NO', 'ZO'));
     expect(engine.pendingChance(fixed)).toBeNull();
     expect(fixed.points).toEqual([25, 15]);

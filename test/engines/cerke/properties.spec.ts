@@ -73,7 +73,11 @@ describe('random legal play', () => {
           const before = JSON.stringify(state);
           const pending = engine.pendingChance(state);
           let next;
-          if (pending) next = engine.resolveChance(state, pending.ranges.map((n) => rand(n)));
+          if (pending)
+            next = engine.resolveChance(
+              state,
+              pending.ranges.map((n) => rand(n)),
+            );
           else {
             const seat = engine.toAct(state)[0];
             const actions = engine.legalActions(state, seat);
@@ -94,7 +98,10 @@ describe('random legal play', () => {
     const square = fc.constantFrom('ZO', 'ZAI', 'MAU', 'MAI', 'MY', 'KA', 'PIA', 'ZU', 'TU', 'QQ');
     const action = fc.oneof(
       fc.record({ type: fc.constant('move'), from: square, to: square, via: fc.option(square, { nil: undefined }) }, { requiredKeys: ['type', 'from', 'to'] }),
-      fc.record({ type: fc.constant('moveTam2'), firstSquare: square, to: square, via: square, stepDuring: fc.constantFrom('firstHalf', 'secondHalf') }, { requiredKeys: ['type', 'firstSquare', 'to'] }),
+      fc.record(
+        { type: fc.constant('moveTam2'), firstSquare: square, to: square, via: square, stepDuring: fc.constantFrom('firstHalf', 'secondHalf') },
+        { requiredKeys: ['type', 'firstSquare', 'to'] },
+      ),
       fc.record({ type: fc.constant('drop'), colour: fc.constantFrom('red', 'black', 'green'), kind: fc.constantFrom('Pawn', 'King', 'Tam2'), to: square }),
       fc.record({ type: fc.constantFrom('continue', 'endSeason', 'abandonStep', 'completeStep', 'pass') }),
       fc.anything(),

@@ -10,8 +10,16 @@ const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/c
 const read = (name: string) => readFileSync(join(fixtures, name), 'utf8');
 
 const HAND_CHARS: Record<string, string> = {
-  Unbeatable: '無抗行処', SocialOrder: '筆兵無傾', Culture: '地心', Cavalry: '馬弓兵', Attack: '行行', King: '王',
-  Animals: '獣', Army: '戦集', Comrades: '助友', DeadlyArmy: '闇戦之集',
+  Unbeatable: '無抗行処',
+  SocialOrder: '筆兵無傾',
+  Culture: '地心',
+  Cavalry: '馬弓兵',
+  Attack: '行行',
+  King: '王',
+  Animals: '獣',
+  Army: '戦集',
+  Comrades: '助友',
+  DeadlyArmy: '闇戦之集',
 };
 
 function importAndReplay(text: string) {
@@ -24,15 +32,20 @@ function importAndReplay(text: string) {
   return { record: record.value, ruleset: ruleset.value, state: result.state };
 }
 
-const body = (text: string) => text.replace(/ {4}/g, '\t').split('\n').filter((line) => !line.startsWith('{')).join('\n').trim();
+const body = (text: string) =>
+  text
+    .replace(/ {4}/g, '\t')
+    .split('\n')
+    .filter((line) => !line.startsWith('{'))
+    .join('\n')
+    .trim();
 
 describe('real cerke_online records replay to their expected results', () => {
   it.each(['cerke_online_kiaak_parser-case1-2022-05-31', 'cerke_online_kiaak_parser-case4-2022-09-08'])('%s', (name) => {
     const expected = JSON.parse(read(`${name}.expected.json`));
     const { record, state } = importAndReplay(read(`${name}.txt`));
     expect(record.labels).toHaveLength(record.entries.length);
-    expect(new Set(record.labels!.filter((l) => / move \d+ \(/.test(l)).map((l) => l.replace(/ \((stepping cast|water cast|abandoned|completed)\)$/, ''))).size)
-      .toBe(expected.total_moves);
+    expect(new Set(record.labels!.filter((l) => / move \d+ \(/.test(l)).map((l) => l.replace(/ \((stepping cast|water cast|abandoned|completed)\)$/, ''))).size).toBe(expected.total_moves);
     expect({ IA: state.points[0], A: state.points[1] }).toEqual(expected.final_points);
     expect(engine.outcome(state)?.summary).toContain(expected.result.split(' ')[0]);
     expect(state.seasonResults).toHaveLength(expected.season_count);
@@ -54,7 +67,10 @@ describe('real cerke_online records replay to their expected results', () => {
   it('J4 (case2, cerke_online V4 with 片 kinds): four seasons, A reaches 40 in winter', () => {
     const { state } = importAndReplay(read('cerke_online_kiaak_parser-case2-2021-11-20.txt'));
     expect(state.seasonResults.map((s) => [s.firstMover, s.endedBy.side, s.pointsDeclared, s.pointsAfter.IA])).toEqual([
-      ['IA', 'IA', 5, 25], ['IA', 'A', 5, 20], ['A', 'A', 13, 7], ['A', 'A', 7, 0],
+      ['IA', 'IA', 5, 25],
+      ['IA', 'A', 5, 20],
+      ['A', 'A', 13, 7],
+      ['A', 'A', 7, 0],
     ]);
     expect(state.points).toEqual([0, 40]);
   });
@@ -62,7 +78,9 @@ describe('real cerke_online records replay to their expected results', () => {
   it('case3 (cerke_online V5, A first in every season): replays to A 40', () => {
     const { state } = importAndReplay(read('cerke_online_kiaak_parser-case3-2022-04-01.txt'));
     expect(state.seasonResults.map((s) => [s.firstMover, s.endedBy.side, s.pointsDeclared, s.pointsAfter.IA])).toEqual([
-      ['A', 'IA', 5, 25], ['A', 'A', 15, 10], ['A', 'A', 10, 0],
+      ['A', 'IA', 5, 25],
+      ['A', 'A', 15, 10],
+      ['A', 'A', 10, 0],
     ]);
     expect(state.points).toEqual([0, 40]);
   });
@@ -159,7 +177,8 @@ describe('importing every version and CKKA notation 0', () => {
 
   it('reads V1-V3 copies: 片 kinds, no capture suffixes, the old header with one colour', () => {
     const lines = case1.split('\n');
-    const old = ['{始時:2022-05-31T17:16:02.433Z}', '{一位色:黒}', '{終時:2022-05-31T18:13:52.357Z}', ...lines.slice(3)].join('\r\n')
+    const old = ['{始時:2022-05-31T17:16:02.433Z}', '{一位色:黒}', '{終時:2022-05-31T18:13:52.357Z}', ...lines.slice(3)]
+      .join('\r\n')
       .replace(/手[赤黒][船兵弓車虎馬筆巫将王]/g, '')
       .replace(/([KLNTZXCMP](?:AI|AU|IA|[AEIOUY]))[船兵弓車虎馬筆巫将王](?=[KLNTZXCMP])/g, '$1片');
     expect(old).toContain('CAI片CAMA橋一    PA片MA無撃裁');
@@ -213,9 +232,28 @@ describe('importing every version and CKKA notation 0', () => {
 
 describe('Pekzep numerals', () => {
   it.each([
-    [0, '無'], [5, '五'], [10, '十'], [11, '十一'], [20, '二十'], [99, '九十九'], [100, '百'], [101, '百一'], [110, '百十'], [125, '百二十五'],
-    [199, '百九十九'], [210, '二百十'], [225, '二百二五'], [256, '二百五六'], [320, '三百二十'], [640, '六百四十'], [1000, '十百'],
-    [1024, '十百二四'], [1200, '十二百'], [2200, '二二百'], [5678, '五六百七八'], [-12, '下十二'],
+    [0, '無'],
+    [5, '五'],
+    [10, '十'],
+    [11, '十一'],
+    [20, '二十'],
+    [99, '九十九'],
+    [100, '百'],
+    [101, '百一'],
+    [110, '百十'],
+    [125, '百二十五'],
+    [199, '百九十九'],
+    [210, '二百十'],
+    [225, '二百二五'],
+    [256, '二百五六'],
+    [320, '三百二十'],
+    [640, '六百四十'],
+    [1000, '十百'],
+    [1024, '十百二四'],
+    [1200, '十二百'],
+    [2200, '二二百'],
+    [5678, '五六百七八'],
+    [-12, '下十二'],
   ])('%i is written %s and read back', (n, text) => {
     expect(toPekzepNumeral(n)).toBe(text);
     expect(readPekzepNumeral(text)).toBe(n);

@@ -42,7 +42,11 @@ function roundTrip(ruleset: CerkeRuleset, entries: ReplayEntry<CerkeAction>[]) {
 }
 
 describe('Cerke records: a game conceded with resign', () => {
-  for (const [name, ruleset] of [['online', online], ['strict', strict], ['online, two seasons', rules({ profile: 'online', seasons: 2 })]] as const) {
+  for (const [name, ruleset] of [
+    ['online', online],
+    ['strict', strict],
+    ['online, two seasons', rules({ profile: 'online', seasons: 2 })],
+  ] as const) {
     it(`${name}: {投了:…} after {終時:} imports as a resign entry with the same outcome`, () => {
       const phases = new Set<string>();
       let checked = 0;

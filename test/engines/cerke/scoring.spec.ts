@@ -2,15 +2,27 @@ import { type CapturedPiece, type CerkeState, castValues, evaluatePile } from '.
 import { cast, engine, initial, move, online, pieceOn, play, position, rejection, resolve, rules, strict } from './helpers.js';
 
 const KIND_OF: Record<string, CapturedPiece['kind']> = {
-  船: 'Vessel', 兵: 'Pawn', 弓: 'Archer', 車: 'Chariot', 虎: 'Tiger', 馬: 'Horse', 筆: 'Officer', 巫: 'Shaman', 将: 'General', 王: 'King',
+  船: 'Vessel',
+  兵: 'Pawn',
+  弓: 'Archer',
+  車: 'Chariot',
+  虎: 'Tiger',
+  馬: 'Horse',
+  筆: 'Officer',
+  巫: 'Shaman',
+  将: 'General',
+  王: 'King',
 };
 /** `黒虎 赤馬` → pile; `黒兵×4` repeats. */
 function pile(text: string): CapturedPiece[] {
-  return text.split(/\s+/).filter(Boolean).flatMap((token) => {
-    const [piece, times] = token.split('×');
-    const one = { colour: piece[0] === '赤' ? 'red' : 'black', kind: KIND_OF[piece[1]] } as CapturedPiece;
-    return Array.from({ length: Number(times ?? 1) }, () => one);
-  });
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .flatMap((token) => {
+      const [piece, times] = token.split('×');
+      const one = { colour: piece[0] === '赤' ? 'red' : 'black', kind: KIND_OF[piece[1]] } as CapturedPiece;
+      return Array.from({ length: Number(times ?? 1) }, () => one);
+    });
 }
 function score(text: string) {
   const result = evaluatePile(pile(text));
@@ -69,8 +81,12 @@ describe('I. hands', () => {
     ['I15', '赤王 黒王', hands('King', 'Animals'), 8],
     ['I16', '黒兵×4 赤兵', hands('DeadlyArmy'), 3],
     ['I17', '黒兵×6', hands('flash DeadlyArmy'), 5],
-    ['I18', '赤船 赤兵 赤弓 赤車 赤虎 赤馬 赤筆 赤巫 赤将 赤王',
-      hands('flash Unbeatable', 'flash SocialOrder', 'flash Culture', 'flash Cavalry', 'flash Attack', 'King', 'flash Animals', 'flash Army', 'flash Comrades'), 107],
+    [
+      'I18',
+      '赤船 赤兵 赤弓 赤車 赤虎 赤馬 赤筆 赤巫 赤将 赤王',
+      hands('flash Unbeatable', 'flash SocialOrder', 'flash Culture', 'flash Cavalry', 'flash Attack', 'King', 'flash Animals', 'flash Army', 'flash Comrades'),
+      107,
+    ],
     ['I19', '黒船 黒車 赤馬', hands('Attack'), 5],
     ['I20', '黒船 黒王', hands('King'), 5],
   ])('%s: %s', (_id, text, expected, value) => {
@@ -166,7 +182,17 @@ describe('J. declarations, stake and settlement', () => {
     const draw = play(declaring(0, '黒虎 赤馬', { points: [17, 23], ruleset: oneSeason }), { type: 'endSeason' });
     expect(engine.outcome(draw)).toMatchObject({ winners: [0, 1], points: [20, 20] });
     const win = play(declaring(0, '黒虎 赤馬', { points: [18, 22], ruleset: oneSeason }), { type: 'endSeason' });
-    expect(engine.outcome(win)).toMatchObject({ winners: [0], points: [21, 19], details: { reason: 'lastSeason', ranking: [{ rank: 1, side: 'IA' }, { rank: 2, side: 'A' }] } });
+    expect(engine.outcome(win)).toMatchObject({
+      winners: [0],
+      points: [21, 19],
+      details: {
+        reason: 'lastSeason',
+        ranking: [
+          { rank: 1, side: 'IA' },
+          { rank: 2, side: 'A' },
+        ],
+      },
+    });
   });
 
   it('J10: points are clamped to 0-40 and reaching 40 ends the game', () => {
@@ -201,7 +227,8 @@ describe('J. declarations, stake and settlement', () => {
     state = play({ ...state, capturedPiles: [[], pile('黒王')], phase: declaring(1, '黒王').phase }, { type: 'endSeason' });
     expect(engine.outcome(state)).toMatchObject({ winners: [0, 1], points: [20, 20] });
     expect(state.seasonResults.map((s) => [s.name, s.firstMover, s.endedBy])).toEqual([
-      ['Spring', 'IA', { how: 'endSeason', side: 'IA' }], ['Summer', 'A', { how: 'endSeason', side: 'A' }],
+      ['Spring', 'IA', { how: 'endSeason', side: 'IA' }],
+      ['Summer', 'A', { how: 'endSeason', side: 'A' }],
     ]);
   });
 
@@ -226,8 +253,15 @@ describe('turns and views', () => {
     const state = cast(play(initial('IA'), move('MAU', 'MY', 'MAI')), 2);
     const view = engine.view(state, 'spectator') as Record<string, unknown>;
     expect(view).toMatchObject({
-      viewerSide: null, profile: 'online', seasonCount: 4, season: { number: 1, name: 'Spring', firstMover: 'IA' }, stake: 1,
-      points: { IA: 20, A: 20 }, toMove: 'IA', phase: 'stepCompletion', tam2: 'ZO',
+      viewerSide: null,
+      profile: 'online',
+      seasonCount: 4,
+      season: { number: 1, name: 'Spring', firstMover: 'IA' },
+      stake: 1,
+      points: { IA: 20, A: 20 },
+      toMove: 'IA',
+      phase: 'stepCompletion',
+      tam2: 'ZO',
       capturedPiles: { IA: { pieces: [], hands: [], score: 0 }, A: { pieces: [], hands: [], score: 0 } },
       pendingDecision: { type: 'stepCompletion', side: 'IA', from: 'MAU', via: 'MAI', planned: 'MY', cast: 2, completions: ['MY', 'MO'] },
       lastCast: { purpose: 'stepping', side: 'IA', sticks: [1, 1, 0, 0, 0], value: 2 },

@@ -31,7 +31,10 @@ export function buildTable(hub: number, arms: string[]): TableNode[] {
       table = attach(table, at, t(foot ? foot[1] : token));
       at = table.length - 1;
       if (foot) {
-        const toes = foot[2].split(',').map((s) => s.trim()).filter(Boolean);
+        const toes = foot[2]
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         for (const toe of toes) table = attach(table, at, t(toe));
       }
     }

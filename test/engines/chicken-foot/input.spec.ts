@@ -13,11 +13,28 @@ function refusal(input: unknown): string {
 describe('Chicken Foot rulesets', () => {
   it('classic is the default preset: double-9, hands by player count, finder opens, P arms, closed hub, one draw that must be played', () => {
     expect(rules({ players: 4 })).toEqual({
-      preset: 'classic', players: 4, setMax: 9, handSize: 11, firstDealer: 'random', startDoubleSource: 'setAside',
-      missingStartDouble: 'drawUntilFound', firstToAct: 'finder', hubRequiredArms: 4, hubCapacity: 4, toesPerFoot: 3,
-      drawPolicy: 'one', mustPlayDrawn: true, yardReserve: 1, blockedDetection: 'immediate', emptyYardEndsRound: false,
-      doubleBlankValue: 0, blankEndValue: null, lastTileDoublePenalty: 0, lastTileCall: { enabled: false, penaltyDraws: 1 },
-      gameEnd: 'allDoubles', tieBreak: [],
+      preset: 'classic',
+      players: 4,
+      setMax: 9,
+      handSize: 11,
+      firstDealer: 'random',
+      startDoubleSource: 'setAside',
+      missingStartDouble: 'drawUntilFound',
+      firstToAct: 'finder',
+      hubRequiredArms: 4,
+      hubCapacity: 4,
+      toesPerFoot: 3,
+      drawPolicy: 'one',
+      mustPlayDrawn: true,
+      yardReserve: 1,
+      blockedDetection: 'immediate',
+      emptyYardEndsRound: false,
+      doubleBlankValue: 0,
+      blankEndValue: null,
+      lastTileDoublePenalty: 0,
+      lastTileCall: { enabled: false, penaltyDraws: 1 },
+      gameEnd: 'allDoubles',
+      tieBreak: [],
     });
     for (const players of [2, 3, 4, 5, 6, 7, 8]) expect(rules({ players }).handSize).toBe(CLASSIC_HAND_SIZES[players]);
     expect(rules({ players: 2 }).yardReserve).toBe(2);
@@ -25,17 +42,41 @@ describe('Chicken Foot rulesets', () => {
 
   it('malta-cross: 7 tiles, the holder places the hub and the next seat opens, 4 arms, drawn tiles optional, no reserve, 0-0 at 50, tie-breaks', () => {
     expect(rules({ preset: 'malta-cross', players: 5 })).toMatchObject({
-      handSize: 7, startDoubleSource: 'fromHand', firstToAct: 'nextAfterPlacer', hubRequiredArms: 4, hubCapacity: 4,
-      mustPlayDrawn: false, yardReserve: 0, doubleBlankValue: 50, tieBreak: ['zeroRounds', 'lowestPositiveRound'],
+      handSize: 7,
+      startDoubleSource: 'fromHand',
+      firstToAct: 'nextAfterPlacer',
+      hubRequiredArms: 4,
+      hubCapacity: 4,
+      mustPlayDrawn: false,
+      yardReserve: 0,
+      doubleBlankValue: 50,
+      tieBreak: ['zeroRounds', 'lowestPositiveRound'],
     });
   });
 
   it('accepts every option of the configuration section, including keywords and a hand-size table', () => {
     const r = rules({
-      preset: 'malta-cross', players: 3, setMax: 12, handSize: { 3: 9, 4: 8 }, firstDealer: 2, missingStartDouble: 'burn', firstToAct: 'placer',
-      hubRequiredArms: 'players', hubCapacity: 6, toesPerFoot: 2, drawPolicy: 'untilPlayable', mustPlayDrawn: true, yardReserve: 'classic',
-      blockedDetection: 'passCycle', emptyYardEndsRound: true, doubleBlankValue: 25, blankEndValue: 10, lastTileDoublePenalty: 20,
-      lastTileCall: { enabled: true, penaltyDraws: 2 }, gameEnd: { targetScore: 250 }, tieBreak: ['lowestPositiveRound'],
+      preset: 'malta-cross',
+      players: 3,
+      setMax: 12,
+      handSize: { 3: 9, 4: 8 },
+      firstDealer: 2,
+      missingStartDouble: 'burn',
+      firstToAct: 'placer',
+      hubRequiredArms: 'players',
+      hubCapacity: 6,
+      toesPerFoot: 2,
+      drawPolicy: 'untilPlayable',
+      mustPlayDrawn: true,
+      yardReserve: 'classic',
+      blockedDetection: 'passCycle',
+      emptyYardEndsRound: true,
+      doubleBlankValue: 25,
+      blankEndValue: 10,
+      lastTileDoublePenalty: 20,
+      lastTileCall: { enabled: true, penaltyDraws: 2 },
+      gameEnd: { targetScore: 250 },
+      tieBreak: ['lowestPositiveRound'],
     });
     expect(r).toMatchObject({ handSize: 9, firstDealer: 2, hubRequiredArms: 3, hubCapacity: 6, yardReserve: 1, gameEnd: { targetScore: 250 } });
     expect(rules(r as unknown as Record<string, unknown>)).toEqual(r);

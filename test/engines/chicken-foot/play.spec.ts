@@ -12,7 +12,13 @@ describe('Chicken Foot turns and rounds', () => {
     refusedWith(engine.resolveChance(state, [3]), Codes.INVALID_INPUT);
     const dealing = accepted(engine.resolveChance(state, [1]));
     expect(dealing.firstDealer).toBe(1);
-    expect(engine.pendingChance(dealing)).toEqual({ label: 'TilesShuffled', ranges: buildSet(9).map((_, i) => 55 - i).slice(0, 54), hidden: true });
+    expect(engine.pendingChance(dealing)).toEqual({
+      label: 'TilesShuffled',
+      ranges: buildSet(9)
+        .map((_, i) => 55 - i)
+        .slice(0, 54),
+      hidden: true,
+    });
     refusedWith(engine.resolveChance(dealing, [1, 2]), Codes.INVALID_INPUT);
   });
 
@@ -54,11 +60,28 @@ describe('Chicken Foot turns and rounds', () => {
 
   it('passCycle lets a malta-cross round end while a seat still keeps a drawn tile that fits; immediate does not', () => {
     const at = (blockedDetection: string) =>
-      position({ ruleset: { preset: 'malta-cross', players: 2, blockedDetection }, hub: 9, arms: ['9-3', '9-6', '9-1', '9-2'], hands: [['0-0', '4-4'], ['5-5', '0-8']], yardTop: ['3-4'], turn: 0 });
-    const cycle = playAll(at('passCycle'), [[0, DRAW], [0, PASS]]);
+      position({
+        ruleset: { preset: 'malta-cross', players: 2, blockedDetection },
+        hub: 9,
+        arms: ['9-3', '9-6', '9-1', '9-2'],
+        hands: [
+          ['0-0', '4-4'],
+          ['5-5', '0-8'],
+        ],
+        yardTop: ['3-4'],
+        turn: 0,
+      });
+    const cycle = playAll(at('passCycle'), [
+      [0, DRAW],
+      [0, PASS],
+    ]);
     const ended = accepted(engine.apply(cycle, 1, PASS));
     expect(lastRound(ended)).toMatchObject({ end: 'blocked' });
-    const immediate = playAll(at('immediate'), [[0, DRAW], [0, PASS], [1, PASS]]);
+    const immediate = playAll(at('immediate'), [
+      [0, DRAW],
+      [0, PASS],
+      [1, PASS],
+    ]);
     expect(immediate.round).not.toBeNull();
     expect(engine.legalActions(immediate, 0)).toEqual([play('3-4', '3-9')]);
   });
@@ -86,7 +109,19 @@ describe('Chicken Foot turns and rounds', () => {
     const state = accepted(engine.resolveChance(engine.init(r), accepted(dealValues(r, deal))));
     expect(state.round).toBeNull();
     expect(lastRound(state)).toMatchObject({ end: 'blocked', startDouble: 6 });
-    expect(lastRound(state).scores).toEqual(deal.hands.map((h) => h.reduce((sum, t) => sum + t.split('-').map(Number).reduce((a, b) => a + b), 0)));
+    expect(lastRound(state).scores).toEqual(
+      deal.hands.map((h) =>
+        h.reduce(
+          (sum, t) =>
+            sum +
+            t
+              .split('-')
+              .map(Number)
+              .reduce((a, b) => a + b),
+          0,
+        ),
+      ),
+    );
     expect(engine.pendingChance(state)?.label).toBe('TilesShuffled');
   });
 });

@@ -1,15 +1,34 @@
 /** The cases of rules/chicken-foot-test-vectors.md, one test each, named as the vectors name them. */
 import { Codes, drawsForOrder, playRandomGame, seededRandom } from '../../../src/engines/kit/index.js';
 import {
-  boardPhase, buildSet, checkSet, dealValues, handValue, pendingDeal, rankWinners, rulesetWarnings, setPips, setSize, tileValue, yardAfterDeal,
-  type ChickenFootRuleset, type ChickenFootState,
+  boardPhase,
+  buildSet,
+  checkSet,
+  dealValues,
+  handValue,
+  pendingDeal,
+  rankWinners,
+  rulesetWarnings,
+  setPips,
+  setSize,
+  tileValue,
+  yardAfterDeal,
+  type ChickenFootRuleset,
+  type ChickenFootState,
 } from '../../../src/engines/chicken-foot/index.js';
 import type { RoundView } from '../../../src/engines/chicken-foot/views.js';
-import { accepted, DRAW, engine, hubArms, lastRound, PASS, play, playAll, position, refusedWith, round, rules, t, type Position } from './helpers.js';
+import { accepted, DRAW, engine, hubArms, lastRound, PASS, play, playAll, position, refusedWith, round, rules, type Position } from './helpers.js';
 
 const C = {
-  ROUND_OVER: 'ROUND_OVER', NOT_YOUR_TURN: Codes.NOT_YOUR_TURN, TILE_NOT_IN_HAND: 'TILE_NOT_IN_HAND', TARGET_NOT_OPEN: 'TARGET_NOT_OPEN',
-  NO_MATCH: 'NO_MATCH', MUST_PLAY: 'MUST_PLAY', MUST_DRAW: 'MUST_DRAW', CANNOT_DRAW: 'CANNOT_DRAW', MUST_PLAY_DRAWN: 'MUST_PLAY_DRAWN',
+  ROUND_OVER: 'ROUND_OVER',
+  NOT_YOUR_TURN: Codes.NOT_YOUR_TURN,
+  TILE_NOT_IN_HAND: 'TILE_NOT_IN_HAND',
+  TARGET_NOT_OPEN: 'TARGET_NOT_OPEN',
+  NO_MATCH: 'NO_MATCH',
+  MUST_PLAY: 'MUST_PLAY',
+  MUST_DRAW: 'MUST_DRAW',
+  CANNOT_DRAW: 'CANNOT_DRAW',
+  MUST_PLAY_DRAWN: 'MUST_PLAY_DRAWN',
 };
 
 const phase = (s: ChickenFootState) => boardPhase(round(s).table, s.ruleset);
@@ -19,8 +38,7 @@ const handOf = (s: ChickenFootState, seat: number) => round(s).hands[seat];
 
 /** Shared board B: classic, 4 players, R = 1, OPEN. */
 const BOARD_B = ['9-5', '9-2 · 2-8', '9-7', '9-0'];
-const boardB = (over: Partial<Position> & Pick<Position, 'hands' | 'turn'>): ChickenFootState =>
-  position({ ruleset: { preset: 'classic', players: 4 }, hub: 9, arms: BOARD_B, yardSize: 6, ...over });
+const boardB = (over: Partial<Position> & Pick<Position, 'hands' | 'turn'>): ChickenFootState => position({ ruleset: { preset: 'classic', players: 4 }, hub: 9, arms: BOARD_B, yardSize: 6, ...over });
 
 /** Plays seeded random games until the state waits to deal the given round. */
 function reachDeal(ruleset: ChickenFootRuleset, roundNumber: number): ChickenFootState {
@@ -40,7 +58,13 @@ function reachDeal(ruleset: ChickenFootRuleset, roundNumber: number): ChickenFoo
 
 describe('S: equipment, setup, start of a round', () => {
   it('S1: set sizes and pips follow T(N) and N(N+1)(N+2)/2; a duplicate 0-0 or a 90-tile double-12 fails the check', () => {
-    const table: [number, number, number][] = [[6, 28, 168], [9, 55, 495], [12, 91, 1092], [15, 136, 2040], [18, 190, 3420]];
+    const table: [number, number, number][] = [
+      [6, 28, 168],
+      [9, 55, 495],
+      [12, 91, 1092],
+      [15, 136, 2040],
+      [18, 190, 3420],
+    ];
     for (const [n, tiles, total] of table) {
       expect(setSize(n)).toBe(tiles);
       expect(setPips(n)).toBe(total);
@@ -54,11 +78,24 @@ describe('S: equipment, setup, start of a round', () => {
   });
 
   it('S2: classic deals from 54 tiles: hand, yard, reserve and drawable tiles by player count', () => {
-    const rows = [[2, 21, 12, 2, 10], [3, 14, 12, 1, 11], [4, 11, 10, 1, 9], [5, 8, 14, 1, 13], [6, 7, 12, 1, 11], [7, 6, 12, 1, 11], [8, 5, 14, 1, 13]];
+    const rows = [
+      [2, 21, 12, 2, 10],
+      [3, 14, 12, 1, 11],
+      [4, 11, 10, 1, 9],
+      [5, 8, 14, 1, 13],
+      [6, 7, 12, 1, 11],
+      [7, 6, 12, 1, 11],
+      [8, 5, 14, 1, 13],
+    ];
     for (const [players, hand, yard, reserve, drawable] of rows) {
       const r = rules({ players });
       expect([r.handSize, yardAfterDeal(r), r.yardReserve, yardAfterDeal(r) - r.yardReserve]).toEqual([hand, yard, reserve, drawable]);
-      const dealt = accepted(engine.resolveChance({ ...engine.init({ ...r, firstDealer: 0 }), firstDealer: 0, awaiting: 'shuffle' }, engine.pendingChance({ ...engine.init(r), awaiting: 'shuffle' })!.ranges.map(() => 0)));
+      const dealt = accepted(
+        engine.resolveChance(
+          { ...engine.init({ ...r, firstDealer: 0 }), firstDealer: 0, awaiting: 'shuffle' },
+          engine.pendingChance({ ...engine.init(r), awaiting: 'shuffle' })!.ranges.map(() => 0),
+        ),
+      );
       expect(round(dealt).hands.map((h) => h.length)).toEqual(new Array(players).fill(hand));
       expect(round(dealt).yard).toHaveLength(yard);
     }
@@ -80,7 +117,10 @@ describe('S: equipment, setup, start of a round', () => {
   });
 
   it('S4: a double-9 game opens rounds on 9 down to 0 and is not over after the 1-1 round; double-12 has 13 rounds', () => {
-    for (const [input, count] of [[{ players: 4 }, 10], [{ preset: 'malta-cross', players: 4, setMax: 12 }, 13]] as const) {
+    for (const [input, count] of [
+      [{ players: 4 }, 10],
+      [{ preset: 'malta-cross', players: 4, setMax: 12 }, 13],
+    ] as const) {
       const r = rules(input);
       let overAfterOneOne: boolean | null = null;
       const { state } = playRandomGame(engine, r, seededRandom(5), 100_000, (s) => {
@@ -167,7 +207,9 @@ describe('S: equipment, setup, start of a round', () => {
     const r = rules({ preset: 'malta-cross', players: 4, firstDealer: 0, missingStartDouble: 'burn' });
     const others = buildSet(9).filter((x) => x !== '0-0');
     const atZero: ChickenFootState = { ...engine.init(r), firstDealer: 0, scheduledDouble: 0 };
-    let state = accepted(engine.resolveChance(atZero, accepted(dealValues(r, { hands: [0, 1, 2, 3].map((s) => others.slice(s * 7, s * 7 + 7)), yard: [...others.slice(28, 30), '0-0', ...others.slice(30)] }))));
+    let state = accepted(
+      engine.resolveChance(atZero, accepted(dealValues(r, { hands: [0, 1, 2, 3].map((s) => others.slice(s * 7, s * 7 + 7)), yard: [...others.slice(28, 30), '0-0', ...others.slice(30)] }))),
+    );
     expect(round(state).table[0].tile).toBe('0-0');
     expect(round(state).searchDraws.reduce((a, b) => a + b)).toBe(3);
     const rand = seededRandom(4);
@@ -180,8 +222,7 @@ describe('S: equipment, setup, start of a round', () => {
 });
 
 describe('O: the opening phase ("first turn")', () => {
-  const base = (hand: string[], yardTop: string[] = []) =>
-    position({ ruleset: { players: 4 }, hub: 9, arms: ['9-4'], hands: [['0-0'], hand, ['1-1'], ['2-2']], yardTop, yardSize: 9, turn: 1 });
+  const base = (hand: string[], yardTop: string[] = []) => position({ ruleset: { players: 4 }, hub: 9, arms: ['9-4'], hands: [['0-0'], hand, ['1-1'], ['2-2']], yardTop, yardSize: 9, turn: 1 });
 
   it('O1: while the opening lasts only the hub is open, so 4-2 may not go on the end of a1', () => {
     refusedWith(engine.apply(base(['4-2', '9-1', '6-6']), 1, play('4-2', '9-4')), C.TARGET_NOT_OPEN);
@@ -218,12 +259,25 @@ describe('O: the opening phase ("first turn")', () => {
 
   it("O5: the seed's own 4-player example: S0 starts arms 1 and 4, S1 extends a1 once the hub has four arms", () => {
     let s = position({
-      ruleset: { players: 4 }, hub: 9, turn: 0, yardTop: ['2-3', '9-7'], yardSize: 9,
+      ruleset: { players: 4 },
+      hub: 9,
+      turn: 0,
+      yardTop: ['2-3', '9-7'],
+      yardSize: 9,
       hands: [['9-4', '9-0', '3-3'], ['2-6', '4-1'], ['9-5', '1-1'], ['6-5']],
     });
-    s = playAll(s, [[0, play('9-4', 'hub')], [1, DRAW], [1, PASS], [2, play('9-5', 'hub')], [3, DRAW]]);
+    s = playAll(s, [
+      [0, play('9-4', 'hub')],
+      [1, DRAW],
+      [1, PASS],
+      [2, play('9-5', 'hub')],
+      [3, DRAW],
+    ]);
     refusedWith(engine.apply(s, 3, PASS), C.MUST_PLAY_DRAWN);
-    s = playAll(s, [[3, play('9-7', 'hub')], [0, play('9-0', 'hub')]]);
+    s = playAll(s, [
+      [3, play('9-7', 'hub')],
+      [0, play('9-0', 'hub')],
+    ]);
     expect(hubArms(s)).toBe(4);
     expect(phase(s)).toBe('OPEN');
     s = accepted(engine.apply(s, 1, play('4-1', '9-4')));
@@ -259,10 +313,15 @@ describe('O: the opening phase ("first turn")', () => {
   it('O9: an opening that can never finish blocks the round [complete]: S0 131 (181 with 0-0 at 50), S1 229', () => {
     const lowTiles = buildSet(5);
     const s1 = [...[0, 1, 2, 3, 4, 5].map((a) => `${a}-6`), ...[0, 1, 2, 3, 4, 5, 6].map((a) => `${a}-7`), ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map((a) => `${a}-8`)];
-    const at = (extra: Record<string, unknown>) => position({
-      ruleset: { players: 2, hubRequiredArms: 8, ...extra }, hub: 9, arms: ['9-0', '9-1', '9-3', '9-4', '9-6', '9-7', '9-8'],
-      hands: [[...lowTiles, '6-6', '7-7'], s1], yardTop: ['9-2', '9-5'], turn: 0,
-    });
+    const at = (extra: Record<string, unknown>) =>
+      position({
+        ruleset: { players: 2, hubRequiredArms: 8, ...extra },
+        hub: 9,
+        arms: ['9-0', '9-1', '9-3', '9-4', '9-6', '9-7', '9-8'],
+        hands: [[...lowTiles, '6-6', '7-7'], s1],
+        yardTop: ['9-2', '9-5'],
+        turn: 0,
+      });
     const s = at({});
     const everywhere = [...round(s).table.map((n) => n.tile), ...round(s).hands.flat(), ...round(s).yard];
     expect(checkSet(everywhere.sort(), 9)).toBeNull();
@@ -312,7 +371,12 @@ describe('F: the chicken foot', () => {
     const full = accepted(engine.apply(s, 2, play('5-3', '5-5')));
     expect(phase(full)).toBe('OPEN');
     expect(targetsOf(full).sort()).toEqual(['1-5', '5-6', '3-5', '2-8', '7-9', '0-9'].sort());
-    expect(round(full).table.filter((n) => targetsOf(full).includes(n.tile)).map((n) => n.value).sort()).toEqual([1, 6, 3, 8, 7, 0].sort());
+    expect(
+      round(full)
+        .table.filter((n) => targetsOf(full).includes(n.tile))
+        .map((n) => n.value)
+        .sort(),
+    ).toEqual([1, 6, 3, 8, 7, 0].sort());
     refusedWith(engine.apply(full, 3, play('5-8', '5-5')), C.TARGET_NOT_OPEN);
     accepted(engine.apply(full, 3, play('5-8', '2-8')));
   });
@@ -331,7 +395,10 @@ describe('F: the chicken foot', () => {
 
   it('F5: malta-cross: the drawn toe may be kept; S1 passes, the foot stays 0/3, S2 is next', () => {
     let s = afterF1(['8-3', '7-4'], ['5-8'], 'malta-cross');
-    s = playAll(s, [[1, DRAW], [1, PASS]]);
+    s = playAll(s, [
+      [1, DRAW],
+      [1, PASS],
+    ]);
     expect(handOf(s, 1)).toContain('5-8');
     expect(roundView(s, 0).openFoot?.toes).toBe(0);
     expect(round(s).turn).toBe(2);
@@ -370,8 +437,7 @@ describe('F: the chicken foot', () => {
 
   it('F10: a foot that cannot be filled blocks the round once the yard is down to its reserve', () => {
     const arms = ['9-4 · [4-4]{4-0}', '9-1 · 1-4 · 4-2', '9-3 · 3-4 · 4-5', '9-6 · 6-4 · 4-8 · 8-7'];
-    const at = (extra: Record<string, unknown>) =>
-      position({ ruleset: { players: 4, ...extra }, hub: 9, arms, hands: [['9-8'], ['1-1', '2-3'], ['0-0'], ['7-7', '6-5']], yardTop: ['4-7'], turn: 0 });
+    const at = (extra: Record<string, unknown>) => position({ ruleset: { players: 4, ...extra }, hub: 9, arms, hands: [['9-8'], ['1-1', '2-3'], ['0-0'], ['7-7', '6-5']], yardTop: ['4-7'], turn: 0 });
     expect(phase(at({}))).toBe('FOOT_OPEN');
     refusedWith(engine.apply(at({}), 0, DRAW), C.CANNOT_DRAW);
     const over = accepted(engine.apply(at({}), 0, PASS));
@@ -392,13 +458,26 @@ describe('D: drawing and passing', () => {
   it('D2: the reserve tile cannot be drawn with 3 players; the round goes on while S0 can play 5-2', () => {
     let s = position({ ruleset: { players: 3 }, hub: 9, arms: ['9-5', '9-2 · 2-8', '9-7'], hands: [['5-2'], ['1-3', '4-6'], ['6-6']], yardTop: ['3-3'], turn: 1 });
     refusedWith(engine.apply(s, 1, DRAW), C.CANNOT_DRAW);
-    s = playAll(s, [[1, PASS], [2, PASS]]);
+    s = playAll(s, [
+      [1, PASS],
+      [2, PASS],
+    ]);
     expect(s.round).not.toBeNull();
     accepted(engine.apply(s, 0, play('5-2', '9-5')));
   });
 
   const d3 = (detection: string) =>
-    position({ ruleset: { players: 2, blockedDetection: detection }, hub: 9, arms: ['9-3', '9-6'], hands: [['0-1', '2-2'], ['5-5', '8-0']], yardTop: ['1-4', '1-1', '4-4'], turn: 0 });
+    position({
+      ruleset: { players: 2, blockedDetection: detection },
+      hub: 9,
+      arms: ['9-3', '9-6'],
+      hands: [
+        ['0-1', '2-2'],
+        ['5-5', '8-0'],
+      ],
+      yardTop: ['1-4', '1-1', '4-4'],
+      turn: 0,
+    });
 
   it('D3/B4: 2 players: the last drawable tile, then the round blocks with 2 tiles in the yard (immediate)', () => {
     let s = accepted(engine.apply(d3('immediate'), 0, DRAW));
@@ -409,7 +488,10 @@ describe('D: drawing and passing', () => {
   });
 
   it('D3: with passCycle detection S1 must pass too, and two passes in a row block the round', () => {
-    let s = playAll(d3('passCycle'), [[0, DRAW], [0, PASS]]);
+    let s = playAll(d3('passCycle'), [
+      [0, DRAW],
+      [0, PASS],
+    ]);
     expect(round(s).turn).toBe(1);
     refusedWith(engine.apply(s, 1, DRAW), C.CANNOT_DRAW);
     s = accepted(engine.apply(s, 1, PASS));
@@ -419,10 +501,16 @@ describe('D: drawing and passing', () => {
   it('D4: malta-cross: the boneyard may be emptied, then a seat with no play loses its turn', () => {
     let s = position({ ruleset: { preset: 'malta-cross', players: 4 }, hub: 9, arms: BOARD_B, hands: [['2-2'], ['3-3', '6-1'], ['1-2'], ['7-2']], yardTop: ['4-4'], turn: 1 });
     refusedWith(engine.apply(s, 1, PASS), C.MUST_DRAW);
-    s = playAll(s, [[1, DRAW], [1, PASS]]);
+    s = playAll(s, [
+      [1, DRAW],
+      [1, PASS],
+    ]);
     expect(round(s).yard).toHaveLength(0);
     refusedWith(engine.apply(s, 2, DRAW), C.CANNOT_DRAW);
-    s = playAll(s, [[2, PASS], [3, play('7-2', '7-9')]]);
+    s = playAll(s, [
+      [2, PASS],
+      [3, play('7-2', '7-9')],
+    ]);
   });
 
   const d5 = (drawPolicy: string) =>
@@ -437,7 +525,11 @@ describe('D: drawing and passing', () => {
   it('D5: draw policy "untilPlayable": draw 4-4, 1-2, 8-6, then play 8-6; the yard is left with 2', () => {
     let s = accepted(engine.apply(d5('untilPlayable'), 1, DRAW));
     refusedWith(engine.apply(s, 1, PASS), C.MUST_DRAW);
-    s = playAll(s, [[1, DRAW], [1, DRAW], [1, play('8-6', '2-8')]]);
+    s = playAll(s, [
+      [1, DRAW],
+      [1, DRAW],
+      [1, play('8-6', '2-8')],
+    ]);
     expect(round(s).yard).toHaveLength(2);
   });
 
@@ -474,7 +566,10 @@ describe('B: blocked rounds', () => {
 
   it('B2: not blocked while S2 can still play 7-3; it then opens a3 on 3 for S1', () => {
     let s = boardB({ hands: [['1-2'], ['3-3', '6-4'], ['2-2', '7-3'], ['6-6', '4-2']], yardTop: ['4-4'], yardSize: 1, turn: 0 });
-    s = playAll(s, [[0, PASS], [1, PASS]]);
+    s = playAll(s, [
+      [0, PASS],
+      [1, PASS],
+    ]);
     expect(s.round).not.toBeNull();
     s = accepted(engine.apply(s, 2, play('7-3', '7-9')));
     expect(targetsOf(s)).toContain('3-7');
@@ -483,7 +578,10 @@ describe('B: blocked rounds', () => {
   it('B3: malta-cross: one boneyard tile is not a block; after drawing it S0 passes and the round blocks', () => {
     let s = boardB({ ruleset: { preset: 'malta-cross', players: 4 }, hands: b1Hands, yardTop: ['4-1'], yardSize: 1, turn: 0 });
     refusedWith(engine.apply(s, 0, PASS), C.MUST_DRAW);
-    s = playAll(s, [[0, DRAW], [0, PASS]]);
+    s = playAll(s, [
+      [0, DRAW],
+      [0, PASS],
+    ]);
     expect(lastRound(s)).toMatchObject({ end: 'blocked', scores: [8, 16, 8, 18], roundWinners: [0, 2] });
   });
 
@@ -497,9 +595,23 @@ describe('B: blocked rounds', () => {
 
 describe('R: scoring a round', () => {
   it('R1: going out with 0-0 left in S0 hand: 7 by default, 57 with the double-blank at 50 or under malta-cross', () => {
-    const scoresOf = (ruleset: Record<string, unknown>) => lastRound(accepted(engine.apply(position({
-      ruleset: { players: 4, ...ruleset }, hub: 9, arms: BOARD_B, hands: [['6-1', '0-0'], ['4-3'], ['8-8'], ['7-7', '2-5']], yardSize: 6, turn: 2,
-    }), 2, play('8-8', '2-8')))).scores;
+    const scoresOf = (ruleset: Record<string, unknown>) =>
+      lastRound(
+        accepted(
+          engine.apply(
+            position({
+              ruleset: { players: 4, ...ruleset },
+              hub: 9,
+              arms: BOARD_B,
+              hands: [['6-1', '0-0'], ['4-3'], ['8-8'], ['7-7', '2-5']],
+              yardSize: 6,
+              turn: 2,
+            }),
+            2,
+            play('8-8', '2-8'),
+          ),
+        ),
+      ).scores;
     expect(scoresOf({})).toEqual([7, 7, 0, 21]);
     expect(scoresOf({ doubleBlankValue: 50 })).toEqual([57, 7, 0, 21]);
     expect(scoresOf({ preset: 'malta-cross' })).toEqual([57, 7, 0, 21]);
@@ -522,27 +634,61 @@ describe('G: end of the game and winners', () => {
 
   const malta = ['zeroRounds', 'lowestPositiveRound'] as const;
   /** Totals and the per-round sheet from each seat's round scores. */
-  const scoreSheet = (bySeat: number[][]): [number[], number[][]] => [
-    bySeat.map((rounds) => rounds.reduce((a, b) => a + b)),
-    bySeat[0].map((_, round) => bySeat.map((seat) => seat[round])),
-  ];
+  const scoreSheet = (bySeat: number[][]): [number[], number[][]] => [bySeat.map((rounds) => rounds.reduce((a, b) => a + b)), bySeat[0].map((_, round) => bySeat.map((seat) => seat[round]))];
 
   it('G2: malta-cross: tied on total and zero rounds, the lowest positive round (5 beats 12) decides for S1', () => {
-    expect(rankWinners(...scoreSheet([[0, 12, 0, 18], [5, 0, 25, 0], [20, 9, 4, 6]]), malta, [0, 1, 2])).toEqual({ winners: [1], decidedBy: 'lowestPositiveRound' });
+    expect(
+      rankWinners(
+        ...scoreSheet([
+          [0, 12, 0, 18],
+          [5, 0, 25, 0],
+          [20, 9, 4, 6],
+        ]),
+        malta,
+        [0, 1, 2],
+      ),
+    ).toEqual({ winners: [1], decidedBy: 'lowestPositiveRound' });
   });
 
   it('G3: malta-cross: two zero rounds beat one, S0 wins', () => {
-    expect(rankWinners(...scoreSheet([[0, 10, 0, 20], [6, 0, 14, 10], [30, 25, 9, 0]]), malta, [0, 1, 2])).toEqual({ winners: [0], decidedBy: 'zeroRounds' });
+    expect(
+      rankWinners(
+        ...scoreSheet([
+          [0, 10, 0, 20],
+          [6, 0, 14, 10],
+          [30, 25, 9, 0],
+        ]),
+        malta,
+        [0, 1, 2],
+      ),
+    ).toEqual({ winners: [0], decidedBy: 'zeroRounds' });
   });
 
   it('G4: malta-cross: still tied after every step, S0 and S1 share the win', () => {
-    expect(rankWinners(...scoreSheet([[0, 8, 12, 10], [8, 0, 10, 12], [20, 20, 15, 15]]), malta, [0, 1, 2])).toEqual({ winners: [0, 1], decidedBy: 'shared' });
+    expect(
+      rankWinners(
+        ...scoreSheet([
+          [0, 8, 12, 10],
+          [8, 0, 10, 12],
+          [20, 20, 15, 15],
+        ]),
+        malta,
+        [0, 1, 2],
+      ),
+    ).toEqual({ winners: [0, 1], decidedBy: 'shared' });
   });
 
   it('G5: with targetScore 150 the game ends once S1 reaches 152 and S2 (60) wins; by default it goes on', () => {
-    const at = (gameEnd: unknown) => position({
-      ruleset: { players: 3, gameEnd }, hub: 6, arms: ['6-5', '6-2', '6-3'], hands: [['5-1'], ['6-6'], ['0-0']], yardSize: 1, turn: 0, totals: [90, 140, 60],
-    });
+    const at = (gameEnd: unknown) =>
+      position({
+        ruleset: { players: 3, gameEnd },
+        hub: 6,
+        arms: ['6-5', '6-2', '6-3'],
+        hands: [['5-1'], ['6-6'], ['0-0']],
+        yardSize: 1,
+        turn: 0,
+        totals: [90, 140, 60],
+      });
     const ended = accepted(engine.apply(at({ targetScore: 150 }), 0, play('5-1', '5-6')));
     expect(ended.totals).toEqual([90, 152, 60]);
     expect(engine.outcome(ended)).toMatchObject({ winners: [2], points: [90, 152, 60] });

@@ -11,15 +11,30 @@ function midGame(steps: number): ChickenFootState {
 }
 
 describe('Chicken Foot views', () => {
-  it('a seat sees its own hand, the others\' counts, the table tree with its targets, the yard size, totals and the turn', () => {
-    const s = position({ ruleset: { players: 4 }, hub: 9, arms: ['9-5 · [5-5]{5-1}', '9-2', '9-7', '9-0'], hands: [['1-1', '3-4'], ['5-6'], ['2-2'], ['0-0', '3-3', '4-4']], yardSize: 6, turn: 1, totals: [10, 20, 30, 40] });
+  it("a seat sees its own hand, the others' counts, the table tree with its targets, the yard size, totals and the turn", () => {
+    const s = position({
+      ruleset: { players: 4 },
+      hub: 9,
+      arms: ['9-5 · [5-5]{5-1}', '9-2', '9-7', '9-0'],
+      hands: [['1-1', '3-4'], ['5-6'], ['2-2'], ['0-0', '3-3', '4-4']],
+      yardSize: 6,
+      turn: 1,
+      totals: [10, 20, 30, 40],
+    });
     const v = viewOf(s, 1);
     expect(v.status).toBe('playing');
     expect(v.totals).toEqual([10, 20, 30, 40]);
     expect(v.toAct).toEqual([1]);
     expect(v.round).toMatchObject({
-      phase: 'FOOT_OPEN', targets: ['5-5'], yardSize: 6, drawable: 5, handSizes: [2, 1, 1, 3], turn: 1, hand: ['5-6'],
-      openFoot: { tile: '5-5', toes: 1, needed: 3 }, hub: { tile: '9-9', arms: 4, requiredArms: 4, capacity: 4 },
+      phase: 'FOOT_OPEN',
+      targets: ['5-5'],
+      yardSize: 6,
+      drawable: 5,
+      handSizes: [2, 1, 1, 3],
+      turn: 1,
+      hand: ['5-6'],
+      openFoot: { tile: '5-5', toes: 1, needed: 3 },
+      hub: { tile: '9-9', arms: 4, requiredArms: 4, capacity: 4 },
       legalActions: [play('5-6', '5-5')],
     });
     expect(v.round!.table).toMatchObject({ tile: '9-9', kind: 'hub', value: 9, open: false });
@@ -70,7 +85,12 @@ describe('Chicken Foot views', () => {
     const before = position({ ruleset: { players: 2 }, hub: 9, arms: ['9-3', '9-6'], hands: [['3-3'], ['1-1']], yardSize: 5, turn: 0 });
     const after = accepted(engine.apply(before, 0, play('3-3', '3-9')));
     expect(engine.actionView!(before, after, 0, play('3-3', '3-9'), 'spectator')).toEqual({
-      seat: 0, type: 'play', tile: '3-3', target: '3-9', chickenFoot: true, roundEnded: { number: 1, end: 'domino', wentOut: 0, scores: [0, 2] },
+      seat: 0,
+      type: 'play',
+      tile: '3-3',
+      target: '3-9',
+      chickenFoot: true,
+      roundEnded: { number: 1, end: 'domino', wentOut: 0, scores: [0, 2] },
     });
   });
 

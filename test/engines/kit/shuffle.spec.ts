@@ -4,12 +4,14 @@ import { applyShuffle, drawsForOrder, shuffleRanges, checkValues } from '../../.
 describe('shuffles as chance draws', () => {
   it('a given order converts to draws that reproduce it', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer(), { minLength: 1, maxLength: 40 }).chain((xs) => fc.shuffledSubarray([...new Set(xs)], { minLength: new Set(xs).size })
-        .map((perm) => [[...new Set(xs)], perm] as const)), ([items, target]) => {
-        const draws = drawsForOrder(items, target);
-        expect(checkValues(shuffleRanges(items.length), draws)).toBeNull();
-        expect(applyShuffle(items, draws)).toEqual(target);
-      }),
+      fc.property(
+        fc.array(fc.integer(), { minLength: 1, maxLength: 40 }).chain((xs) => fc.shuffledSubarray([...new Set(xs)], { minLength: new Set(xs).size }).map((perm) => [[...new Set(xs)], perm] as const)),
+        ([items, target]) => {
+          const draws = drawsForOrder(items, target);
+          expect(checkValues(shuffleRanges(items.length), draws)).toBeNull();
+          expect(applyShuffle(items, draws)).toEqual(target);
+        },
+      ),
     );
   });
 
