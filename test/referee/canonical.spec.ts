@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { canonicalJson } from '../../src/referee/core/canonical.js';
+import { canonicalJson, sha256Hex } from '../../src/referee/core/canonical.js';
+import { eventHash } from '../../src/referee/core/stream.js';
 
 describe('RFC 8785 canonical JSON', () => {
   it('sorts keys by UTF-16 code units at every level and drops undefined members', () => {
@@ -17,5 +18,16 @@ describe('RFC 8785 canonical JSON', () => {
         expect(JSON.parse(canonicalJson(v))).toEqual(JSON.parse(JSON.stringify(v)));
       }),
     );
+  });
+});
+
+describe('event hashes', () => {
+  it('hash the canonical JSON of the event after the previous hash, members missing or not', () => {
+    const event = { seq: 3, type: 'DiceRolled', actor: null, moveId: null, bodyHash: null, payload: { chance: { values: [5, 0] } }, createdAt: '2026-11-30T12:00:00.000Z', prevHash: 'f'.repeat(64) };
+    const body = { gameId: 'g', seq: 3, type: 'DiceRolled', actor: null, moveId: null, bodyHash: null, payload: event.payload, createdAt: event.createdAt };
+    expect(eventHash('g', event)).toBe(sha256Hex(event.prevHash + canonicalJson(body)));
+    const { actor: _, ...withoutActor } = event;
+    const { actor: __, ...bodyWithoutActor } = body;
+    expect(eventHash('g', withoutActor as typeof event)).toBe(sha256Hex(event.prevHash + canonicalJson(bodyWithoutActor)));
   });
 });

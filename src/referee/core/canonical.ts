@@ -1,10 +1,21 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * RFC 8785 (JCS) canonical JSON: object keys sorted by UTF-16 code units, no whitespace,
  * numbers and strings as ECMAScript's JSON.stringify writes them (which JCS adopts). Anyone can
  * recompute an event hash from the event's JSON with any JCS implementation.
  */
+/** Member names recur in every event (type, action, chance, values...): quote each once. */
+const quoted = new Map<string, string>();
+function quotedKey(k: string): string {
+  let q = quoted.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quoted.size < 10_000) quoted.set(k, q);
+  }
+  return q;
+}
+
 export function canonicalJson(value: unknown): string {
   switch (typeof value) {
     case 'string':
@@ -28,7 +39,7 @@ export function canonicalJson(value: unknown): string {
       let first = true;
       for (const k of keys) {
         if (obj[k] === undefined) continue;
-        out += `${first ? '' : ','}${JSON.stringify(k)}:${canonicalJson(obj[k])}`;
+        out += `${first ? '' : ','}${quotedKey(k)}:${canonicalJson(obj[k])}`;
         first = false;
       }
       return `${out}}`;
@@ -38,8 +49,16 @@ export function canonicalJson(value: unknown): string {
   }
 }
 
+/** One-shot SHA-256 (no hash object per call: this runs for every event folded). */
 export function sha256Hex(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
+}
+
+/** Whether two number lists are equal, element by element (ranges, drawn values). */
+export function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export const hashOf = (value: unknown): string => sha256Hex(canonicalJson(value));

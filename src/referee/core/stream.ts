@@ -31,17 +31,21 @@ export const GENESIS_HASH = '0'.repeat(64);
 
 /** hash = SHA-256(prevHash || canonical JSON of the event without its hashes). */
 export function eventHash(streamId: string, e: Omit<StoredEvent, 'hash'>): string {
-  const body = {
-    gameId: streamId,
-    seq: e.seq,
-    type: e.type,
-    actor: e.actor,
-    moveId: e.moveId,
-    bodyHash: e.bodyHash,
-    payload: e.payload,
-    createdAt: e.createdAt,
-  };
-  return sha256Hex(e.prevHash + canonicalJson(body));
+  // The canonical JSON of { gameId, seq, type, actor, moveId, bodyHash, payload, createdAt },
+  // members in their sorted order, written by hand: this runs for every event folded.
+  const members: [string, unknown][] = [
+    ['actor', e.actor],
+    ['bodyHash', e.bodyHash],
+    ['createdAt', e.createdAt],
+    ['gameId', streamId],
+    ['moveId', e.moveId],
+    ['payload', e.payload],
+    ['seq', e.seq],
+    ['type', e.type],
+  ];
+  let body = '';
+  for (const [key, value] of members) if (value !== undefined) body += `${body ? ',' : '{'}"${key}":${canonicalJson(value)}`;
+  return sha256Hex(`${e.prevHash}${body || '{'}}`);
 }
 
 /** Where and why a stream stopped making sense. */
@@ -96,15 +100,18 @@ export interface Aggregate<S, E, C> {
  * outlive a write that did not happen.
  */
 export function advanceHead(head: StreamHead, events: readonly StoredEvent[], follows: (type: string) => boolean): StreamHead {
-  const { commands } = head;
-  let current = head.lastCommand;
-  for (const e of events) {
-    if (e.moveId) commands.set(e.moveId, (current = { bodyHash: e.bodyHash ?? '', fromSeq: e.seq, toSeq: e.seq }));
-    else if (current && follows(e.type)) current.toSeq = e.seq;
-    else current = null;
-  }
-  const last = events.at(-1);
-  return last ? { version: last.seq, lastHash: last.hash, commands, lastCommand: current } : head;
+  const next = { ...head };
+  for (const e of events) appendToHead(next, e, follows);
+  return next;
+}
+
+/** Moves a head past one event, in place. */
+function appendToHead(head: StreamHead, e: StoredEvent, follows: (type: string) => boolean): void {
+  if (e.moveId) head.commands.set(e.moveId, (head.lastCommand = { bodyHash: e.bodyHash ?? '', fromSeq: e.seq, toSeq: e.seq }));
+  else if (head.lastCommand && follows(e.type)) head.lastCommand.toSeq = e.seq;
+  else head.lastCommand = null;
+  head.version = e.seq;
+  head.lastHash = e.hash;
 }
 
 /** Chains drafts after the head: each gets its seq, the previous hash and its own. */
@@ -137,7 +144,7 @@ export function foldStream<S, E, C>(aggregate: Aggregate<S, E, C>, streamId: str
   const fail = (seq: number, v: { code: string; message: string }): never => {
     throw new StreamError(seq, v.code === MALFORMED ? v.message : `${v.code}: ${v.message}`);
   };
-  let head = emptyHead();
+  const head = emptyHead();
   let state: S | undefined;
   for (const stored of events) {
     if (opts.untilSeq !== undefined && stored.seq > opts.untilSeq) break;
@@ -150,7 +157,7 @@ export function foldStream<S, E, C>(aggregate: Aggregate<S, E, C>, streamId: str
     if (!next.ok) return fail(stored.seq, next.error);
     opts.onEvent?.(stored, event.value, state ?? next.value, next.value);
     state = next.value;
-    head = advanceHead(head, [stored], aggregate.follows);
+    appendToHead(head, stored, aggregate.follows);
   }
   return { ...(state as S), ...head };
 }

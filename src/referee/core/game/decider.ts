@@ -1,5 +1,5 @@
 import { type Engine, fail, ok, type Result, type RuleViolation, type Seat, step } from '../../../engines/kit/index.js';
-import { canonicalJson, hashOf } from '../canonical.js';
+import { canonicalJson, hashOf, sameNumbers } from '../canonical.js';
 import type { EngineRegistry } from '../engine-registry.js';
 import { clientSeedMix, FairSource, seedCommitment } from '../fairness.js';
 import { MALFORMED, type StoredEvent } from '../stream.js';
@@ -98,13 +98,13 @@ function drawn(g: GameState, label: string, chance: Chance, ctx: EvolveContext):
   const pending = g.engine.pendingChance(g.state);
   if (!pending) return broken('random values where the rules call for none');
   if (pending.label !== label) return broken(`expected ${pending.label}, found ${label}`);
-  if (canonicalJson(pending.ranges) !== canonicalJson(chance.ranges)) return broken('the ranges drawn from are not the ones the rules call for');
+  if (!sameNumbers(pending.ranges, chance.ranges)) return broken('the ranges drawn from are not the ones the rules call for');
   let { counter, fairDrawsChecked, suppliedUsed } = g;
   if (chance.source === 'fair') {
     if (!chance.counter || chance.counter[0] !== g.counter) return broken(`fair draws must continue at counter ${g.counter}`);
     if (ctx.serverSeed !== null) {
       const redraw = new FairSource(ctx.serverSeed, g.gameId, g.mix ?? '', g.counter).draw(chance.ranges);
-      if (canonicalJson(redraw.values) !== canonicalJson(chance.values)) return broken(`the values ${JSON.stringify(chance.values)} are not the ones the seed gives (${JSON.stringify(redraw.values)})`);
+      if (!sameNumbers(redraw.values, chance.values)) return broken(`the values ${JSON.stringify(chance.values)} are not the ones the seed gives (${JSON.stringify(redraw.values)})`);
       if (redraw.counter[1] !== chance.counter[1]) return broken('the draw counters do not match the seed');
       fairDrawsChecked++;
     }
@@ -139,10 +139,7 @@ function decide(registry: EngineRegistry, command: GameCommand, game: (GameState
       if (game.ended) return fail('GAME_OVER', 'the game is over');
       const expected = command.expectedVersion;
       if (expected !== null && expected !== game.version) return fail('VERSION_CONFLICT', `expected version ${expected}, but the game is at version ${game.version}`);
-      const event: GameEvent =
-        command.type === 'Resign'
-          ? { type: 'Resigned', actor: command.seat, payload: {} }
-          : parsedAction(game.engine, command.seat, command.action);
+      const event: GameEvent = command.type === 'Resign' ? { type: 'Resigned', actor: command.seat, payload: {} } : parsedAction(game.engine, command.seat, command.action);
       return d.move(game, event, command.moveId, command.bodyHash);
     }
   }
