@@ -2,17 +2,21 @@ import { createClient, type Client } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { buildSet } from '../../src/engines/chicken-foot/index.js';
-import { hashOf } from '../../src/referee/canonical.js';
+import { hashOf } from '../../src/referee/core/canonical.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { CREATE, GAME, VERIFY } from '../support/queries.js';
+
+// Timeouts here (the app's start-up and stop: 120 s; the whole game: 300 s; games played in part:
+// 120 s) are safety nets only, far above what they take on an idle machine (the whole game: about
+// 20 s), so a loaded machine slows the tests down without failing them. Nothing checked depends on speed.
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startApp();
-});
+}, 120_000);
 afterAll(async () => {
   await t?.close();
-});
+}, 120_000);
 
 // ------------------------------------------------------------------ documents
 
@@ -52,6 +56,10 @@ type MoveName = keyof typeof MOVES;
 
 const RECORD = `query($id: ID!) { chickenFootRecord(gameId: $id) }`;
 
+/** Just what a player needs to move: the public table, then the legal actions with the seat's token. */
+const TABLE = `query($id: ID!) { chickenFootTable(gameId: $id) { ${TABLE_FIELDS} } }`;
+const LEGAL = `query($id: ID!) { chickenFootLegalActions(gameId: $id) { seat plays { tile target announce } canDraw canPass } }`;
+
 // ------------------------------------------------------------------ helpers
 
 /** Short, but a whole game: a double-6 set, hands of 5, seven rounds from 6-6 down to 0-0. */
@@ -65,6 +73,12 @@ async function createCf(input: Record<string, unknown>) {
 
 async function snapshot(id: string, token: string | undefined, after = 0) {
   const res = await t.gql(SNAPSHOT, { id, after }, token);
+  expect(res.errors).toBeUndefined();
+  return res.data;
+}
+
+async function query(document: string, id: string, token: string | undefined) {
+  const res = await t.gql(document, { id }, token);
   expect(res.errors).toBeUndefined();
   return res.data;
 }
@@ -107,17 +121,19 @@ function subscribe(id: string, token: string | undefined) {
   return { client, events, errors };
 }
 
-async function until(done: () => boolean, what: string) {
-  for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+/** Polls until `done`; the deadline is a safety net, not a speed requirement. */
+async function until(done: () => boolean, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   if (!done()) throw new Error(`timed out waiting for ${what}`);
 }
 
 /** Plays with each seat's own token until `stop` says so (or the game ends). */
 async function playUntil(id: string, tokens: string[], stop: (table: any) => boolean) {
   for (let i = 0; i < 500; i++) {
-    const table = (await snapshot(id, undefined)).chickenFootTable;
+    const table = (await query(TABLE, id, undefined)).chickenFootTable;
     if (table.status === 'FINISHED' || stop(table)) return table;
-    const legal = (await snapshot(id, tokens[table.turn])).chickenFootLegalActions;
+    const legal = (await query(LEGAL, id, tokens[table.turn])).chickenFootLegalActions;
     const [name, vars] = choose(legal);
     const res = await move(name, { gameId: id, moveId: `p${i}`, expectedVersion: table.version, ...vars }, tokens[table.turn]);
     expect(res.__typename).toBe('MoveAccepted');
@@ -131,7 +147,7 @@ describe('Chicken Foot over GraphQL', () => {
   /** The 4-player game the first test plays to its end; the record tests reuse it. */
   let played: { id: string; tokens: string[]; table: any; version: number };
 
-  it('plays a 4-player game to its end with seat tokens, never serving a seat another seat\'s tiles', async () => {
+  it("plays a 4-player game to its end with seat tokens, never serving a seat another seat's tiles", async () => {
     const created = await createCf({ ruleset: SHORT });
     expect(created.__typename).toBe('GameCreated');
     expect(created.game.fairness.randomSource).toBe('fair');
@@ -222,7 +238,12 @@ describe('Chicken Foot over GraphQL', () => {
           const res = await move(name, { gameId: id, moveId: `bad-${i}`, expectedVersion: table.version, ...vars }, token);
           expect({ i, type: res.__typename, code: res.code, currentVersion: res.currentVersion }).toEqual({ i, type: 'Rejection', code, currentVersion: table.version });
           const actor = tokens.indexOf(token);
-          expect(leaked(res.message, secretFor(hands, actor).filter((tile) => tile !== vars.tile))).toEqual([]);
+          expect(
+            leaked(
+              res.message,
+              secretFor(hands, actor).filter((tile) => tile !== vars.tile),
+            ),
+          ).toEqual([]);
         }
         const after = await Promise.all(viewers.map((token, v) => snapshot(id, token, lastSeq[v])));
         after.forEach((snap, v) => {
@@ -241,7 +262,7 @@ describe('Chicken Foot over GraphQL', () => {
     }
     expect(rejectionsChecked).toBe(true);
 
-    const end = (await snapshot(id, tokens[0])).chickenFootTable;
+    const end = (await query(TABLE, id, tokens[0])).chickenFootTable;
     expect(end.status).toBe('FINISHED');
     expect(end.round).toBeNull();
     expect(end.finishedRounds.map((r: { startDouble: string }) => r.startDouble)).toEqual(['6-6', '5-5', '4-4', '3-3', '2-2', '1-1', '0-0']);
@@ -263,7 +284,7 @@ describe('Chicken Foot over GraphQL', () => {
       await sub.client.dispose();
     }
     played = { id, tokens, table: end, version };
-  });
+  }, 300_000);
 
   it('verifies the finished game and exports its record, which imports to the same result', async () => {
     const { id, table } = played;
@@ -277,17 +298,20 @@ describe('Chicken Foot over GraphQL', () => {
     const imported = await request(t.app.getHttpServer()).post('/api/games/import?kind=chicken-foot').set('content-type', 'text/plain').send(text);
     expect(imported.status).toBe(201);
     expect(imported.body).toMatchObject({ kind: 'chicken-foot', status: 'FINISHED', result: table.result });
-    const copy = (await snapshot(imported.body.id, undefined)).chickenFootTable;
+    const copy = (await query(TABLE, imported.body.id, undefined)).chickenFootTable;
     expect(copy.finishedRounds).toEqual(table.finishedRounds);
     expect(copy.totals).toEqual(table.totals);
     expect((await t.gql(RECORD, { id: imported.body.id })).data.chickenFootRecord).toBe(text);
     expect((await t.gql(VERIFY, { gameId: imported.body.id })).data.verifyGame.ok).toBe(true);
-  });
+  }, 120_000);
 
   it('refuses a corrupted record, naming the first illegal action', async () => {
     const record = JSON.parse((await t.gql(RECORD, { id: played.id })).data.chickenFootRecord);
     // Two actions sent by the wrong seat; the earlier one is named.
-    for (const [round, action] of [[2, 2], [3, 0]]) {
+    for (const [round, action] of [
+      [2, 2],
+      [3, 0],
+    ]) {
       const a = record.rounds[round].actions[action];
       a.seat = (a.seat + 1) % 4;
     }
@@ -297,7 +321,7 @@ describe('Chicken Foot over GraphQL', () => {
     expect(res.body.error.message).toMatch(/^round 3, action 3: it is seat \d's turn/);
   });
 
-  it('deals an organizer\'s hands exactly, round after round, and marks the game as supplied', async () => {
+  it("deals an organizer's hands exactly, round after round, and marks the game as supplied", async () => {
     const set = buildSet(6);
     // Round 1 starts with 6-6 and round 2 with 5-5: that double is set aside, the rest is dealt.
     const deal = (double: string, finder: number) => {
@@ -313,7 +337,7 @@ describe('Chicken Foot over GraphQL', () => {
 
     const expectDealt = async (d: { hands: string[][]; yard: string[] }, round: number, dealer: number, finder: number) => {
       for (const [seat, token] of tokens.entries()) {
-        const table = (await snapshot(id, token)).chickenFootTable;
+        const table = (await query(TABLE, id, token)).chickenFootTable;
         expect(table).toMatchObject({ roundNumber: round, firstDealer: 2, turn: finder, round: { dealer, starter: finder, yardSize: d.yard.length } });
         expect(sorted(table.hand)).toEqual(sorted(d.hands[seat]));
       }
@@ -323,7 +347,7 @@ describe('Chicken Foot over GraphQL', () => {
     expect(between.finishedRounds[0].dealtHands.map(sorted)).toEqual(deals[0].hands.map(sorted));
     await expectDealt(deals[1], 2, 3, 3);
     expect((await t.gql(GAME, { id })).data.game.fairness.randomSource).toBe('supplied');
-  });
+  }, 120_000);
 
   it.each([
     ['a tile dealt twice', (d: any) => (d[0].hands[1][0] = d[0].hands[0][0]), {}, /deal for round 1: impossible deal: \S+ is dealt twice/],
@@ -360,7 +384,10 @@ describe('Chicken Foot over GraphQL', () => {
     expect(typed.game.ruleset).toMatchObject({ preset: 'malta-cross', players: 3, firstDealer: 1, drawPolicy: 'untilPlayable', gameEnd: { targetScore: 150 }, doubleBlankValue: 25 });
     expect(await createCf({ ruleset: { players: 3, overrides: { players: 4 } } })).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/"players" is given both/) });
     expect(await createCf({ ruleset: { players: 3, handSize: 30 } })).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/3 hands of 30 need 90 tiles/) });
-    expect(await createCf({ ruleset: { players: 3, firstDealer: 0 }, drawnFirstDealer: 1 })).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/only when the ruleset's firstDealer is "random"/) });
+    expect(await createCf({ ruleset: { players: 3, firstDealer: 0 }, drawnFirstDealer: 1 })).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/only when the ruleset's firstDealer is "random"/),
+    });
   });
 
   it('refuses its typed moves and queries on a game of another kind', async () => {
