@@ -43,9 +43,7 @@ export class AppModule {
           // Apollo files every validation failure as GRAPHQL_VALIDATION_FAILED; keep our limits' own codes.
           formatError: (formatted, error) => {
             const own = (error as { originalError?: { extensions?: { code?: unknown } } }).originalError?.extensions?.code;
-            return formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && typeof own === 'string'
-              ? { ...formatted, extensions: { ...formatted.extensions, code: own } }
-              : formatted;
+            return formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && typeof own === 'string' ? { ...formatted, extensions: { ...formatted.extensions, code: own } } : formatted;
           },
         }),
         ...GAME_MODULES,

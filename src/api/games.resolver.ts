@@ -33,7 +33,7 @@ export class GamesResolver {
     return this.referee.registry.kinds();
   }
 
-  @Query(() => Game, { description: 'One game; seat-specific fields answer for the caller\'s token' })
+  @Query(() => Game, { description: "One game; seat-specific fields answer for the caller's token" })
   async game(@Args('id', { type: () => ID }) id: string): Promise<GameModel> {
     return toGame(await this.referee.game(id));
   }
@@ -44,11 +44,7 @@ export class GamesResolver {
     @Args('first', { type: () => Int, defaultValue: 20 }) first: number,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
   ): Promise<GameConnection> {
-    const page = await this.referee.list(
-      { kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined },
-      first,
-      after,
-    );
+    const page = await this.referee.list({ kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined }, first, after);
     return { nodes: page.games.map(toGameFromRow), pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
   }
 
@@ -64,11 +60,7 @@ export class GamesResolver {
   }
 
   @Query(() => GameSnapshot, { description: 'The game as it was just after event `seq` (replayed from the log)' })
-  async gameStateAt(
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('seq', { type: () => Int }) seq: number,
-    @Context() ctx: GqlContext,
-  ): Promise<GameSnapshot> {
+  async gameStateAt(@Args('gameId', { type: () => ID }) gameId: string, @Args('seq', { type: () => Int }) seq: number, @Context() ctx: GqlContext): Promise<GameSnapshot> {
     const at = await this.referee.stateAt(gameId, seq, await this.viewer(gameId, ctx));
     return { seq: at.seq, view: at.view, result: at.outcome };
   }
@@ -92,11 +84,8 @@ export class GamesResolver {
     }
   }
 
-  @Mutation(() => JoinGameResult, { description: 'Take an open seat; answers the seat\'s token' })
-  async joinGame(
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('input', { type: () => JoinGameInput, nullable: true }) input: JoinGameInput | null,
-  ): Promise<typeof JoinGameResult> {
+  @Mutation(() => JoinGameResult, { description: "Take an open seat; answers the seat's token" })
+  async joinGame(@Args('gameId', { type: () => ID }) gameId: string, @Args('input', { type: () => JoinGameInput, nullable: true }) input: JoinGameInput | null): Promise<typeof JoinGameResult> {
     try {
       const joined = await this.referee.join(gameId, input ?? {});
       return { game: toGame(joined.game), seat: joined.seat, token: joined.token };
@@ -105,7 +94,7 @@ export class GamesResolver {
     }
   }
 
-  @Mutation(() => MoveResult, { description: 'Any game\'s action as JSON (typed mutations per game are preferred)' })
+  @Mutation(() => MoveResult, { description: "Any game's action as JSON (typed mutations per game are preferred)" })
   async submitAction(
     @Args('gameId', { type: () => ID }) gameId: string,
     @Args('moveId', { description: 'Client move id: a retry with the same id and body returns the original result' }) moveId: string,
@@ -126,7 +115,7 @@ export class GamesResolver {
     return toMoveResult(await this.referee.resign(gameId, tokenOf(ctx), moveId, expectedVersion));
   }
 
-  @Mutation(() => CreateGameResult, { description: 'Replays a record in the game\'s own format into a new game' })
+  @Mutation(() => CreateGameResult, { description: "Replays a record in the game's own format into a new game" })
   async importGame(@Args('kind') kind: string, @Args('record') record: string): Promise<typeof CreateGameResult> {
     try {
       const { game, tokens } = await this.referee.importRecord(kind, record);
@@ -138,20 +127,16 @@ export class GamesResolver {
 
   @Subscription(() => GameEvent, {
     name: 'gameEvents',
-    description: 'A game\'s events as the caller may see them, starting after `afterSeq` (resumable)',
+    description: "A game's events as the caller may see them, starting after `afterSeq` (resumable)",
     resolve: (e: GameEvent) => e,
   })
-  async subscribeGameEvents(
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('afterSeq', { type: () => Int, defaultValue: 0 }) afterSeq: number,
-    @Context() ctx: GqlContext,
-  ) {
+  async subscribeGameEvents(@Args('gameId', { type: () => ID }) gameId: string, @Args('afterSeq', { type: () => Int, defaultValue: 0 }) afterSeq: number, @Context() ctx: GqlContext) {
     return gameEventStream(this.referee, gameId, afterSeq, await this.viewer(gameId, ctx));
   }
 
   // -------------------------------------------------------------- Game fields
 
-  @ResolveField(() => Int, { nullable: true, description: 'The caller\'s seat in this game, if the token holds one' })
+  @ResolveField(() => Int, { nullable: true, description: "The caller's seat in this game, if the token holds one" })
   async mySeat(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<number | null> {
     const v = await this.viewerOrSpectator(game, ctx);
     return v === 'spectator' ? null : v;
@@ -162,7 +147,7 @@ export class GamesResolver {
     return this.referee.view(await this.liveOf(game), await this.viewerOrSpectator(game, ctx));
   }
 
-  @ResolveField(() => [JSONScalar], { description: 'Every legal action for the caller\'s seat now' })
+  @ResolveField(() => [JSONScalar], { description: "Every legal action for the caller's seat now" })
   async legalActions(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<unknown[]> {
     return this.referee.legalActions(await this.liveOf(game), await this.viewerOrSpectator(game, ctx));
   }
@@ -217,7 +202,7 @@ export class MoveAcceptedResolver {
     return this.referee.view(await this.referee.game(move.gameId), move.seat);
   }
 
-  @ResolveField(() => [JSONScalar], { description: 'The mover\'s legal actions now' })
+  @ResolveField(() => [JSONScalar], { description: "The mover's legal actions now" })
   async legalActions(@Parent() move: MoveAccepted): Promise<unknown[]> {
     return this.referee.legalActions(await this.referee.game(move.gameId), move.seat);
   }

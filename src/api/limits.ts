@@ -1,11 +1,4 @@
-import {
-  GraphQLError,
-  Kind,
-  type ASTVisitor,
-  type FragmentDefinitionNode,
-  type SelectionSetNode,
-  type ValidationContext,
-} from 'graphql';
+import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
 import { sha256Hex } from '../referee/core/canonical.js';
 import { tokenOf } from './caller.js';

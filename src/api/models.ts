@@ -22,7 +22,7 @@ export class SeatInfo {
   @Field({ description: 'Whether a player holds this seat' }) taken: boolean;
 }
 
-@ObjectType({ description: 'How this game\'s randomness can be checked' })
+@ObjectType({ description: "How this game's randomness can be checked" })
 export class Fairness {
   @Field({ description: 'SHA-256 of the server seed, published at creation' }) seedCommitment: string;
   @Field({ description: '"fair" (drawn by the referee) or "supplied" (organizer deal or imported record)' }) randomSource: string;
@@ -30,7 +30,7 @@ export class Fairness {
   @Field(() => [String], { nullable: 'items', description: 'Client seeds mixed in before play started' }) clientSeeds: (string | null)[];
 }
 
-@ObjectType({ description: 'One event of a game\'s hash-chained log, as the caller may see it' })
+@ObjectType({ description: "One event of a game's hash-chained log, as the caller may see it" })
 export class GameEvent {
   @Field(() => Int) seq: number;
   @Field() type: string;
@@ -133,7 +133,7 @@ export class Verdict {
 @InputType()
 export class SeatInput {
   @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => String, { nullable: true, description: 'Mixed into the game\'s randomness before play starts' }) clientSeed?: string | null;
+  @Field(() => String, { nullable: true, description: "Mixed into the game's randomness before play starts" }) clientSeed?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Leave this seat open for joinGame (no token now)' }) open?: boolean | null;
 }
 

@@ -150,7 +150,7 @@ describe('a 3-point match over the typed backgammon API', () => {
       }
       if (doubler === null && p.cube.mayDouble) {
         await accepted(DOUBLE, id, mine);
-        expect((await position(id))).toMatchObject({ phase: 'DOUBLE_OFFERED', toAct: [1 - seat], pendingDouble: { by: seat, value: 2, stage: 'DOUBLE' } });
+        expect(await position(id)).toMatchObject({ phase: 'DOUBLE_OFFERED', toAct: [1 - seat], pendingDouble: { by: seat, value: 2, stage: 'DOUBLE' } });
         await accepted(TAKE, id, theirs);
         expect((await position(id)).cube).toMatchObject({ value: 2, owner: 1 - seat, mayDouble: false });
         doubler = seat;
@@ -232,13 +232,14 @@ describe('a 3-point match over the typed backgammon API', () => {
 });
 
 describe('records', () => {
-  const expected: Record<string, { matchLength: number; games: number; players: string[]; finalScore: number[]; winner: string }> = JSON.parse(
-    readFileSync(join(FIXTURES, 'expected.json'), 'utf8'),
-  );
+  const expected: Record<string, { matchLength: number; games: number; players: string[]; finalScore: number[]; winner: string }> = JSON.parse(readFileSync(join(FIXTURES, 'expected.json'), 'utf8'));
 
   it.each(Object.keys(expected))('imports %s to the result gnubg recorded', async (file) => {
     const want = expected[file];
-    const res = await http().post('/api/games/import?kind=backgammon').set('content-type', 'text/plain').send(readFileSync(join(FIXTURES, file), 'utf8'));
+    const res = await http()
+      .post('/api/games/import?kind=backgammon')
+      .set('content-type', 'text/plain')
+      .send(readFileSync(join(FIXTURES, file), 'utf8'));
     expect(res.status).toBe(201);
     expect(res.body.status).toBe('FINISHED');
     expect(res.body.result).toMatchObject({ winners: [want.players.indexOf(want.winner)], points: want.finalScore });
@@ -266,7 +267,10 @@ describe('analysis without a game: backgammonPlays', () => {
     const res = await t.gql(PLAYS, { positionId: '4HPwATDgc/ABMA', dice: [3, 1] });
     const plays: Play[] = res.data.backgammonPlays;
     const pointMaker = plays.find((p) => p.notation === '8/5 6/5');
-    expect(pointMaker?.moves).toEqual([{ from: 8, to: 5, hit: false }, { from: 6, to: 5, hit: false }]);
+    expect(pointMaker?.moves).toEqual([
+      { from: 8, to: 5, hit: false },
+      { from: 6, to: 5, hit: false },
+    ]);
     expect(new Set(plays.map((p) => p.resultingPositionId)).size).toBe(plays.length);
     expect(plays.length).toBeGreaterThan(10);
   });
@@ -307,7 +311,7 @@ describe('cube and resignation actions in a money game', () => {
     await playFirst(id, tokens[opener]);
     const seat = 1 - opener;
     const [mine, theirs] = [tokens[seat], tokens[opener]];
-    expect((await position(id))).toMatchObject({ phase: 'AWAITING_ROLL', toAct: [seat], cube: { mayDouble: true } });
+    expect(await position(id)).toMatchObject({ phase: 'AWAITING_ROLL', toAct: [seat], cube: { mayDouble: true } });
 
     await accepted(DOUBLE, id, mine);
     await accepted(BEAVER, id, theirs);
@@ -317,7 +321,7 @@ describe('cube and resignation actions in a money game', () => {
     expect((await position(id)).cube).toMatchObject({ value: 8, owner: seat });
 
     await accepted(OFFER_RESIGNATION, id, mine, { level: 'SINGLE' });
-    expect((await position(id))).toMatchObject({ resignation: { by: seat, level: 'SINGLE' }, toAct: [opener] });
+    expect(await position(id)).toMatchObject({ resignation: { by: seat, level: 'SINGLE' }, toAct: [opener] });
     await accepted(REJECT_RESIGNATION, id, theirs);
     expect(await refused(OFFER_RESIGNATION, id, mine, 'ILLEGAL_MOVE', { level: 'SINGLE' })).toMatch(/rejected/);
     await accepted(OFFER_RESIGNATION, id, mine, { level: 'GAMMON' });

@@ -36,8 +36,12 @@ const RECORD = `query($id: ID!) { cerkeRecord(gameId: $id) }`;
 
 /** A typed move mutation document; every one answers a MoveResult. */
 const mutation = (name: string, fields: Record<string, string> = {}) => {
-  const vars = Object.entries(fields).map(([f, type]) => `, $${f}: ${type}`).join('');
-  const args = Object.keys(fields).map((f) => `, ${f}: $${f}`).join('');
+  const vars = Object.entries(fields)
+    .map(([f, type]) => `, $${f}: ${type}`)
+    .join('');
+  const args = Object.keys(fields)
+    .map((f) => `, ${f}: $${f}`)
+    .join('');
   return `mutation($gameId: ID!, $moveId: String!, $expectedVersion: Int${vars}) {
     r: ${name}(gameId: $gameId, moveId: $moveId, expectedVersion: $expectedVersion${args}) {
       __typename
@@ -226,9 +230,7 @@ describe('Cerke over GraphQL', () => {
     // The last move's result is the engine's outcome: per-season results and points by side.
     expect(result.points).toEqual([final.points.IA, final.points.A]);
     expect(result.details.points).toEqual(final.points);
-    expect(result.details.seasons.map((s: any) => [s.endedBy.side, s.stake, s.pointsMoved])).toEqual(
-      final.seasonResults.map((s) => [s.endedBy.side, s.stake, s.pointsMoved]),
-    );
+    expect(result.details.seasons.map((s: any) => [s.endedBy.side, s.stake, s.pointsMoved])).toEqual(final.seasonResults.map((s) => [s.endedBy.side, s.stake, s.pointsMoved]));
 
     const verdict = (await t.gql(VERIFY, { gameId: game.id })).data.verifyGame;
     expect(verdict).toMatchObject({ ok: true, badSeq: null, fairnessChecked: true });
@@ -333,7 +335,16 @@ describe('Cerke over GraphQL', () => {
     const game = await newGame();
     const s = await state(game);
     const other: Side = s.toMove === 'IA' ? 'A' : 'IA';
-    expect(s).toMatchObject({ profile: 'ONLINE', seasonCount: 4, season: { number: 1, name: 'Spring', firstMover: s.toMove }, stake: 1, points: { IA: 20, A: 20 }, tam2: 'ZO', phase: 'MOVE', viewerSide: null });
+    expect(s).toMatchObject({
+      profile: 'ONLINE',
+      seasonCount: 4,
+      season: { number: 1, name: 'Spring', firstMover: s.toMove },
+      stake: 1,
+      points: { IA: 20, A: 20 },
+      tam2: 'ZO',
+      phase: 'MOVE',
+      viewerSide: null,
+    });
     expect(s.board).toHaveLength(48);
     expect(s.lastCast!.purpose).toBe('FIRST_MOVER');
     expect(s.lastCast!.casts.map((c) => c.side)).toEqual(['IA', 'A']);
@@ -361,8 +372,16 @@ describe('Cerke over GraphQL', () => {
 describe('Cerke records', () => {
   /** How records write the hands of the import answer (the engine's outcome JSON). */
   const HAND_CHARS: Record<string, string> = {
-    Unbeatable: '無抗行処', SocialOrder: '筆兵無傾', Culture: '地心', Cavalry: '馬弓兵', Attack: '行行', King: '王',
-    Animals: '獣', Army: '戦集', Comrades: '助友', DeadlyArmy: '闇戦之集',
+    Unbeatable: '無抗行処',
+    SocialOrder: '筆兵無傾',
+    Culture: '地心',
+    Cavalry: '馬弓兵',
+    Attack: '行行',
+    King: '王',
+    Animals: '獣',
+    Army: '戦集',
+    Comrades: '助友',
+    DeadlyArmy: '闇戦之集',
   };
   const written = (h: { name: string; flash: boolean }) => (h.flash && h.name !== 'King' ? '同色' : '') + HAND_CHARS[h.name];
   const records = readdirSync(FIXTURES).filter((f) => f.endsWith('.txt'));
@@ -419,7 +438,14 @@ describe('Cerke records', () => {
     expect(rest.status).toBe(200);
     expect(rest.headers['content-type']).toMatch(/^text\/plain/);
     expect((await t.gql(RECORD, { id: game.id })).data.cerkeRecord).toBe(rest.text);
-    expect(rest.text.split('\n').slice(0, 6)).toEqual(['{一位色:' + final.seasonResults.map((s) => (s.firstMover === 'IA' ? '黒' : '赤')).join('') + '}', '{始時:}', '{終時:}', '{ruleset:seasons=2}', '{黒名:Ia}', '{赤名:Aa}']);
+    expect(rest.text.split('\n').slice(0, 6)).toEqual([
+      '{一位色:' + final.seasonResults.map((s) => (s.firstMover === 'IA' ? '黒' : '赤')).join('') + '}',
+      '{始時:}',
+      '{終時:}',
+      '{ruleset:seasons=2}',
+      '{黒名:Ia}',
+      '{赤名:Aa}',
+    ]);
     expect(rest.text).toContain('再行');
 
     const imported = await importText(rest.text);

@@ -100,13 +100,19 @@ describe('audit: the hash chain, the seed and every move are checkable', () => {
 
   it('serves the event log as NDJSON, one verifiable event per line', async () => {
     const id = await finishedDuel();
-    const res = await request(t.app.getHttpServer()).get(`/api/games/${id}/events`).buffer(true).parse((r, cb) => {
-      let text = '';
-      r.on('data', (c: Buffer) => (text += c));
-      r.on('end', () => cb(null, text));
-    });
+    const res = await request(t.app.getHttpServer())
+      .get(`/api/games/${id}/events`)
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c));
+        r.on('end', () => cb(null, text));
+      });
     expect(res.headers['content-type']).toMatch(/ndjson/);
-    const lines = (res.body as string).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (res.body as string)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((e) => e.seq)).toEqual(lines.map((_, i) => i + 1));
     for (let i = 1; i < lines.length; i++) expect(lines[i].prevHash).toBe(lines[i - 1].hash);
   });

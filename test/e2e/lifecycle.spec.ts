@@ -41,7 +41,10 @@ describe(`game lifecycle over GraphQL`, () => {
     expect(before.fairness.serverSeed).toBeNull();
     expect(before.fairness.seedCommitment).toMatch(/^[0-9a-f]{64}$/);
 
-    const end = await playToEnd(created.id, tokens.map((x) => x.token));
+    const end = await playToEnd(
+      created.id,
+      tokens.map((x) => x.token),
+    );
     expect(end.result.winners.length).toBeGreaterThan(0);
     expect(end.fairness.serverSeed).toMatch(/^[0-9a-f]{64}$/);
     expect(createHash('sha256').update(end.fairness.serverSeed).digest('hex')).toBe(end.fairness.seedCommitment);
@@ -83,11 +86,9 @@ describe(`game lifecycle over GraphQL`, () => {
     const { game: created, tokens } = await newDuel();
     const g = await game(created.id, tokens[0].token);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        t.gql(ACT, { gameId: created.id, moveId: `race-${i}`, action: g.legalActions[i % g.legalActions.length], expectedVersion: g.version }, tokens[0].token),
-      ),
+      Array.from({ length: 20 }, (_, i) => t.gql(ACT, { gameId: created.id, moveId: `race-${i}`, action: g.legalActions[i % g.legalActions.length], expectedVersion: g.version }, tokens[0].token)),
     );
-    const kinds = results.map((r) => r.data.submitAction.__typename === 'MoveAccepted' ? 'accepted' : r.data.submitAction.code);
+    const kinds = results.map((r) => (r.data.submitAction.__typename === 'MoveAccepted' ? 'accepted' : r.data.submitAction.code));
     expect(kinds.filter((k) => k === 'accepted')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'VERSION_CONFLICT')).toHaveLength(19);
     const events = (await t.gql(EVENTS, { gameId: created.id }, tokens[0].token)).data.gameEvents;

@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 describe('operations and limits', () => {
-  it('streams a game\'s events over graphql-ws from a sequence number, then live, as the seat may see them', async () => {
+  it("streams a game's events over graphql-ws from a sequence number, then live, as the seat may see them", async () => {
     const { game, tokens } = (await t.gql(CREATE, { input: { kind: 'duel' } }, 'limits-1')).data.createGame;
     const client = createClient({
       url: `${t.url.replace('http', 'ws')}/graphql`,
@@ -63,9 +63,16 @@ describe('operations and limits', () => {
 
   it('refuses queries that are too deep and bodies that are too large, as typed errors', async () => {
     const server = t.app.getHttpServer();
-    const deep = await request(server).post('/graphql').set('authorization', 'Bearer deep').send({ query: '{ games { nodes { seats { index } } pageInfo { endCursor } } __schema { types { fields { type { ofType { ofType { name } } } } } } }' });
+    const deep = await request(server)
+      .post('/graphql')
+      .set('authorization', 'Bearer deep')
+      .send({ query: '{ games { nodes { seats { index } } pageInfo { endCursor } } __schema { types { fields { type { ofType { ofType { name } } } } } } }' });
     expect(deep.body.errors[0].extensions.code).toBe('QUERY_TOO_DEEP');
-    const big = await request(server).post('/graphql').set('authorization', 'Bearer big').set('content-type', 'application/json').send(JSON.stringify({ query: `{ __typename } #${'x'.repeat(5000)}` }));
+    const big = await request(server)
+      .post('/graphql')
+      .set('authorization', 'Bearer big')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ query: `{ __typename } #${'x'.repeat(5000)}` }));
     expect(big.status).toBe(413);
     expect(big.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });

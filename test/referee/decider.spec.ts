@@ -25,14 +25,32 @@ interface History {
 }
 
 const taken = (n = 2) => Array.from({ length: n }, () => ({ name: null, clientSeed: null, taken: true }));
-const create = (over: Partial<Extract<GameCommand, { type: 'CreateGame' }>> = {}): GameCommand => ({ type: 'CreateGame', gameId: GAME, kind: 'duel', ruleset: { cards: 10, handSize: 3 }, seats: taken(), ...over });
-const play = (seat: number, card: number, moveId = `m-${seat}-${card}`, expectedVersion: number | null = null): GameCommand => ({ type: 'TakeAction', seat, moveId, bodyHash: `h-${moveId}`, action: { type: 'play', card }, expectedVersion });
+const create = (over: Partial<Extract<GameCommand, { type: 'CreateGame' }>> = {}): GameCommand => ({
+  type: 'CreateGame',
+  gameId: GAME,
+  kind: 'duel',
+  ruleset: { cards: 10, handSize: 3 },
+  seats: taken(),
+  ...over,
+});
+const play = (seat: number, card: number, moveId = `m-${seat}-${card}`, expectedVersion: number | null = null): GameCommand => ({
+  type: 'TakeAction',
+  seat,
+  moveId,
+  bodyHash: `h-${moveId}`,
+  action: { type: 'play', card },
+  expectedVersion,
+});
 
 /** Decides a command on a history and, when accepted, chains its events onto it. */
 function decideOn(h: History, command: GameCommand, supplied: number[][] = []): { result: Result<Decision>; next: History } {
   const result = decider.decide(command, h.game, { now: NOW, serverSeed: SEED, supplied });
   if (!result.ok) return { result, next: h };
-  const events = chainEvents(GAME, h.game ?? emptyHead(), result.value.steps.map((s) => s.draft));
+  const events = chainEvents(
+    GAME,
+    h.game ?? emptyHead(),
+    result.value.steps.map((s) => s.draft),
+  );
   const game = { ...result.value.game, ...advanceHead(h.game ?? emptyHead(), events, decider.follows) };
   return { result, next: { events: [...h.events, ...events], game } };
 }
@@ -127,11 +145,39 @@ describe('game decider', () => {
     const played = given(create());
     const seat = toAct(played);
     const values = (played.events[2].payload.chance as { values: number[] }).values;
-    const ok = when(given(), { type: 'ImportGame', gameId: GAME, kind: 'duel', record: { ruleset: { cards: 10, handSize: 3 }, entries: [{ kind: 'chance', values }, { kind: 'action', seat, action: { type: 'play', card: duel(played).hands[seat][0] } }] } });
+    const ok = when(given(), {
+      type: 'ImportGame',
+      gameId: GAME,
+      kind: 'duel',
+      record: {
+        ruleset: { cards: 10, handSize: 3 },
+        entries: [
+          { kind: 'chance', values },
+          { kind: 'action', seat, action: { type: 'play', card: duel(played).hands[seat][0] } },
+        ],
+      },
+    });
     expect((types(ok) as string[]).slice(0, 4)).toEqual(['GameCreated', 'GameStarted', 'CardsShuffled', 'ActionTaken']);
-    const refused = when(given(), { type: 'ImportGame', gameId: GAME, kind: 'duel', record: { ruleset: { cards: 10, handSize: 3 }, entries: [{ kind: 'chance', values }, { kind: 'action', seat: 1 - seat, action: { type: 'play', card: 0 } }], labels: ['deal', 'turn 1'] } });
+    const refused = when(given(), {
+      type: 'ImportGame',
+      gameId: GAME,
+      kind: 'duel',
+      record: {
+        ruleset: { cards: 10, handSize: 3 },
+        entries: [
+          { kind: 'chance', values },
+          { kind: 'action', seat: 1 - seat, action: { type: 'play', card: 0 } },
+        ],
+        labels: ['deal', 'turn 1'],
+      },
+    });
     expect(refused).toMatchObject({ ok: false, error: { code: 'ILLEGAL_MOVE', message: expect.stringMatching(/^turn 1: /) } });
-    const missing = when(given(), { type: 'ImportGame', gameId: GAME, kind: 'duel', record: { ruleset: { cards: 10, handSize: 3 }, entries: [{ kind: 'action', seat, action: { type: 'play', card: 0 } }] } });
+    const missing = when(given(), {
+      type: 'ImportGame',
+      gameId: GAME,
+      kind: 'duel',
+      record: { ruleset: { cards: 10, handSize: 3 }, entries: [{ kind: 'action', seat, action: { type: 'play', card: 0 } }] },
+    });
     expect(missing).toMatchObject({ ok: false, error: { code: 'ILLEGAL_MOVE', message: 'entry 1: the record is missing the CardsShuffled before this move' } });
   });
 
@@ -183,7 +229,11 @@ describe('folding a game stream', () => {
   it('recognises chance events by type and refuses an event of no known type', () => {
     const h = given(create());
     const odd = { ...h.events[1], type: 'Teleported', payload: { to: 3 } };
-    expect(verifyStream(registry, GAME, [h.events[0], { ...odd, hash: eventHash(GAME, odd) }], { serverSeed: null })).toMatchObject({ ok: false, badSeq: 2, problem: 'event 2: unknown event type Teleported' });
+    expect(verifyStream(registry, GAME, [h.events[0], { ...odd, hash: eventHash(GAME, odd) }], { serverSeed: null })).toMatchObject({
+      ok: false,
+      badSeq: 2,
+      problem: 'event 2: unknown event type Teleported',
+    });
   });
 
   it('refuses a stream that skips a seq or breaks the chain', () => {

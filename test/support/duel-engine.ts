@@ -37,7 +37,7 @@ export const duelEngine: Engine<DuelRuleset, DuelState, DuelAction> = {
   seatCount: () => 2,
   parseAction(input) {
     const a = input as DuelAction;
-    if (!a || a.type !== 'play' || !Number.isInteger(a.card) || Object.keys(a).length !== 2) return fail('INVALID_INPUT', 'an action is { type: "play", card: <int> }');
+    if (a?.type !== 'play' || !Number.isInteger(a.card) || Object.keys(a).length !== 2) return fail('INVALID_INPUT', 'an action is { type: "play", card: <int> }');
     return ok({ type: 'play', card: a.card });
   },
   init: (ruleset) => ({ ruleset, dealt: false, hands: [[], []], played: [[], []], rolls: [0, 0], turn: 0, rollFor: null, resigned: null }),
@@ -48,7 +48,10 @@ export const duelEngine: Engine<DuelRuleset, DuelState, DuelAction> = {
   },
   resolveChance(s, values) {
     if (!s.dealt) {
-      const order = applyShuffle(Array.from({ length: s.ruleset.cards }, (_, i) => i), values);
+      const order = applyShuffle(
+        Array.from({ length: s.ruleset.cards }, (_, i) => i),
+        values,
+      );
       const h = s.ruleset.handSize;
       return ok({ ...s, dealt: true, hands: [order.slice(0, h).sort((a, b) => a - b), order.slice(h, 2 * h).sort((a, b) => a - b)] });
     }

@@ -2,10 +2,7 @@ import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graph
 import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { toMoveResult } from '../../api/mapping.js';
 import { MoveResult } from '../../api/models.js';
-import {
-  backgammonEngine, legalPlays, playsForPosition,
-  type BackgammonAction, type BackgammonState, type BackgammonView, type ResignationLevel,
-} from '../../engines/backgammon/index.js';
+import { backgammonEngine, legalPlays, playsForPosition, type BackgammonAction, type BackgammonState, type BackgammonView, type ResignationLevel } from '../../engines/backgammon/index.js';
 import { RefereeError } from '../../referee/core/errors.js';
 import type { LiveGame } from '../../referee/application/live-games.js';
 import { RefereeService } from '../../referee/application/referee.service.js';
@@ -67,12 +64,12 @@ export class BackgammonResolver {
     return this.act(move, ctx, { type: 'resign', level });
   }
 
-  @Mutation(() => MoveResult, { description: 'Accept your opponent\'s resignation: you win the game at the level offered' })
+  @Mutation(() => MoveResult, { description: "Accept your opponent's resignation: you win the game at the level offered" })
   backgammonAcceptResignation(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'acceptResignation' });
   }
 
-  @Mutation(() => MoveResult, { description: 'Reject your opponent\'s resignation: the game goes on' })
+  @Mutation(() => MoveResult, { description: "Reject your opponent's resignation: the game goes on" })
   backgammonRejectResignation(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'rejectResignation' });
   }
@@ -90,10 +87,7 @@ export class BackgammonResolver {
   }
 
   @Query(() => [BackgammonPlay], { description: 'Analysis, no game needed: every legal play for the side on roll in a gnubg Position ID with these dice; empty when the roll cannot be played' })
-  backgammonPlays(
-    @Args('positionId') positionId: string,
-    @Args('dice', { type: () => [Int], description: 'Two dice, 1-6 each' }) dice: number[],
-  ): BackgammonPlay[] {
+  backgammonPlays(@Args('positionId') positionId: string, @Args('dice', { type: () => [Int], description: 'Two dice, 1-6 each' }) dice: number[]): BackgammonPlay[] {
     const plays = playsForPosition(positionId, dice);
     if (!plays.ok) throw new RefereeError(plays.error.code, plays.error.message);
     return plays.value.map(toPlay);

@@ -20,7 +20,7 @@ export class CerkeResolver {
 
   @Mutation(() => MoveResult, {
     description:
-      'Move one of your pieces, directly or stepping on `via`. When the leg after `via` is limited by a stick cast, the sticks are cast at once (a SticksCast event among the result\'s events); then complete or abandon the step.',
+      "Move one of your pieces, directly or stepping on `via`. When the leg after `via` is limited by a stick cast, the sticks are cast at once (a SticksCast event among the result's events); then complete or abandon the step.",
   })
   cerkeMove(@Args() { from, via, to, ...turn }: CerkeMoveArgs, @Context() ctx: GqlContext) {
     return this.act(ctx, turn, compact({ type: 'move' as const, from, via, to }));
@@ -51,7 +51,7 @@ export class CerkeResolver {
     return this.act(ctx, turn, { type: 'continue' });
   }
 
-  @Mutation(() => MoveResult, { description: 'ta xot1 after making a new hand: end the season and take the hands\' value times the stake' })
+  @Mutation(() => MoveResult, { description: "ta xot1 after making a new hand: end the season and take the hands' value times the stake" })
   cerkeDeclareEndSeason(@Args() turn: CerkeTurnArgs, @Context() ctx: GqlContext) {
     return this.act(ctx, turn, { type: 'endSeason' });
   }
@@ -63,7 +63,7 @@ export class CerkeResolver {
     return toCerkeState(game, this.referee.view(game, viewer) as CerkeView);
   }
 
-  @Query(() => [CerkeLegalAction], { description: 'Every legal action for the caller\'s seat now (empty for spectators and out of turn)' })
+  @Query(() => [CerkeLegalAction], { description: "Every legal action for the caller's seat now (empty for spectators and out of turn)" })
   async cerkeLegalActions(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<CerkeAction[]> {
     const game = await this.cerkeGame(gameId);
     return this.referee.legalActions(game, await this.referee.viewerOf(gameId, tokenOf(ctx))) as CerkeAction[];

@@ -61,14 +61,16 @@ export class ChickenFootResolver {
     return { ok: true, message: null, warnings: rulesetWarnings(parsed.value), ruleset: parsed.value };
   }
 
-  @Query(() => ChickenFootTable, { description: 'The table as the caller may see it: its own hand (none for spectators), every seat\'s tile count, the table tree, scores, and finished rounds in full' })
+  @Query(() => ChickenFootTable, {
+    description: "The table as the caller may see it: its own hand (none for spectators), every seat's tile count, the table tree, scores, and finished rounds in full",
+  })
   async chickenFootTable(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootTable> {
     const game = await this.chickenFootGame(gameId);
     const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));
     return toTable(game, this.referee.view(game, viewer) as ChickenFootView);
   }
 
-  @Query(() => ChickenFootLegalActions, { description: 'Every legal play of the caller\'s seat now (tile and target), or whether it may draw or pass' })
+  @Query(() => ChickenFootLegalActions, { description: "Every legal play of the caller's seat now (tile and target), or whether it may draw or pass" })
   async chickenFootLegalActions(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootLegalActions> {
     const game = await this.chickenFootGame(gameId);
     const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));

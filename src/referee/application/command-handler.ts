@@ -45,7 +45,14 @@ export class GameCommands {
   ) {}
 
   /** A seat's move (an action, or conceding the whole game). Always a typed answer for rule or input problems. */
-  async move(gameId: string, token: string | null, moveId: unknown, expectedVersion: number | null | undefined, body: { kind: 'action'; action: unknown } | { kind: 'resign' }, expectedKind?: string): Promise<MoveResult> {
+  async move(
+    gameId: string,
+    token: string | null,
+    moveId: unknown,
+    expectedVersion: number | null | undefined,
+    body: { kind: 'action'; action: unknown } | { kind: 'resign' },
+    expectedKind?: string,
+  ): Promise<MoveResult> {
     const started = performance.now();
     let kind = 'unknown';
     const reject = (code: string, message: string, version: number | null = null): Rejected => {
@@ -61,7 +68,10 @@ export class GameCommands {
         if (expectedKind) await this.queries.game(gameId, expectedKind);
         const seat = await this.tokens.seatOf(gameId, token);
         const bodyHash = hashOf(body);
-        const command: GameCommand = body.kind === 'resign' ? { type: 'Resign', seat, moveId, bodyHash, expectedVersion: expected } : { type: 'TakeAction', seat, moveId, bodyHash, action: body.action, expectedVersion: expected };
+        const command: GameCommand =
+          body.kind === 'resign'
+            ? { type: 'Resign', seat, moveId, bodyHash, expectedVersion: expected }
+            : { type: 'TakeAction', seat, moveId, bodyHash, action: body.action, expectedVersion: expected };
         return this.live.withLock(gameId, async () => {
           for (let attempt = 1; ; attempt++) {
             const cached = this.live.has(gameId);
@@ -112,7 +122,9 @@ export class GameCommands {
         const game = await this.live.get(gameId);
         const [name, clientSeed] = [checkName(input.name), checkClientSeed(input.clientSeed)];
         const seats = game.seats.map((s) => ({ name: s.name, clientSeed: s.clientSeed, taken: Boolean(s.tokenHash) }));
-        const decided = unwrap(this.decider.decide({ type: 'JoinSeat', seat: input.seat ?? null, name, clientSeed, seats }, game, { now: new Date().toISOString(), serverSeed: game.serverSeed, supplied: game.supplied }));
+        const decided = unwrap(
+          this.decider.decide({ type: 'JoinSeat', seat: input.seat ?? null, name, clientSeed, seats }, game, { now: new Date().toISOString(), serverSeed: game.serverSeed, supplied: game.supplied }),
+        );
         const seat = decided.seat!;
         const token = newToken();
         const claim = { index: seat, name, tokenHash: tokenHash(token), clientSeed };

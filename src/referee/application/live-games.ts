@@ -101,7 +101,11 @@ export class LiveGames {
   /** Chains a decision's events after `previous` and gives the game as it is once they are stored (with its rows). */
   advance(previous: LiveGame | null, rows: Pick<LiveGame, 'serverSeed' | 'supplied' | 'seats' | 'createdAt'>, decision: Decision): { game: LiveGame; events: StoredEvent[]; steps: Step[] } {
     const head = previous ?? emptyHead();
-    const events = chainEvents(decision.game.gameId, head, decision.steps.map((s) => s.draft));
+    const events = chainEvents(
+      decision.game.gameId,
+      head,
+      decision.steps.map((s) => s.draft),
+    );
     const { serverSeed, supplied, seats, createdAt } = rows;
     const game: LiveGame = { ...decision.game, ...advanceHead(head, events, this.decider.follows), status: statusOf(decision.game), serverSeed, supplied, seats, createdAt };
     const steps = events.map((event, i) => ({ event, before: decision.steps[i].before, after: decision.steps[i].after }));

@@ -26,7 +26,11 @@ export class RefereeService {
   private readonly queries: GameQueries;
   private readonly records: Records;
 
-  constructor(store: EventStore, readonly registry: EngineRegistry, metrics: RefereeMetrics) {
+  constructor(
+    store: EventStore,
+    readonly registry: EngineRegistry,
+    metrics: RefereeMetrics,
+  ) {
     const decider = gameDecider(registry);
     const tokens = new SeatTokens(store);
     this.live = new LiveGames(store, registry);

@@ -66,12 +66,7 @@ export function buildBundle(game: BundledGame, events: StoredEvent[]): Bundle {
  * Verifies a stream: hash chain, ruleset, seed commitment, every fair draw (when the seed is
  * known) and every move through the engine. Names the first bad event.
  */
-export function verifyStream(
-  registry: EngineRegistry,
-  gameId: string,
-  events: StoredEvent[],
-  opts: { serverSeed: string | null; expectedCommitment?: string; expectedResult?: unknown },
-): Verdict {
+export function verifyStream(registry: EngineRegistry, gameId: string, events: StoredEvent[], opts: { serverSeed: string | null; expectedCommitment?: string; expectedResult?: unknown }): Verdict {
   let checked = 0;
   try {
     const seed = opts.serverSeed ?? revealedSeedOf(events);
@@ -111,7 +106,15 @@ export function verifyBundle(registry: EngineRegistry, bundle: Bundle): Verdict 
   }
   const first = bundle.events[0];
   if (first && first.prevHash !== GENESIS_HASH) {
-    return { ok: false, eventsChecked: 0, drawsRecomputed: 0, badSeq: first.seq, problem: 'the first event does not start the chain', fairnessChecked: false, summary: `FAILED at event ${first.seq}: the first event does not start the chain` };
+    return {
+      ok: false,
+      eventsChecked: 0,
+      drawsRecomputed: 0,
+      badSeq: first.seq,
+      problem: 'the first event does not start the chain',
+      fairnessChecked: false,
+      summary: `FAILED at event ${first.seq}: the first event does not start the chain`,
+    };
   }
   return verifyStream(registry, bundle.game.id, bundle.events, { serverSeed: bundle.game.serverSeed, expectedCommitment: bundle.game.seedCommitment });
 }

@@ -29,7 +29,9 @@ export class FairSource {
     if (!Number.isInteger(n) || n < 1 || n > TWO_32) throw new RangeError(`cannot draw from [0, ${n})`);
     const limit = TWO_32 - (TWO_32 % n);
     for (;;) {
-      const mac = createHmac('sha256', this.serverSeed).update(`${this.gameId}:${this.mix}:${this.counter++}`).digest();
+      const mac = createHmac('sha256', this.serverSeed)
+        .update(`${this.gameId}:${this.mix}:${this.counter++}`)
+        .digest();
       const x = mac.readUInt32BE(0);
       if (x < limit) return x % n;
     }

@@ -59,7 +59,13 @@ export class MemoryEventStore extends EventStore {
     const newestFirst = (a: StoredGame, b: StoredGame) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1);
     const isAfter = (g: StoredGame) => !after || g.createdAt < after.createdAt || (g.createdAt.getTime() === after.createdAt.getTime() && g.id < after.id);
     return [...this.games.values()]
-      .filter((g) => (filter.kind === undefined || g.kind === filter.kind) && (filter.status === undefined || g.status === filter.status) && (filter.imported === undefined || g.imported === filter.imported) && isAfter(g))
+      .filter(
+        (g) =>
+          (filter.kind === undefined || g.kind === filter.kind) &&
+          (filter.status === undefined || g.status === filter.status) &&
+          (filter.imported === undefined || g.imported === filter.imported) &&
+          isAfter(g),
+      )
       .sort(newestFirst)
       .slice(0, first);
   }

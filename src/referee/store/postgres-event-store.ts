@@ -149,9 +149,7 @@ export class PostgresEventStore extends EventStore {
         kind: filter.kind,
         status: filter.status,
         imported: filter.imported,
-        ...(after
-          ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
-          : {}),
+        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: first,
@@ -209,8 +207,7 @@ interface PendingAppend {
   reject: (err: unknown) => void;
 }
 
-const appendRows = (group: Pick<PendingAppend, 'gameId' | 'events'>[]) =>
-  JSON.stringify(group.flatMap((a) => a.events.map((e) => eventRow(e, a.gameId))));
+const appendRows = (group: Pick<PendingAppend, 'gameId' | 'events'>[]) => JSON.stringify(group.flatMap((a) => a.events.map((e) => eventRow(e, a.gameId))));
 
 const headRows = (group: Pick<PendingAppend, 'gameId' | 'head'>[]) =>
   JSON.stringify(group.map((a) => ({ id: a.gameId, version: a.head.version, status: a.head.status, result: a.head.result ?? null })));

@@ -23,7 +23,8 @@ export const BackgammonPhase = {
 } as const satisfies Record<string, Phase>;
 registerEnumType(BackgammonPhase, {
   name: 'BackgammonPhase',
-  description: 'Where the turn stands: the opening roll, the player on roll may double or roll, the dice are being rolled, a double awaits its answer, the dice await a play, or the match (or money game) is over',
+  description:
+    'Where the turn stands: the opening roll, the player on roll may double or roll, the dice are being rolled, a double awaits its answer, the dice await a play, or the match (or money game) is over',
 });
 
 export const BackgammonCubeStage = {

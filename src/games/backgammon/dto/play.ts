@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 
-const FROM = 'The point the checker leaves, in the mover\'s own numbering (he moves from 24 towards 1): 1-24, or 25 for the bar';
-const TO = 'The point the checker reaches, in the mover\'s own numbering: 1-24, or 0 when it is borne off';
+const FROM = "The point the checker leaves, in the mover's own numbering (he moves from 24 towards 1): 1-24, or 25 for the bar";
+const TO = "The point the checker reaches, in the mover's own numbering: 1-24, or 0 when it is borne off";
 
 /** The arguments every backgammon move mutation shares. */
 @ArgsType()

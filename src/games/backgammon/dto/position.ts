@@ -5,9 +5,9 @@ import { BackgammonCheckerMove } from './play.js';
 
 const SEAT = 'Seat 0 is White, seat 1 is Black';
 
-@ObjectType({ description: 'One player\'s checkers, in that player\'s own numbering (he moves from 24 towards 1)' })
+@ObjectType({ description: "One player's checkers, in that player's own numbering (he moves from 24 towards 1)" })
 export class BackgammonSide {
-  @Field(() => [Int], { description: 'points[i] = this player\'s checkers on his point i + 1 (24 entries)' }) points: number[];
+  @Field(() => [Int], { description: "points[i] = this player's checkers on his point i + 1 (24 entries)" }) points: number[];
   @Field(() => Int, { description: 'Checkers on the bar, waiting to enter' }) bar: number;
   @Field(() => Int, { description: 'Checkers borne off' }) off: number;
   @Field(() => Int, { description: 'Pips still to travel to bear everything off (a checker on the bar counts 25)' }) pipCount: number;
@@ -16,7 +16,7 @@ export class BackgammonSide {
 @ObjectType({ description: 'Where every checker stands' })
 export class BackgammonBoard {
   @Field(() => [BackgammonSide], { description: `Per seat. ${SEAT}` }) sides: BackgammonSide[];
-  @Field(() => [Int], { description: 'White\'s numbering, points 1-24: a positive count is White checkers, a negative count Black checkers' }) absolute: number[];
+  @Field(() => [Int], { description: "White's numbering, points 1-24: a positive count is White checkers, a negative count Black checkers" }) absolute: number[];
 }
 
 @ObjectType({ description: 'The doubling cube' })

@@ -26,7 +26,7 @@ export class CerkeMoveArgs extends CerkeTurnArgs {
 
 @ArgsType()
 export class CerkeCompleteStepArgs extends CerkeTurnArgs {
-  @Field({ description: 'Where the stick-limited leg ends: one of the pending decision\'s completions' }) to: string;
+  @Field({ description: "Where the stick-limited leg ends: one of the pending decision's completions" }) to: string;
 }
 
 @ArgsType()
@@ -44,7 +44,10 @@ export class CerkeMoveTam2Args extends CerkeTurnArgs {
   @Field(() => CerkeStepDuring, { nullable: true }) stepDuring?: StepDuring | null;
 }
 
-@ObjectType({ description: 'A legal action; only the fields its type uses are set. Each type has its mutation: cerkeMove, cerkeCompleteStep, cerkeAbandonStep, cerkeDrop, cerkeMoveTam2, cerkeDeclareContinue, cerkeDeclareEndSeason' })
+@ObjectType({
+  description:
+    'A legal action; only the fields its type uses are set. Each type has its mutation: cerkeMove, cerkeCompleteStep, cerkeAbandonStep, cerkeDrop, cerkeMoveTam2, cerkeDeclareContinue, cerkeDeclareEndSeason',
+})
 export class CerkeLegalAction {
   @Field(() => CerkeActionType) type: CerkeAction['type'];
   @Field(() => String, { nullable: true }) from?: string;

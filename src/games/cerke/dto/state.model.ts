@@ -3,9 +3,7 @@ import { Field, ID, Int, ObjectType, createUnionType } from '@nestjs/graphql';
 import { JSONScalar } from '../../../api/json.scalar.js';
 import { GameStatusEnum } from '../../../api/models.js';
 import type { Colour, GameResult, HandName, Kind, NegativeHand, Phase, Profile, SeasonResult, Side, StickCast } from '../../../engines/cerke/index.js';
-import {
-  CerkeCastPurpose, CerkeColour, CerkeGameEndReason, CerkeHandName, CerkeKind, CerkePhase, CerkeProfile, CerkeSeasonEndCause, CerkeSide,
-} from './enums.js';
+import { CerkeCastPurpose, CerkeColour, CerkeGameEndReason, CerkeHandName, CerkeKind, CerkePhase, CerkeProfile, CerkeSeasonEndCause, CerkeSide } from './enums.js';
 
 @ObjectType({ description: 'A piece on the board' })
 export class CerkePiece {
@@ -28,11 +26,11 @@ export class CerkeHand {
   @Field(() => Int) value: number;
 }
 
-@ObjectType({ description: 'A side\'s captured pile (hop1zuo1) and the hands it forms now' })
+@ObjectType({ description: "A side's captured pile (hop1zuo1) and the hands it forms now" })
 export class CerkeCapturedPile {
   @Field(() => [CerkeCapturedPiece]) pieces: CerkeCapturedPiece[];
   @Field(() => [CerkeHand]) hands: CerkeHand[];
-  @Field(() => Int, { description: 'The hands\' total value' }) score: number;
+  @Field(() => Int, { description: "The hands' total value" }) score: number;
 }
 
 @ObjectType({ description: 'Both captured piles, by side' })
@@ -54,7 +52,7 @@ export class CerkeSeason {
   @Field(() => CerkeSide, { nullable: true, description: 'Who moves first this season; null until the sticks decide it' }) firstMover: Side | null;
 }
 
-@ObjectType({ description: 'One side\'s five sticks' })
+@ObjectType({ description: "One side's five sticks" })
 export class CerkeSideCast {
   @Field(() => CerkeSide) side: Side;
   @Field(() => [Int], { description: 'Each stick: 1 shows the marked face' }) sticks: number[];
@@ -64,7 +62,7 @@ export class CerkeSideCast {
 @ObjectType({ description: 'A stick cast as the referee drew it' })
 export class CerkeStickCast {
   @Field(() => CerkeCastPurpose) purpose: StickCast['purpose'];
-  @Field(() => [CerkeSideCast], { description: 'Both sides for the first-mover cast (IA first), else the mover\'s' }) casts: CerkeSideCast[];
+  @Field(() => [CerkeSideCast], { description: "Both sides for the first-mover cast (IA first), else the mover's" }) casts: CerkeSideCast[];
 }
 
 @ObjectType({ description: 'The mover made a new hand: ty mok1 (cerkeDeclareContinue) or ta xot1 (cerkeDeclareEndSeason)' })
@@ -130,9 +128,9 @@ export class CerkeGameResult {
 @ObjectType('CerkeState', { description: 'A Cerke game now. Everything in Cerke is public, so every caller sees the same, bar `viewerSide`.' })
 export class CerkeStateModel {
   @Field(() => ID) gameId: string;
-  @Field(() => Int, { description: 'The game\'s version; pass it as expectedVersion' }) version: number;
+  @Field(() => Int, { description: "The game's version; pass it as expectedVersion" }) version: number;
   @Field(() => GameStatusEnum) status: GameStatusEnum;
-  @Field(() => CerkeSide, { nullable: true, description: 'The caller\'s side, if the token holds a seat' }) viewerSide: Side | null;
+  @Field(() => CerkeSide, { nullable: true, description: "The caller's side, if the token holds a seat" }) viewerSide: Side | null;
   @Field(() => CerkeProfile) profile: Profile;
   @Field(() => JSONScalar, { description: 'The complete ruleset: profile, seasons and every rule flag' }) ruleset: unknown;
   @Field(() => Int, { description: 'Seasons in the game: 1, 2 or 4' }) seasonCount: number;
@@ -143,7 +141,7 @@ export class CerkeStateModel {
   toMove: Side | null;
   @Field(() => CerkePhase) phase: Phase['name'];
   @Field(() => [CerkePiece]) board: CerkePiece[];
-  @Field(() => String, { nullable: true, description: 'Tam2\'s square' }) tam2: string | null;
+  @Field(() => String, { nullable: true, description: "Tam2's square" }) tam2: string | null;
   @Field(() => CerkeCapturedPiles) capturedPiles: CerkeCapturedPiles;
   @Field(() => CerkePendingDecision, { nullable: true }) pendingDecision: typeof CerkePendingDecision | null;
   @Field(() => CerkeStickCast, { nullable: true, description: 'The last stick cast of the game' }) lastCast: CerkeStickCast | null;

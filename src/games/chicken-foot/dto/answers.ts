@@ -8,9 +8,9 @@ export class ChickenFootLegalPlay {
   @Field({ description: 'True when the play takes you to one tile and the ruleset wants "last tile" called' }) announce: boolean;
 }
 
-@ObjectType({ description: 'What the caller\'s seat may do now: its legal plays, or draw, or pass (all empty when it is not its turn)' })
+@ObjectType({ description: "What the caller's seat may do now: its legal plays, or draw, or pass (all empty when it is not its turn)" })
 export class ChickenFootLegalActions {
-  @Field(() => Int, { nullable: true, description: 'The caller\'s seat; null for spectators' }) seat: number | null;
+  @Field(() => Int, { nullable: true, description: "The caller's seat; null for spectators" }) seat: number | null;
   @Field(() => [ChickenFootLegalPlay]) plays: ChickenFootLegalPlay[];
   @Field() canDraw: boolean;
   @Field() canPass: boolean;

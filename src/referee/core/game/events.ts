@@ -63,7 +63,8 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
   const asSeat = (): Seat | null => (Number.isInteger(e.actor) ? (e.actor as Seat) : null);
   switch (e.type) {
     case 'GameCreated': {
-      if (typeof p.kind !== 'string' || !Array.isArray(p.seats) || typeof p.rulesetHash !== 'string' || typeof p.seedCommitment !== 'string') return malformed('GameCreated lacks its kind, seats, ruleset hash or seed commitment');
+      if (typeof p.kind !== 'string' || !Array.isArray(p.seats) || typeof p.rulesetHash !== 'string' || typeof p.seedCommitment !== 'string')
+        return malformed('GameCreated lacks its kind, seats, ruleset hash or seed commitment');
       const seats = p.seats.map((s) => ({ name: isObject(s) && typeof s.name === 'string' ? s.name : null }));
       const randomSource = p.randomSource === 'supplied' ? 'supplied' : 'fair';
       return ok({ type: e.type, payload: { kind: p.kind, ruleset: p.ruleset, rulesetHash: p.rulesetHash, seats, seedCommitment: p.seedCommitment, randomSource, imported: p.imported === true } });
