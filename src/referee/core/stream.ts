@@ -100,7 +100,7 @@ export interface Aggregate<S, E, C> {
  * outlive a write that did not happen.
  */
 export function advanceHead(head: StreamHead, events: readonly StoredEvent[], follows: (type: string) => boolean): StreamHead {
-  const next = { ...head };
+  const next: StreamHead = { version: head.version, lastHash: head.lastHash, commands: head.commands, lastCommand: head.lastCommand };
   for (const e of events) appendToHead(next, e, follows);
   return next;
 }
