@@ -25,6 +25,7 @@ export class RefereeService {
   private readonly setup: GameSetup;
   private readonly queries: GameQueries;
   private readonly records: Records;
+  private readonly tokens: SeatTokens;
 
   constructor(
     store: EventStore,
@@ -32,7 +33,7 @@ export class RefereeService {
     metrics: RefereeMetrics,
   ) {
     const decider = gameDecider(registry);
-    const tokens = new SeatTokens(store);
+    const tokens = (this.tokens = new SeatTokens(store));
     this.live = new LiveGames(store, registry);
     this.queries = new GameQueries(this.live, tokens, store, registry);
     this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics);
@@ -73,6 +74,11 @@ export class RefereeService {
 
   game(gameId: string, kind?: string): Promise<LiveGame> {
     return this.queries.game(gameId, kind);
+  }
+
+  /** The game and seat a token was issued for; null for a made-up token. */
+  tokenOwner(token: string): Promise<{ gameId: string; seat: number } | null> {
+    return this.tokens.ownerOf(token);
   }
 
   viewerOf(gameId: string, token: string | null): Promise<Viewer> {

@@ -20,14 +20,20 @@ export class SeatTokens {
   /** The seat the bearer of `token` holds in this game; UNAUTHORIZED otherwise. */
   async seatOf(gameId: string, token: string | null): Promise<number> {
     if (!token) throw new RefereeError('UNAUTHORIZED', "acting needs the seat's token as a Bearer token");
+    const owner = await this.ownerOf(token);
+    if (!owner || owner.gameId !== gameId) throw new RefereeError('UNAUTHORIZED', 'this token is not a seat of this game');
+    return owner.seat;
+  }
+
+  /** The game and seat a token was issued for, or null for a token this referee never issued. */
+  async ownerOf(token: string): Promise<{ gameId: string; seat: number } | null> {
     const hash = tokenHash(token);
     let owner = this.owners.get(hash);
     if (!owner) {
       const row = await this.store.seatByTokenHash(hash);
       if (row) this.owners.set(hash, (owner = { gameId: row.gameId, seat: row.index }));
     }
-    if (!owner || owner.gameId !== gameId) throw new RefereeError('UNAUTHORIZED', 'this token is not a seat of this game');
-    return owner.seat;
+    return owner ?? null;
   }
 }
 
