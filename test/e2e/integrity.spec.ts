@@ -137,3 +137,58 @@ describe('audit: the hash chain, the seed and every move are checkable', () => {
     expect(refused.body.error.message).toContain(`entry ${firstAction + 1}`);
   });
 });
+
+describe("the log's head is anchored in the game row", () => {
+  /** Another instance with nothing cached, as after a restart. */
+  const restarted = () => new RefereeService(t.app.get(EventStore), t.app.get(EngineRegistry), new MetricsService());
+
+  async function startedDuel() {
+    const { game, tokens } = (await t.gql(CREATE, { input: { kind: 'duel', ruleset: { cards: 10, handSize: 3 } } })).data.createGame;
+    const g = (await t.gql(GAME, { id: game.id })).data.game;
+    const seat = g.toAct[0];
+    const mine = (await t.gql(GAME, { id: game.id }, tokens[seat].token)).data.game;
+    const move = await t.gql(ACT, { gameId: game.id, moveId: 'move-1', action: mine.legalActions[0] }, tokens[seat].token);
+    expect(move.data.submitAction.__typename).toBe('MoveAccepted');
+    return { id: game.id as string, tokens, seat: seat as number, action: mine.legalActions[0], version: move.data.submitAction.version as number };
+  }
+
+  it('catches a running game whose last event was deleted: verifyGame names it, a restarted service refuses to serve it', async () => {
+    const { id, version } = await startedDuel();
+    await sql('DELETE FROM events WHERE game_id = $1 AND seq = $2', id, version);
+    expect((await t.gql(VERIFY, { gameId: id })).data.verifyGame).toMatchObject({ ok: false, badSeq: version, problem: expect.stringMatching(/events were removed/) });
+    await expect(restarted().game(id)).rejects.toMatchObject({ code: 'INTEGRITY_ERROR' });
+    expect(await restarted().verify(id)).toMatchObject({ ok: false, badSeq: version });
+  });
+
+  it('catches a finished game whose SeedRevealed was deleted, in verifyGame and in the bundle it serves', async () => {
+    const id = await finishedDuel();
+    const before = await bundleOf(id);
+    const last = before.events.at(-1) as StoredEvent;
+    expect(last.type).toBe('SeedRevealed');
+    expect(before.head).toEqual({ seq: last.seq, hash: last.hash });
+    await sql('DELETE FROM events WHERE game_id = $1 AND seq = $2', id, last.seq);
+    expect((await t.gql(VERIFY, { gameId: id })).data.verifyGame).toMatchObject({ ok: false, badSeq: last.seq });
+    // This instance still holds the game: the bundle it serves carries the head, and fails offline.
+    const served = await bundleOf(id);
+    expect(served.events).toHaveLength(before.events.length - 1);
+    expect(verifyBundle(t.app.get(EngineRegistry), served)).toMatchObject({ ok: false, badSeq: last.seq });
+    // A bundle cut short with its head moved back still claims a finished game, and fails for that.
+    const recut = { ...served, head: { seq: served.events.at(-1).seq, hash: served.events.at(-1).hash } };
+    expect(verifyBundle(t.app.get(EngineRegistry), recut)).toMatchObject({ ok: false, problem: expect.stringMatching(/GameEnded and SeedRevealed/) });
+    await expect(restarted().game(id)).rejects.toMatchObject({ code: 'INTEGRITY_ERROR' });
+    expect((await restarted().verify(id)).ok).toBe(false);
+  });
+
+  it("refuses another seat's reuse of a move id, storing nothing and answering nothing of the first move", async () => {
+    const { id, tokens, seat, action, version } = await startedDuel();
+    const other = 1 - seat;
+    const reuse = await t.gql(ACT, { gameId: id, moveId: 'move-1', action }, tokens[other].token);
+    expect(reuse.data.submitAction).toMatchObject({ __typename: 'Rejection', code: 'MOVE_ID_REUSED' });
+    const g = (await t.gql(GAME, { id })).data.game;
+    expect(g.version).toBe(version);
+    expect(g.toAct).toEqual([other]);
+    // The seat that made the move still gets its original answer on a retry.
+    const retry = await t.gql(ACT, { gameId: id, moveId: 'move-1', action }, tokens[seat].token);
+    expect(retry.data.submitAction).toMatchObject({ __typename: 'MoveAccepted', version });
+  });
+});

@@ -67,15 +67,16 @@ function move(actor: number, label: string, count = 1): DraftEvent[] {
 }
 
 const headAfter = (events: StoredEvent[]) => ({ version: events.at(-1)!.seq, lastHash: events.at(-1)!.hash });
-const gameHead = (events: StoredEvent[], status: GameHead['status'] = 'ACTIVE', result: unknown = null): GameHead => ({ status, version: events.at(-1)!.seq, result });
+const gameHead = (events: StoredEvent[], status: GameHead['status'] = 'ACTIVE', result: unknown = null): GameHead => ({ status, version: events.at(-1)!.seq, hash: events.at(-1)!.hash, result });
 
-function newGame(id: string, version: number, status: NewGame['status'] = 'ACTIVE'): NewGame {
+function newGame(id: string, events: StoredEvent[], status: NewGame['status'] = 'ACTIVE'): NewGame {
   const serverSeed = randomHex();
   return {
     id,
     kind: 'duel',
     status,
-    version,
+    version: events.length,
+    headHash: events.at(-1)?.hash ?? null,
     ruleset: { hand: 3, variant: 'int' },
     rulesetHash: randomHex(),
     seedCommitment: createHash('sha256').update(serverSeed).digest('hex'),
@@ -102,7 +103,7 @@ async function createGame(label: string, count = 1, seats: SeatRow[] = [takenSea
   const id = newId(label);
   const drafts = [draft('GameCreated', { kind: 'duel', seats: seats.length }), ...Array.from({ length: count - 1 }, (_, i) => move(i % 2, `${label}-${i}`)[0])];
   const events = chainEvents(id, emptyHead(), drafts);
-  const game = newGame(id, events.length, status);
+  const game = newGame(id, events, status);
   await store.createGame(game, seats, events);
   return { id, game, seats, events };
 }
@@ -180,6 +181,7 @@ describe(`PostgresEventStore on ${backend}`, () => {
       expect(await store.version(g.id)).toBe(winner.at(-1)!.seq);
       const row = await store.game(g.id);
       expect(row?.version).toBe(winner.at(-1)!.seq);
+      expect(row?.headHash).toBe(winner.at(-1)!.hash);
       expect(row?.status).toBe(winner === a ? 'ACTIVE' : 'FINISHED');
       expect(row?.result).toEqual(winner === a ? null : { winner: 1 });
     });
@@ -316,7 +318,7 @@ describe(`PostgresEventStore on ${backend}`, () => {
       const before = await store.game(g.id);
       const otherSeats = [takenSeat(0), takenSeat(1), takenSeat(2)];
       const otherEvents = chainEvents(g.id, emptyHead(), [draft('GameCreated', { kind: 'duel', seats: 3, other: true }), ...move(2, 'other', 3)]);
-      const other = { ...newGame(g.id, otherEvents.length, 'FINISHED'), kind: 'other', result: { winner: 2 } };
+      const other = { ...newGame(g.id, otherEvents, 'FINISHED'), kind: 'other', result: { winner: 2 } };
 
       await expect(store.createGame(other, otherSeats, otherEvents)).rejects.toBeInstanceOf(AppendConflict);
 
@@ -332,7 +334,7 @@ describe(`PostgresEventStore on ${backend}`, () => {
       const seats = [takenSeat(0), { ...takenSeat(1), tokenHash: existing.seats[1].tokenHash }];
       const events = chainEvents(id, emptyHead(), [draft('GameCreated', { kind: 'duel' }), ...move(0, 'x', 2)]);
 
-      await expect(store.createGame(newGame(id, events.length), seats, events)).rejects.toBeDefined();
+      await expect(store.createGame(newGame(id, events), seats, events)).rejects.toBeDefined();
 
       expect(await store.game(id)).toBeNull();
       expect(await store.version(id)).toBeNull();

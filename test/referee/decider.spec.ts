@@ -111,7 +111,7 @@ describe('game decider', () => {
     expect(types(result)).toEqual(even === undefined ? ['ActionTaken'] : ['ActionTaken', 'DiceRolled']);
     const first = next.events[h.events.length];
     expect(first).toMatchObject({ moveId: 'move-1', bodyHash: 'h-move-1', actor: seat });
-    expect(next.game!.commands.get('move-1')).toEqual({ bodyHash: 'h-move-1', fromSeq: first.seq, toSeq: next.game!.version });
+    expect(next.game!.commands.get('move-1')).toEqual({ actor: seat, bodyHash: 'h-move-1', fromSeq: first.seq, toSeq: next.game!.version });
   });
 
   it('ends the game with its result and reveals the seed; a later move is GAME_OVER', () => {

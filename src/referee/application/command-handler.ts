@@ -27,7 +27,7 @@ export interface Rejected {
 export type MoveResult = Accepted | Rejected;
 
 const MOVE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
-const head = (g: LiveGame) => ({ status: g.status, version: g.version, result: g.outcome });
+const head = (g: LiveGame) => ({ status: g.status, version: g.version, hash: g.lastHash, result: g.outcome });
 
 /**
  * Commands on a running game: gate → lock → load → decide → append at the expected version →
@@ -79,6 +79,8 @@ export class GameCommands {
             kind = game.kind;
             const previous = game.commands.get(moveId);
             if (previous) {
+              // A retry is answered only to the seat that made the move, with the same body.
+              if (previous.actor !== seat) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used in this game; choose another`, game.version);
               if (previous.bodyHash !== bodyHash) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used for a different move`, game.version);
               const events = await this.queries.servedEvents(game, previous.fromSeq - 1, seat, previous.toSeq);
               return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: game.outcome };

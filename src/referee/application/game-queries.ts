@@ -7,7 +7,7 @@ import { hidesInformation } from '../core/game/state.js';
 import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, GameFilter, StoredGame } from '../store/event-store.js';
-import type { LiveGame, LiveGames } from './live-games.js';
+import { isGameId, type LiveGame, type LiveGames } from './live-games.js';
 import type { SeatTokens } from './seat-tokens.js';
 
 /** Reads: games, views, events as each viewer may see them, history, lists, bundles and verification. */
@@ -79,13 +79,19 @@ export class GameQueries {
   /** A self-contained, verifiable export of the whole game. */
   async bundle(gameId: string): Promise<Bundle> {
     const game = await this.finished(gameId, 'bundle');
-    return buildBundle(game, await this.store.events(gameId));
+    return buildBundle(game, await this.store.events(gameId, 0, undefined, game.version));
   }
 
-  /** Recomputes the chain, every random outcome (with the secret seed) and every move. */
+  /**
+   * Recomputes the chain, every random outcome (with the secret seed) and every move, and checks
+   * the stream ends at the game's anchored head. Read from the store, not the cache: a verdict
+   * is given on what is stored, even for a game that no longer loads.
+   */
   async verify(gameId: string): Promise<Verdict> {
-    const game = await this.live.get(gameId);
-    return verifyStream(this.registry, gameId, await this.store.events(gameId), { serverSeed: game.serverSeed, expectedCommitment: game.seedCommitment });
+    const row = isGameId(gameId) ? await this.store.game(gameId) : null;
+    if (!row) throw new RefereeError('NOT_FOUND', `no game with id ${gameId}`);
+    const expectedHead = { version: row.version, hash: row.headHash, status: row.status };
+    return verifyStream(this.registry, gameId, await this.store.events(gameId), { serverSeed: row.serverSeed, expectedCommitment: row.seedCommitment, expectedHead });
   }
 
   /** A game whose history may be published whole: over, or with nothing hidden. */

@@ -80,6 +80,7 @@ export class GameSetup {
         kind: game.kind,
         status: game.status,
         version: game.version,
+        headHash: game.lastHash,
         ruleset: game.ruleset,
         rulesetHash: game.rulesetHash,
         seedCommitment: game.seedCommitment,

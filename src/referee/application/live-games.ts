@@ -5,6 +5,7 @@ import { RefereeError } from '../core/errors.js';
 import type { Decision } from '../core/game/commands.js';
 import { foldGame } from '../core/game/fold.js';
 import { type GameState, type GameStatus, statusOf } from '../core/game/state.js';
+import { headProblem } from '../core/audit.js';
 import { gameDecider } from '../core/game/decider.js';
 import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent, StreamError } from '../core/stream.js';
 import type { EventStore, SeatRow } from '../store/event-store.js';
@@ -33,6 +34,9 @@ export interface Appended {
 }
 
 const MAX_LIVE_GAMES = 5000;
+
+/** Game ids are base64url (12 characters when made here); anything else names no game. */
+export const isGameId = (id: unknown): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id);
 
 /**
  * The games this process holds: an LRU of folded games (rebuilt from their streams on a miss),
@@ -64,13 +68,15 @@ export class LiveGames {
       this.remember(cached);
       return cached;
     }
-    if (typeof gameId !== 'string' || gameId.length > 64) throw new RefereeError('NOT_FOUND', 'no such game');
+    if (!isGameId(gameId)) throw new RefereeError('NOT_FOUND', 'no such game');
     const row = await this.store.game(gameId);
     if (!row) throw new RefereeError('NOT_FOUND', `no game with id ${gameId}`);
     const events = await this.store.events(gameId);
     let folded: Folded<GameState>;
     try {
       folded = foldGame(this.registry, gameId, events, row.serverSeed, { checkHashes: true });
+      const cut = headProblem(folded, { version: row.version, hash: row.headHash, status: row.status });
+      if (cut) throw cut;
     } catch (err) {
       if (!(err instanceof StreamError)) throw err;
       this.logger.error(`game ${gameId} failed its integrity check: ${err.message}`);

@@ -40,16 +40,30 @@ export class SeatTokens {
 const MAX_NAME = 64;
 const MAX_CLIENT_SEED = 256;
 
+/**
+ * What text from a client may not contain: control characters (C0, DEL, C1), lone surrogates
+ * (not well-formed Unicode: PostgreSQL refuses them in text and jsonb), line and paragraph
+ * separators, and the bidirectional overrides and isolates that make a name read backwards.
+ */
+const UNCLEAN_TEXT = /[\p{Cc}\p{Cs}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/** Whether `text` is well-formed Unicode without control or bidirectional-override characters. */
+export function isCleanText(text: string): boolean {
+  return !UNCLEAN_TEXT.test(text);
+}
+
 /** A seat's display name: empty means none. */
 export function checkName(name: string | null | undefined): string | null {
   if (name === undefined || name === null || name === '') return null;
   if (typeof name !== 'string' || name.length > MAX_NAME) throw new RefereeError('INVALID_INPUT', `a seat name is at most ${MAX_NAME} characters`);
+  if (!isCleanText(name)) throw new RefereeError('INVALID_INPUT', 'a seat name must be well-formed Unicode without control characters');
   return name;
 }
 
 export function checkClientSeed(seed: string | null | undefined): string | null {
   if (seed === undefined || seed === null || seed === '') return null;
   if (typeof seed !== 'string' || seed.length > MAX_CLIENT_SEED) throw new RefereeError('INVALID_INPUT', `a client seed is at most ${MAX_CLIENT_SEED} characters`);
+  if (!isCleanText(seed)) throw new RefereeError('INVALID_INPUT', 'a client seed must be well-formed Unicode without control characters');
   return seed;
 }
 

@@ -22,6 +22,12 @@ export interface Bundle {
     result: unknown;
   };
   hashAlgorithm: 'sha256(prevHash || RFC8785(event))';
+  /**
+   * The head the service published when it exported the game: the stream must end there. A
+   * bundle alone cannot show a truncation made before export with a matching head and status
+   * (compare `head.hash` with the service's `game.headHash`).
+   */
+  head?: { seq: number; hash: string };
   events: StoredEvent[];
 }
 
@@ -39,7 +45,11 @@ export interface Verdict {
   summary: string;
 }
 
-type BundledGame = Pick<GameState, 'gameId' | 'kind' | 'ruleset' | 'rulesetHash' | 'seedCommitment' | 'revealedSeed' | 'randomSource' | 'imported' | 'seatNames' | 'outcome'> & { status: GameStatus };
+type BundledGame = Pick<GameState, 'gameId' | 'kind' | 'ruleset' | 'rulesetHash' | 'seedCommitment' | 'revealedSeed' | 'randomSource' | 'imported' | 'seatNames' | 'outcome'> & {
+  status: GameStatus;
+  version: number;
+  lastHash: string;
+};
 
 export function buildBundle(game: BundledGame, events: StoredEvent[]): Bundle {
   return {
@@ -58,6 +68,7 @@ export function buildBundle(game: BundledGame, events: StoredEvent[]): Bundle {
       result: game.outcome,
     },
     hashAlgorithm: 'sha256(prevHash || RFC8785(event))',
+    head: { seq: game.version, hash: game.lastHash },
     events,
   };
 }
@@ -66,7 +77,26 @@ export function buildBundle(game: BundledGame, events: StoredEvent[]): Bundle {
  * Verifies a stream: hash chain, ruleset, seed commitment, every fair draw (when the seed is
  * known) and every move through the engine. Names the first bad event.
  */
-export function verifyStream(registry: EngineRegistry, gameId: string, events: StoredEvent[], opts: { serverSeed: string | null; expectedCommitment?: string; expectedResult?: unknown }): Verdict {
+/** Where a stream must end: the head the game row (or the bundle, or the service) publishes. */
+export interface PublishedHead {
+  version: number;
+  /** Hash of the event at `version`; null for a game stored before heads were kept. */
+  hash: string | null;
+  status: GameStatus;
+}
+
+/**
+ * Why a folded stream is not the whole published game, or null. A stream that goes past the head
+ * is fine (a move stored since the head was read); one that stops short was truncated.
+ */
+export function headProblem(folded: Pick<GameState, 'revealedSeed'> & { version: number; lastHash: string }, head: PublishedHead): StreamError | null {
+  if (folded.version < head.version) return new StreamError(folded.version + 1, `the stream ends at event ${folded.version} but the game's head is event ${head.version}: events were removed`);
+  if (folded.version === head.version && head.hash !== null && folded.lastHash !== head.hash) return new StreamError(folded.version, "the last event is not the game's published head");
+  if (head.status === 'FINISHED' && folded.revealedSeed === null) return new StreamError(folded.version + 1, 'the game is finished but its stream does not end in GameEnded and SeedRevealed');
+  return null;
+}
+
+export function verifyStream(registry: EngineRegistry, gameId: string, events: StoredEvent[], opts: { serverSeed: string | null; expectedCommitment?: string; expectedHead?: PublishedHead }): Verdict {
   let checked = 0;
   try {
     const seed = opts.serverSeed ?? revealedSeedOf(events);
@@ -74,6 +104,8 @@ export function verifyStream(registry: EngineRegistry, gameId: string, events: S
     if (opts.expectedCommitment && folded.seedCommitment !== opts.expectedCommitment) {
       throw new StreamError(1, 'the commitment in the stream is not the one published for the game');
     }
+    const cut = opts.expectedHead && headProblem(folded, opts.expectedHead);
+    if (cut) throw cut;
     const fairnessChecked = seed !== null;
     const fair = folded.fairDrawsChecked;
     const summary = [
@@ -116,7 +148,13 @@ export function verifyBundle(registry: EngineRegistry, bundle: Bundle): Verdict 
       summary: `FAILED at event ${first.seq}: the first event does not start the chain`,
     };
   }
-  return verifyStream(registry, bundle.game.id, bundle.events, { serverSeed: bundle.game.serverSeed, expectedCommitment: bundle.game.seedCommitment });
+  // Bundles exported before heads were published carry none: their status still requires an end.
+  const head = bundle.head ?? { seq: 0, hash: null };
+  return verifyStream(registry, bundle.game.id, bundle.events, {
+    serverSeed: bundle.game.serverSeed,
+    expectedCommitment: bundle.game.seedCommitment,
+    expectedHead: { version: head.seq, hash: head.hash, status: bundle.game.status === 'FINISHED' ? 'FINISHED' : 'ACTIVE' },
+  });
 }
 
 function revealedSeedOf(events: StoredEvent[]): string | null {

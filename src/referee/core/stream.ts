@@ -60,6 +60,8 @@ export class StreamError extends Error {
 
 /** The events one command stored: a retry with the same id and body answers them again. */
 export interface CommandRecord {
+  /** Who gave the command: a retry is answered only to them. */
+  actor: number | null;
   bodyHash: string;
   fromSeq: number;
   toSeq: number;
@@ -107,7 +109,7 @@ export function advanceHead(head: StreamHead, events: readonly StoredEvent[], fo
 
 /** Moves a head past one event, in place. */
 function appendToHead(head: StreamHead, e: StoredEvent, follows: (type: string) => boolean): void {
-  if (e.moveId) head.commands.set(e.moveId, (head.lastCommand = { bodyHash: e.bodyHash ?? '', fromSeq: e.seq, toSeq: e.seq }));
+  if (e.moveId) head.commands.set(e.moveId, (head.lastCommand = { actor: e.actor, bodyHash: e.bodyHash ?? '', fromSeq: e.seq, toSeq: e.seq }));
   else if (head.lastCommand && follows(e.type)) head.lastCommand.toSeq = e.seq;
   else head.lastCommand = null;
   head.version = e.seq;

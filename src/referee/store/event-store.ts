@@ -8,6 +8,8 @@ export interface GameRow {
   kind: string;
   status: GameStatus;
   version: number;
+  /** Hash of the event at `version`: where the stream must end. */
+  headHash: string | null;
   ruleset: unknown;
   rulesetHash: string;
   seedCommitment: string;
@@ -30,6 +32,8 @@ export interface SeatRow {
 export interface GameHead {
   status: GameStatus;
   version: number;
+  /** Hash of the event at `version`. */
+  hash: string;
   result: unknown;
 }
 

@@ -33,7 +33,7 @@ export class MemoryEventStore extends EventStore {
     if (!stream || !game) throw new Error(`no stream ${gameId}`);
     if (events.length > 0 && events[0].seq !== stream.length + 1) throw new AppendConflict('version taken');
     stream.push(...events);
-    Object.assign(game, { version: head.version, status: head.status, result: head.result ?? null, updatedAt: new Date() });
+    Object.assign(game, { version: head.version, headHash: head.hash, status: head.status, result: head.result ?? null, updatedAt: new Date() });
   }
 
   async game(id: string): Promise<StoredGame | null> {

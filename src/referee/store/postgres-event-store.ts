@@ -47,6 +47,7 @@ export class PostgresEventStore extends EventStore {
         game.result === null || game.result === undefined ? null : JSON.stringify(game.result),
         JSON.stringify(seats.map((s) => ({ index: s.index, name: s.name, token_hash: s.tokenHash, client_seed: s.clientSeed }))),
         JSON.stringify(events.map((e) => eventRow(e))),
+        game.headHash,
       ],
     });
   }
@@ -166,8 +167,8 @@ export class PostgresEventStore extends EventStore {
 const CREATE_SQL = `
 WITH game AS (
   INSERT INTO games (id, kind, status, version, ruleset, ruleset_hash, seed_commitment, server_seed, random_source,
-                     supplied_chance, imported, result)
-  VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb)
+                     supplied_chance, imported, result, head_hash)
+  VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb, $15)
   RETURNING id
 ), seats AS (
   INSERT INTO seats (game_id, index, name, token_hash, client_seed, joined_at)
@@ -188,8 +189,8 @@ WITH ins AS (
                                           payload jsonb, created_at timestamptz, prev_hash text, hash text)
   RETURNING 1
 )
-UPDATE games SET version = h.version, status = h.status, result = h.result, updated_at = now()
-FROM jsonb_to_recordset($2::jsonb) AS h(id text, version int, status text, result jsonb)
+UPDATE games SET version = h.version, head_hash = h.head_hash, status = h.status, result = h.result, updated_at = now()
+FROM jsonb_to_recordset($2::jsonb) AS h(id text, version int, head_hash text, status text, result jsonb)
 WHERE games.id = h.id AND EXISTS (SELECT 1 FROM ins)`;
 
 /**
@@ -210,7 +211,7 @@ interface PendingAppend {
 const appendRows = (group: Pick<PendingAppend, 'gameId' | 'events'>[]) => JSON.stringify(group.flatMap((a) => a.events.map((e) => eventRow(e, a.gameId))));
 
 const headRows = (group: Pick<PendingAppend, 'gameId' | 'head'>[]) =>
-  JSON.stringify(group.map((a) => ({ id: a.gameId, version: a.head.version, status: a.head.status, result: a.head.result ?? null })));
+  JSON.stringify(group.map((a) => ({ id: a.gameId, version: a.head.version, head_hash: a.head.hash, status: a.head.status, result: a.head.result ?? null })));
 
 function eventRow(e: StoredEvent, gameId?: string) {
   return {
