@@ -7,7 +7,7 @@ import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
 import { GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
 import { JSONScalar } from './api/json.scalar.js';
-import { queryLimits } from './api/limits.js';
+import { callerLimits, limitsPlugin, queryLimits } from './api/limits.js';
 import { ConfigModule } from './config/config.module.js';
 import type { Config } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -16,28 +16,33 @@ import { OpsController } from './ops/ops.controller.js';
 import { RefereeModule } from './referee/application/referee.module.js';
 import { ENGINES } from './games/engines.js';
 import { MetricsService } from './ops/metrics.service.js';
+import { WorkerRecordParser } from './workers/record-parser.js';
 
 @Module({})
 export class AppModule {
   static forRoot(config: Config): DynamicModule {
+    // Shared with createApp, which wires the token lookup and the proxy trust into it.
+    const limits = callerLimits(config);
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
-        RefereeModule.forRoot({ engines: ENGINES, metrics: MetricsService }),
+        RefereeModule.forRoot({ engines: ENGINES, metrics: MetricsService, recordParser: () => new WorkerRecordParser() }),
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           autoSchemaFile: true,
           sortSchema: true,
           resolvers: { JSON: JSONScalar },
-          subscriptions: { 'graphql-ws': true },
+          // graphql-ws: connections counted per caller, every operation limited like over HTTP, subscriptions capped.
+          subscriptions: { 'graphql-ws': limits.graphqlWs() },
           // HTTP requests carry { req }; graphql-ws connections carry their connection params.
           context: (c: { req?: unknown; connectionParams?: unknown }) => (c.req ? { req: c.req } : { connectionParams: c.connectionParams ?? {} }),
-          validationRules: [queryLimits(config.maxQueryDepth, config.maxQueryComplexity)],
+          validationRules: [queryLimits(config.maxQueryDepth, config.maxQueryComplexity, config.maxExpensiveFields)],
           playground: false,
           // Answers are per caller and never HTTP-cached: skip the per-field cache-control hooks.
-          plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled()],
+          // limitsPlugin charges expensive fields and game creations to the caller before anything runs.
+          plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), limitsPlugin(limits)],
           introspection: true,
           includeStacktraceInErrorResponses: false,
           // Apollo files every validation failure as GRAPHQL_VALIDATION_FAILED; keep our limits' own codes.

@@ -1,14 +1,15 @@
 import type { Outcome, Viewer } from '../../engines/kit/index.js';
-import { buildBundle, type Bundle, verifyStream, type Verdict } from '../core/audit.js';
+import { buildBundle, type Bundle, type Verdict, verifyInSlices } from '../core/audit.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
-import { foldGame } from '../core/game/fold.js';
+import { foldGameInSlices } from '../core/game/fold.js';
 import { hidesInformation } from '../core/game/state.js';
 import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, GameFilter, StoredGame } from '../store/event-store.js';
 import { isGameId, type LiveGame, type LiveGames } from './live-games.js';
 import type { SeatTokens } from './seat-tokens.js';
+import type { Slicer } from './slices.js';
 
 /** Reads: games, views, events as each viewer may see them, history, lists, bundles and verification. */
 export class GameQueries {
@@ -17,6 +18,7 @@ export class GameQueries {
     private readonly tokens: SeatTokens,
     private readonly store: EventStore,
     private readonly registry: EngineRegistry,
+    private readonly slicer: Slicer,
   ) {}
 
   /** A game by id; with `kind`, a game of another kind is refused (INVALID_INPUT). */
@@ -52,11 +54,13 @@ export class GameQueries {
     // Hidden information: fold from the start to know each event's surrounding states.
     const all = await this.store.events(game.gameId, 0, undefined, untilSeq);
     const served: StoredEvent[] = [];
-    foldGame(this.registry, game.gameId, all, null, {
-      onEvent: (e, _event, before, after) => {
-        if (e.seq > afterSeq) served.push(viewEvent(game, e, before.state, after.state, viewer));
-      },
-    });
+    await this.slicer.run(
+      foldGameInSlices(this.registry, game.gameId, all, null, {
+        onEvent: (e, _event, before, after) => {
+          if (e.seq > afterSeq) served.push(viewEvent(game, e, before.state, after.state, viewer));
+        },
+      }),
+    );
     return served;
   }
 
@@ -64,7 +68,7 @@ export class GameQueries {
   async stateAt(gameId: string, seq: number, viewer: Viewer): Promise<{ seq: number; view: unknown; outcome: Outcome | null }> {
     const game = await this.live.get(gameId);
     if (!Number.isInteger(seq) || seq < 1 || seq > game.version) throw new RefereeError('INVALID_INPUT', `seq must be between 1 and ${game.version}`);
-    const folded = foldGame(this.registry, gameId, await this.store.events(gameId, 0, undefined, seq), null);
+    const folded = await this.slicer.run(foldGameInSlices(this.registry, gameId, await this.store.events(gameId, 0, undefined, seq), null));
     return { seq, view: folded.engine.view(folded.state, viewer), outcome: folded.engine.outcome(folded.state) };
   }
 
@@ -91,7 +95,8 @@ export class GameQueries {
     const row = isGameId(gameId) ? await this.store.game(gameId) : null;
     if (!row) throw new RefereeError('NOT_FOUND', `no game with id ${gameId}`);
     const expectedHead = { version: row.version, hash: row.headHash, status: row.status };
-    return verifyStream(this.registry, gameId, await this.store.events(gameId), { serverSeed: row.serverSeed, expectedCommitment: row.seedCommitment, expectedHead });
+    const events = await this.store.events(gameId);
+    return this.slicer.run(verifyInSlices(this.registry, gameId, events, { serverSeed: row.serverSeed, expectedCommitment: row.seedCommitment, expectedHead }));
   }
 
   /** A game whose history may be published whole: over, or with nothing hidden. */

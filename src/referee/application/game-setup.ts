@@ -6,6 +6,7 @@ import type { Decision, GameCommand, GameDecider } from '../core/game/commands.j
 import type { EventStore, SeatRow } from '../store/event-store.js';
 import type { LiveGame, LiveGames } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
+import type { Slicer } from './slices.js';
 import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash, unwrap } from './seat-tokens.js';
 
 export interface SeatInput {
@@ -35,6 +36,7 @@ export class GameSetup {
     private readonly store: EventStore,
     private readonly decider: GameDecider,
     private readonly metrics: RefereeMetrics,
+    private readonly slicer: Slicer,
   ) {}
 
   create(input: CreateGameInput): Promise<NewGameAnswer> {
@@ -63,7 +65,7 @@ export class GameSetup {
 
   private async start(command: Extract<GameCommand, { type: 'CreateGame' | 'ImportGame' }>, supplied: number[][]): Promise<NewGameAnswer> {
     const serverSeed = randomBytes(32).toString('hex');
-    const decided: Decision = unwrap(this.decider.decide(command, null, { now: new Date().toISOString(), serverSeed, supplied }));
+    const decided: Decision = unwrap(await this.slicer.run(this.decider.decideInSlices(command, null, { now: new Date().toISOString(), serverSeed, supplied })));
     const { game: founded } = decided;
     const tokens: { seat: number; token: string }[] = [];
     const seats: SeatRow[] = founded.seatNames.map((name, index) => {

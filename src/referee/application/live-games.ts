@@ -3,12 +3,13 @@ import { EventEmitter } from 'node:events';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
 import type { Decision } from '../core/game/commands.js';
-import { foldGame } from '../core/game/fold.js';
+import { foldGameInSlices } from '../core/game/fold.js';
 import { type GameState, type GameStatus, statusOf } from '../core/game/state.js';
 import { headProblem } from '../core/audit.js';
 import { gameDecider } from '../core/game/decider.js';
 import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent, StreamError } from '../core/stream.js';
 import type { EventStore, SeatRow } from '../store/event-store.js';
+import type { Slicer } from './slices.js';
 
 /** A game as the referee holds it in memory: the folded stream plus its secrets and seats. */
 export type LiveGame = Folded<GameState> & {
@@ -57,6 +58,7 @@ export class LiveGames {
   constructor(
     private readonly store: EventStore,
     private readonly registry: EngineRegistry,
+    private readonly slicer: Slicer,
   ) {
     this.decider = gameDecider(registry);
   }
@@ -74,7 +76,7 @@ export class LiveGames {
     const events = await this.store.events(gameId);
     let folded: Folded<GameState>;
     try {
-      folded = foldGame(this.registry, gameId, events, row.serverSeed, { checkHashes: true });
+      folded = await this.slicer.run(foldGameInSlices(this.registry, gameId, events, row.serverSeed, { checkHashes: true }));
       const cut = headProblem(folded, { version: row.version, hash: row.headHash, status: row.status });
       if (cut) throw cut;
     } catch (err) {

@@ -4,6 +4,7 @@ import { replayEntries } from '../core/game/views.js';
 import type { EventStore } from '../store/event-store.js';
 import type { GameQueries } from './game-queries.js';
 import type { GameSetup, NewGameAnswer } from './game-setup.js';
+import type { RecordParser } from './record-parser.js';
 import { unwrap } from './seat-tokens.js';
 
 /** Games in their community record formats: exported from the log, imported as a new game. */
@@ -13,6 +14,7 @@ export class Records {
     private readonly store: EventStore,
     private readonly queries: GameQueries,
     private readonly setup: GameSetup,
+    private readonly parser: RecordParser,
   ) {}
 
   async export(gameId: string): Promise<{ contentType: string; text: string }> {
@@ -29,6 +31,6 @@ export class Records {
     const engine = this.registry.get(kind);
     if (!engine) throw new RefereeError('INVALID_INPUT', `unknown game kind "${kind}"; this referee plays: ${this.registry.kinds().join(', ')}`);
     if (!engine.importRecord) throw new RefereeError('INVALID_INPUT', `${kind} has no record format to import`);
-    return this.setup.import(unwrap(engine.importRecord(text)), kind);
+    return this.setup.import(unwrap(await this.parser.parse(engine, text)), kind);
   }
 }

@@ -4,15 +4,17 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { EventStore } from '../store/event-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
 import { RefereeMetrics } from './metrics.port.js';
+import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { RefereeService } from './referee.service.js';
 
 /**
  * The generic referee over PostgreSQL, with the engines the application gives it; game modules
- * add their typed APIs. Metrics come in through RefereeMetrics, which the host provides.
+ * add their typed APIs. Metrics come in through RefereeMetrics, and record parsing (off the event
+ * loop, if the host can) through RecordParser, both provided by the host.
  */
 @Module({})
 export class RefereeModule {
-  static forRoot(options: { engines: readonly Engine<any, any, any>[]; metrics: Type<RefereeMetrics> }): DynamicModule {
+  static forRoot(options: { engines: readonly Engine<any, any, any>[]; metrics: Type<RefereeMetrics>; recordParser?: () => RecordParser }): DynamicModule {
     return {
       module: RefereeModule,
       global: true,
@@ -21,6 +23,7 @@ export class RefereeModule {
         { provide: EventStore, useClass: PostgresEventStore },
         options.metrics,
         { provide: RefereeMetrics, useExisting: options.metrics },
+        { provide: RecordParser, useFactory: options.recordParser ?? (() => new InThreadRecordParser()) },
         RefereeService,
       ],
       exports: [EngineRegistry, RefereeService, EventStore, options.metrics, RefereeMetrics],

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { Outcome, Viewer } from '../../engines/kit/index.js';
 import type { Bundle, Verdict } from '../core/audit.js';
 import { EngineRegistry } from '../core/engine-registry.js';
@@ -10,8 +10,10 @@ import { GameQueries } from './game-queries.js';
 import { type CreateGameInput, GameSetup, type NewGameAnswer } from './game-setup.js';
 import { type LiveGame, LiveGames } from './live-games.js';
 import { RefereeMetrics } from './metrics.port.js';
+import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { Records } from './records.js';
 import { SeatTokens } from './seat-tokens.js';
+import { Slicer } from './slices.js';
 
 /**
  * The referee as the API layers see it: one object that wires the application's parts (live
@@ -31,14 +33,16 @@ export class RefereeService {
     store: EventStore,
     readonly registry: EngineRegistry,
     metrics: RefereeMetrics,
+    @Optional() parser: RecordParser = new InThreadRecordParser(),
   ) {
     const decider = gameDecider(registry);
     const tokens = (this.tokens = new SeatTokens(store));
-    this.live = new LiveGames(store, registry);
-    this.queries = new GameQueries(this.live, tokens, store, registry);
+    const slicer = new Slicer();
+    this.live = new LiveGames(store, registry, slicer);
+    this.queries = new GameQueries(this.live, tokens, store, registry, slicer);
     this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics);
-    this.setup = new GameSetup(this.live, tokens, store, decider, metrics);
-    this.records = new Records(registry, store, this.queries, this.setup);
+    this.setup = new GameSetup(this.live, tokens, store, decider, metrics, slicer);
+    this.records = new Records(registry, store, this.queries, this.setup, parser);
   }
 
   /** Emits an Appended under the game's id for every stored batch of its events. */

@@ -1,8 +1,8 @@
 import type { EngineRegistry } from './engine-registry.js';
 import { decodeGameEvent } from './game/events.js';
-import { foldGame } from './game/fold.js';
+import { foldGameInSlices } from './game/fold.js';
 import type { GameState, GameStatus } from './game/state.js';
-import { GENESIS_HASH, type StoredEvent, StreamError } from './stream.js';
+import { finish, GENESIS_HASH, type StoredEvent, StreamError } from './stream.js';
 
 /** A self-contained export of one game: enough to recompute everything offline. */
 export interface Bundle {
@@ -96,11 +96,22 @@ export function headProblem(folded: Pick<GameState, 'revealedSeed'> & { version:
   return null;
 }
 
-export function verifyStream(registry: EngineRegistry, gameId: string, events: StoredEvent[], opts: { serverSeed: string | null; expectedCommitment?: string; expectedHead?: PublishedHead }): Verdict {
+export interface VerifyOptions {
+  serverSeed: string | null;
+  expectedCommitment?: string;
+  expectedHead?: PublishedHead;
+}
+
+export function verifyStream(registry: EngineRegistry, gameId: string, events: StoredEvent[], opts: VerifyOptions): Verdict {
+  return finish(verifyInSlices(registry, gameId, events, opts));
+}
+
+/** The same verification, pausing between slices of the stream (see foldInSlices). */
+export function* verifyInSlices(registry: EngineRegistry, gameId: string, events: StoredEvent[], opts: VerifyOptions): Generator<void, Verdict> {
   let checked = 0;
   try {
     const seed = opts.serverSeed ?? revealedSeedOf(events);
-    const folded = foldGame(registry, gameId, events, seed, { checkHashes: true, onEvent: () => checked++ });
+    const folded = yield* foldGameInSlices(registry, gameId, events, seed, { checkHashes: true, onEvent: () => checked++ });
     if (opts.expectedCommitment && folded.seedCommitment !== opts.expectedCommitment) {
       throw new StreamError(1, 'the commitment in the stream is not the one published for the game');
     }

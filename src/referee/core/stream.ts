@@ -142,6 +142,17 @@ export interface FoldOptions<S, E> {
  * verifier all use this one function, so what is served is what is verified.
  */
 export function foldStream<S, E, C>(aggregate: Aggregate<S, E, C>, streamId: string, events: readonly StoredEvent[], ctx: C, opts: FoldOptions<S, E> = {}): Folded<S> {
+  return finish(foldInSlices(aggregate, streamId, events, ctx, opts));
+}
+
+/** Events folded between two pauses of a sliced fold (a few milliseconds of work). */
+export const SLICE = 256;
+
+/**
+ * The same fold, pausing (`yield`) after every SLICE events, so that a caller serving requests
+ * can let others run between slices of a long stream. Still pure: the caller decides when to resume.
+ */
+export function* foldInSlices<S, E, C>(aggregate: Aggregate<S, E, C>, streamId: string, events: readonly StoredEvent[], ctx: C, opts: FoldOptions<S, E> = {}): Generator<void, Folded<S>> {
   if (events.length === 0) throw new StreamError(1, 'the stream is empty');
   const fail = (seq: number, v: { code: string; message: string }): never => {
     throw new StreamError(seq, v.code === MALFORMED ? v.message : `${v.code}: ${v.message}`);
@@ -160,6 +171,15 @@ export function foldStream<S, E, C>(aggregate: Aggregate<S, E, C>, streamId: str
     opts.onEvent?.(stored, event.value, state ?? next.value, next.value);
     state = next.value;
     appendToHead(head, stored, aggregate.follows);
+    if (stored.seq % SLICE === 0) yield;
   }
   return { ...(state as S), ...head };
+}
+
+/** Runs a sliced computation to its end at once. */
+export function finish<T>(slices: Generator<void, T>): T {
+  for (;;) {
+    const step = slices.next();
+    if (step.done) return step.value;
+  }
 }

@@ -51,4 +51,6 @@ export interface EvolveContext {
 /** The game aggregate: what folding needs, and decide. */
 export interface GameDecider extends Aggregate<GameState, GameEvent, EvolveContext> {
   decide(command: GameCommand, game: (GameState & { version: number }) | null, ctx: DecideContext): Result<Decision>;
+  /** The same, pausing between slices of a long record's import (see foldInSlices). */
+  decideInSlices(command: GameCommand, game: (GameState & { version: number }) | null, ctx: DecideContext): Generator<void, Result<Decision>>;
 }

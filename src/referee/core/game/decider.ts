@@ -2,7 +2,7 @@ import { type Engine, fail, ok, type Result, type RuleViolation, type Seat, step
 import { canonicalJson, hashOf, sameNumbers } from '../canonical.js';
 import type { EngineRegistry } from '../engine-registry.js';
 import { clientSeedMix, FairSource, seedCommitment } from '../fairness.js';
-import { MALFORMED, type StoredEvent } from '../stream.js';
+import { finish, MALFORMED, SLICE, type StoredEvent } from '../stream.js';
 import type { Decision, DecideContext, EvolveContext, GameCommand, GameDecider, SeatPlan, DecidedEvent } from './commands.js';
 import { type Chance, decodeGameEvent, draftOf, type GameCreatedPayload, type GameEvent, isChanceType } from './events.js';
 import { type GameState, genesis } from './state.js';
@@ -19,7 +19,8 @@ export function gameDecider(registry: EngineRegistry): GameDecider {
     found: (id, first, ctx) => found(registry, id, first, ctx),
     evolve,
     follows: followsMove,
-    decide: (command, game, ctx) => decide(registry, command, game, ctx),
+    decide: (command, game, ctx) => finish(decide(registry, command, game, ctx)),
+    decideInSlices: (command, game, ctx) => decide(registry, command, game, ctx),
   };
 }
 
@@ -120,14 +121,14 @@ function drawn(g: GameState, label: string, chance: Chance, ctx: EvolveContext):
 // ------------------------------------------------------------------ decide
 
 /** The events a command causes, or a typed rejection; nothing is decided from a refused command. */
-function decide(registry: EngineRegistry, command: GameCommand, game: (GameState & { version: number }) | null, ctx: DecideContext): Result<Decision> {
+function* decide(registry: EngineRegistry, command: GameCommand, game: (GameState & { version: number }) | null, ctx: DecideContext): Generator<void, Result<Decision>> {
   const d = new Deciding(ctx);
   switch (command.type) {
     case 'CreateGame':
     case 'ImportGame': {
       const engine = registry.get(command.kind);
       if (!engine) return fail('INVALID_INPUT', `unknown game kind "${command.kind}"; this referee plays: ${registry.kinds().join(', ')}`);
-      return command.type === 'CreateGame' ? d.create(engine, command) : d.import(engine, command);
+      return command.type === 'CreateGame' ? d.create(engine, command) : yield* d.import(engine, command);
     }
     case 'JoinSeat':
       if (!game) return fail('NOT_FOUND', 'no such game');
@@ -192,7 +193,7 @@ class Deciding {
   }
 
   /** A record replayed entry by entry through the same transition as live play. */
-  import(engine: Engine, c: Extract<GameCommand, { type: 'ImportGame' }>): Result<Decision> {
+  *import(engine: Engine, c: Extract<GameCommand, { type: 'ImportGame' }>): Generator<void, Result<Decision>> {
     const { record } = c;
     const ruleset = engine.parseRuleset(record.ruleset);
     if (!ruleset.ok) return ruleset;
@@ -211,6 +212,7 @@ class Deciding {
       else event = entry.kind === 'resign' ? { type: 'Resigned', actor: entry.seat, payload: {} } : parsedAction(engine, entry.seat, entry.action);
       const refused = this.apply(event);
       if (refused) return fail(refused.error.code === 'INVALID_INPUT' ? 'INVALID_INPUT' : 'ILLEGAL_MOVE', `${where}: ${refused.error.message}`);
+      if ((i + 1) % SLICE === 0) yield;
     }
     return this.end();
   }

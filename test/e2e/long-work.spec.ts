@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { RefereeService } from '../../src/referee/application/referee.service.js';
+import { InThreadRecordParser } from '../../src/referee/application/record-parser.js';
+import type { Bundle } from '../../src/referee/core/audit.js';
+import { replayEntries } from '../../src/referee/core/game/views.js';
+import { WorkerRecordParser } from '../../src/workers/record-parser.js';
+import { startApp, type TestApp } from '../support/app.js';
+
+/** Long folds and long records are worked through in slices or off the event loop: other requests go on meanwhile. */
+let t: TestApp;
+let referee: RefereeService;
+const fixture = (kind: string): Bundle => JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/bundles', `${kind}.bundle.json`), 'utf8'));
+const recordOf = (bundle: Bundle) => {
+  const engine = referee.registry.get(bundle.game.kind)!;
+  return engine.exportRecord!(
+    bundle.game.ruleset,
+    replayEntries(bundle.events),
+    bundle.game.seats.map((s) => s.name ?? `Seat ${s.index + 1}`),
+  );
+};
+
+beforeAll(async () => {
+  t = await startApp();
+  referee = t.app.get(RefereeService);
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('long work does not hold up other requests', () => {
+  it('answers a move while thirty verifications of a 2,000-event game are under way', async () => {
+    const long = await referee.importRecord('backgammon', recordOf(fixture('backgammon')));
+    expect(long.game.version).toBeGreaterThan(2000);
+    const duel = await referee.createGame({ kind: 'duel' });
+    const seat = duel.game.engine.toAct(duel.game.state)[0];
+    const card = (referee.legalActions(duel.game, seat)[0] as { card: number }).card;
+    const finished: string[] = [];
+    const verifications = Array.from({ length: 30 }, () => referee.verify(long.game.gameId).then((v) => finished.push(v.ok ? 'verified' : 'FAILED')));
+    const move = referee.act(duel.game.gameId, duel.tokens[seat].token, 'during', { type: 'play', card }).then((r) => finished.push(r.accepted ? 'move' : 'refused'));
+    await Promise.all([...verifications, move]);
+    expect(finished[0]).toBe('move');
+    expect(finished.filter((f) => f === 'verified')).toHaveLength(30);
+  }, 300_000);
+
+  it('parses a record on its own thread, giving the same entries as the engine in this thread', async () => {
+    const script = new URL('../../dist/src/workers/record-parser.worker.js', import.meta.url);
+    const parser = new WorkerRecordParser(script);
+    try {
+      const engine = referee.registry.get('backgammon')!;
+      const text = recordOf(fixture('backgammon'));
+      let turned = false;
+      const parsing = parser.parse(engine, text);
+      setImmediate(() => (turned = true));
+      const parsed = await parsing;
+      // The event loop turned while the record was parsed elsewhere.
+      expect(turned).toBe(true);
+      expect(parsed).toEqual(await new InThreadRecordParser().parse(engine, text));
+      // A game the worker does not ship (the test-only duel) is parsed here.
+      const duel = referee.registry.get('duel')!;
+      expect((await parser.parse(duel, JSON.stringify({ ruleset: {}, entries: [] }))).ok).toBe(true);
+    } finally {
+      await parser.onModuleDestroy();
+    }
+  }, 120_000);
+});
