@@ -1,21 +1,86 @@
 import 'reflect-metadata';
+import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
+import type { NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import { GraphQLSchemaHost } from '@nestjs/graphql';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module.js';
-import { rateLimiter } from './api/limits.js';
+import type { TrustProxy } from './api/caller.js';
+import { callerLimits, importQuota, rateLimiter } from './api/limits.js';
 import type { Config } from './config/config.js';
 import { JsonLogger } from './ops/json-logger.js';
 import { MetricsService } from './ops/metrics.service.js';
+import { RefereeService } from './referee/application/referee.service.js';
+
+/**
+ * Express on an HTTP server with the configured timeouts: a client has `headersTimeoutSeconds`
+ * to send its headers and `requestTimeoutSeconds` for the whole request (a slow body is cut off
+ * with 408), checked every second (Node checks every 30 s by default). Nest's own adapter would
+ * create the server with Node's defaults (300 s a request).
+ */
+class TimedExpressAdapter extends ExpressAdapter {
+  constructor(private readonly config: Config) {
+    super();
+  }
+
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options?.httpsOptions || options?.forceCloseConnections || options?.return503OnClosing) {
+      super.initHttpServer(options);
+      return;
+    }
+    const server = createServer(
+      {
+        requestTimeout: this.config.requestTimeoutSeconds * 1000,
+        headersTimeout: this.config.headersTimeoutSeconds * 1000,
+        connectionsCheckingInterval: Math.min(1000, this.config.headersTimeoutSeconds * 500),
+      },
+      this.getInstance(),
+    );
+    server.keepAliveTimeout = this.config.keepAliveTimeoutSeconds * 1000;
+    if (this.config.maxConnections > 0) server.maxConnections = this.config.maxConnections;
+    this.setHttpServer(server);
+  }
+}
 
 /** Builds the whole service (used by main.ts and by the end-to-end tests). */
 export async function createApp(config: Config): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new TimedExpressAdapter(config), {
     logger: new JsonLogger(config.logLevel),
     bodyParser: false,
   });
   const metrics = app.get(MetricsService);
-  app.set('trust proxy', 'loopback');
+  const referee = app.get(RefereeService);
+  // X-Forwarded-For is believed only from the proxies TRUST_PROXY names.
+  app.set('trust proxy', config.trustProxy.length > 0 ? config.trustProxy : false);
+  const trust = (app.getHttpAdapter().getInstance() as Express).get('trust proxy fn') as TrustProxy;
+  const limits = callerLimits(config);
+  limits.bind({
+    tokenOwner: (token) => referee.tokenOwner(token),
+    trust,
+    schema: () => {
+      try {
+        return app.get(GraphQLSchemaHost).schema;
+      } catch {
+        return undefined; // not built yet
+      }
+    },
+  });
+
+  // Connections per client address (HTTP and WebSocket alike). A trusted proxy's socket carries
+  // many clients: those are counted per request by the limits below, not per socket.
+  app.getHttpServer().prependListener('connection', (socket: Socket) => {
+    const remote = socket.remoteAddress ?? 'unknown';
+    if (trust(remote, 0)) return;
+    const release = limits.openConnection(remote);
+    if (!release) {
+      socket.destroy();
+      return;
+    }
+    socket.once('close', release);
+  });
+
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
     res.on('finish', () => {
@@ -25,7 +90,8 @@ export async function createApp(config: Config): Promise<NestExpressApplication>
     });
     next();
   });
-  app.use(rateLimiter(config.rateLimitPerMinute));
+  app.use(rateLimiter(limits));
+  app.use('/api/games/import', importQuota(limits));
   app.useBodyParser('json', { limit: config.maxBodyBytes });
   app.useBodyParser('text', { limit: config.maxBodyBytes, type: ['text/*', 'application/octet-stream'] });
   // Body-parser failures (too large, malformed JSON) answer as JSON like every other refusal.

@@ -17,7 +17,16 @@ async function main() {
   }
   const app = await createApp(config);
   const logger = new Logger('Main');
-  await app.listen(config.port, config.host);
+  try {
+    await app.listen(config.port, config.host);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      process.stderr.write(`configuration error: cannot listen on HOST=${config.host} PORT=${config.port}: ${code} (${(err as Error).message})\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
   const server = app.getHttpServer();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

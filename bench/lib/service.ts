@@ -25,7 +25,7 @@ export interface RunningService {
 /** Starts `node dist/src/main.js` as its own process and waits until /healthz answers. */
 export async function startService(env: Record<string, string>, port: number): Promise<RunningService> {
   const child = spawn(process.execPath, [serviceEntry()], {
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', CREATE_QUOTA_PER_HOUR: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

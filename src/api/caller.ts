@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import type { Request } from 'express';
 
 /** The GraphQL context: the HTTP request, or the graphql-ws connection's parameters. */
@@ -13,11 +15,56 @@ const bearer = (value: unknown): string | null => {
 };
 
 /** The caller's seat token: the Authorization header, or `authorization` in graphql-ws connection params. */
-export function tokenOf(ctx: GqlContext | Request | undefined): string | null {
+export function tokenOf(ctx: GqlContext | Request | IncomingMessage | undefined): string | null {
   if (!ctx) return null;
   if ('headers' in ctx && ctx.headers) return bearer(ctx.headers.authorization);
   const c = ctx as GqlContext;
   if (c.req?.headers) return bearer(c.req.headers.authorization);
   const params = c.connectionParams ?? {};
   return bearer(params.authorization ?? params.Authorization);
+}
+
+/** Whether the peer at `address`, `hops` proxies away, is a proxy we trust (Express's compiled `trust proxy`). */
+export type TrustProxy = (address: string, hops: number) => boolean;
+
+/**
+ * The client's address for an HTTP request Express has not seen (a WebSocket upgrade), the way
+ * Express computes `req.ip`: walk X-Forwarded-For from the nearest hop while the hop is trusted.
+ */
+export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
+  const socketAddress = req.socket.remoteAddress ?? 'unknown';
+  const header = req.headers['x-forwarded-for'];
+  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .reverse();
+  const hops = [socketAddress, ...forwarded];
+  for (let i = 0; i < hops.length - 1; i++) if (!trust(hops[i], i)) return hops[i];
+  return hops[hops.length - 1];
+}
+
+/** The client's address of an Express request (X-Forwarded-For only through trusted proxies). */
+export function addressOf(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * The key limits count an address under: IPv4 as is (also when mapped into IPv6), IPv6 by its
+ * /64 prefix (one subscriber usually holds a whole /64, so single addresses are free to rotate).
+ */
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1];
+  const plain = address.split('%')[0];
+  if (isIP(plain) !== 6) return address;
+  const halves = plain.split('::');
+  const groups = (s: string) => (s === '' ? [] : s.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])));
+  const head = groups(halves[0]);
+  const tail = halves.length === 2 ? groups(halves[1]) : [];
+  const all = halves.length === 2 ? [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail] : head;
+  return `${all
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }

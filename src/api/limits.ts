@@ -1,80 +1,561 @@
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import {
+  type ArgumentNode,
+  type ASTVisitor,
+  type DocumentNode,
+  type ExecutionArgs,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  getNamedType,
+  getOperationAST,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  type SelectionSetNode,
+  specifiedRules,
+  type ValidationContext,
+  type ValidationRule,
+  validate,
+} from 'graphql';
+import type { Context as WsContext, ServerOptions as WsServerOptions } from 'graphql-ws';
+import type { Config } from '../config/config.js';
 import { sha256Hex } from '../referee/core/canonical.js';
-import { tokenOf } from './caller.js';
+import { addressKey, addressOf, clientAddress, type GqlContext, type TrustProxy, tokenOf } from './caller.js';
+
+// ------------------------------------------------------------------ what a query costs
+
+/** Fields that cost more than 1 in an operation's complexity (`Parent.field`). */
+export const FIELD_COSTS: Readonly<Record<string, number>> = {
+  'Query.verifyGame': 100,
+  'Query.gameStateAt': 50,
+  'Query.gameEvents': 50,
+  'Query.backgammonRecord': 50,
+  'Query.cerkeRecord': 50,
+  'Query.chickenFootRecord': 50,
+  'Mutation.importGame': 100,
+  'Mutation.createGame': 10,
+  'Mutation.createChickenFootGame': 10,
+};
+
+/** Fields that replay or check a whole game: at most `maxExpensiveFields` per operation (aliases counted). */
+export const EXPENSIVE_FIELDS: ReadonlySet<string> = new Set([
+  'Query.verifyGame',
+  'Query.gameStateAt',
+  'Query.backgammonRecord',
+  'Query.cerkeRecord',
+  'Query.chickenFootRecord',
+  'Mutation.importGame',
+]);
+
+/** Mutations that make a game: counted against the creation quota of the caller's address. */
+export const CREATION_FIELDS: ReadonlySet<string> = new Set(['Mutation.createGame', 'Mutation.createChickenFootGame', 'Mutation.importGame']);
+
+/** Lists whose selection is paid once per item they may answer: `first` (a literal; a variable counts as the most). */
+const LISTS: Readonly<Record<string, { default: number; max: number }>> = {
+  'Query.games': { default: 20, max: 100 },
+};
+
+/** An expensive field, or an expensive REST request, counts this many requests against the per-minute limit. */
+export const EXPENSIVE_REQUEST_COST = 10;
+
+export interface OperationMeasure {
+  depth: number;
+  cost: number;
+  /** Fields of EXPENSIVE_FIELDS selected, aliases and fragments expanded. */
+  expensive: number;
+  /** Top-level mutation fields that create a game. */
+  creations: number;
+  /** Gave up counting: the operation costs more than `budget`, or its text fans out without end. */
+  exceeded: boolean;
+}
 
 /**
- * Refuses operations nested deeper than `maxDepth` or selecting more than `maxFields` fields in
- * all (fragments expanded), before anything runs: a query's cost is bounded by its text.
+ * Measures one operation: depth, cost (1 a field, FIELD_COSTS for the heavy ones, list items
+ * multiplied), expensive fields and creations, with fragments expanded. Stops early once the
+ * cost passes `budget` (or the walk visits far more selections than that), so a document built
+ * to fan out costs little to refuse.
  */
-export function queryLimits(maxDepth: number, maxFields: number) {
-  return (context: ValidationContext): ASTVisitor => {
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const d of context.getDocument().definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-    const measure = (set: SelectionSetNode, depth: number, seen: Set<string>): { depth: number; fields: number } => {
-      let deepest = depth;
-      let fields = 0;
-      for (const sel of set.selections) {
-        let inner: SelectionSetNode | undefined;
-        let nextDepth = depth;
-        if (sel.kind === Kind.FIELD) {
-          fields++;
+export function measureOperation(schema: GraphQLSchema | undefined, document: DocumentNode, op: OperationDefinitionNode, budget: number): OperationMeasure {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const maxVisits = budget * 4 + 1000;
+  let visits = 0;
+  let exceeded = false;
+  let expensive = 0;
+  let creations = 0;
+  const typeNamed = (name: string): GraphQLNamedType | undefined => schema?.getType(name) ?? undefined;
+  const measure = (set: SelectionSetNode, parent: GraphQLNamedType | undefined, depth: number, seen: Set<string>, top: boolean): { depth: number; cost: number } => {
+    let deepest = depth;
+    let cost = 0;
+    for (const sel of set.selections) {
+      if (exceeded || ++visits > maxVisits) {
+        exceeded = true;
+        break;
+      }
+      if (sel.kind === Kind.FIELD) {
+        const name = sel.name.value;
+        const fields = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields() : undefined;
+        const def = fields?.[name];
+        const key = `${parent?.name ?? '?'}.${name}`;
+        if (EXPENSIVE_FIELDS.has(key)) expensive++;
+        if (top && CREATION_FIELDS.has(key)) creations++;
+        let own = FIELD_COSTS[key] ?? 1;
+        if (sel.selectionSet) {
+          const inner = measure(sel.selectionSet, def ? getNamedType(def.type) : undefined, depth + 1, seen, false);
+          deepest = Math.max(deepest, inner.depth);
+          own += inner.cost * itemsOf(key, sel.arguments ?? []);
+        } else deepest = Math.max(deepest, depth + 1);
+        cost += own;
+      } else {
+        let inner: SelectionSetNode;
+        let type = parent;
+        let innerSeen = seen;
+        if (sel.kind === Kind.INLINE_FRAGMENT) {
           inner = sel.selectionSet;
-          nextDepth = depth + 1;
-        } else if (sel.kind === Kind.INLINE_FRAGMENT) inner = sel.selectionSet;
-        else {
+          if (sel.typeCondition) type = typeNamed(sel.typeCondition.name.value);
+        } else {
           const f = fragments.get(sel.name.value);
           if (!f || seen.has(f.name.value)) continue;
           inner = f.selectionSet;
-          seen = new Set(seen).add(f.name.value);
+          type = typeNamed(f.typeCondition.name.value);
+          innerSeen = new Set(seen).add(f.name.value);
         }
-        if (sel.kind === Kind.FIELD && !inner) deepest = Math.max(deepest, nextDepth);
-        if (inner) {
-          const m = measure(inner, nextDepth, seen);
-          deepest = Math.max(deepest, m.depth);
-          fields += m.fields;
-        }
+        const m = measure(inner, type, depth, innerSeen, top);
+        deepest = Math.max(deepest, m.depth);
+        cost += m.cost;
       }
-      return { depth: deepest, fields };
+      if (cost > budget) exceeded = true;
+    }
+    return { depth: deepest, cost };
+  };
+  const root = op.operation === 'query' ? schema?.getQueryType() : op.operation === 'mutation' ? schema?.getMutationType() : schema?.getSubscriptionType();
+  const m = measure(op.selectionSet, root ?? undefined, 0, new Set(), true);
+  return { depth: m.depth, cost: m.cost, expensive, creations, exceeded: exceeded || m.cost > budget };
+}
+
+/** How many items a list field may answer, from its `first` argument. */
+function itemsOf(key: string, args: readonly ArgumentNode[]): number {
+  const list = LISTS[key];
+  if (!list) return 1;
+  const first = args.find((a) => a.name.value === 'first');
+  if (!first) return list.default;
+  if (first.value.kind === Kind.INT) return Math.min(list.max, Math.max(1, Number(first.value.value)));
+  return list.max;
+}
+
+/**
+ * Refuses operations nested deeper than `maxDepth`, costing more than `maxCost` (1 a field,
+ * FIELD_COSTS for the heavy ones, list selections times their items) or selecting more than
+ * `maxExpensive` of EXPENSIVE_FIELDS, before anything runs: a query's cost is bounded by its text.
+ */
+export function queryLimits(maxDepth: number, maxCost: number, maxExpensive = 5): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => ({
+    OperationDefinition(op) {
+      const m = measureOperation(context.getSchema(), context.getDocument(), op, maxCost);
+      if (m.depth > maxDepth) {
+        context.reportError(new GraphQLError(`query depth ${m.depth} exceeds the limit of ${maxDepth}`, { extensions: { code: 'QUERY_TOO_DEEP' } }));
+      }
+      if (m.exceeded) {
+        context.reportError(
+          new GraphQLError(
+            `query costs more than the limit of ${maxCost} (a field costs 1, verifyGame ${FIELD_COSTS['Query.verifyGame']}, gameEvents ${FIELD_COSTS['Query.gameEvents']}, a games page its items)`,
+            {
+              extensions: { code: 'QUERY_TOO_COMPLEX' },
+            },
+          ),
+        );
+      }
+      if (m.expensive > maxExpensive) {
+        context.reportError(
+          new GraphQLError(
+            `query selects ${m.exceeded ? 'at least ' : ''}${m.expensive} expensive fields (verifyGame, gameStateAt, importGame, record exports), more than the limit of ${maxExpensive}`,
+            {
+              extensions: { code: 'QUERY_TOO_EXPENSIVE' },
+            },
+          ),
+        );
+      }
+    },
+  });
+}
+
+// ------------------------------------------------------------------ per-caller limits
+
+export interface Refusal {
+  code: 'RATE_LIMITED' | 'TOO_MANY_SUBSCRIPTIONS';
+  message: string;
+  /** Seconds before trying again helps; absent when only closing something helps. */
+  retryAfter?: number;
+}
+
+type LimitSettings = Pick<
+  Config,
+  'rateLimitPerMinute' | 'createQuotaPerHour' | 'maxSubscriptionsPerCaller' | 'maxSubscriptionsPerAddress' | 'maxConnectionsPerAddress' | 'maxQueryDepth' | 'maxQueryComplexity' | 'maxExpensiveFields'
+>;
+
+export interface LimitBindings {
+  /** The game and seat a token was issued for; null for a made-up token. */
+  tokenOwner(token: string): Promise<unknown | null>;
+  /** Express's compiled `trust proxy`. */
+  trust: TrustProxy;
+  schema(): GraphQLSchema | undefined;
+}
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const KNOWN_TOKENS = 100_000;
+const UNKNOWN_TOKENS = 10_000;
+const UNKNOWN_TTL = MINUTE;
+
+/**
+ * Everything counted per caller, in one place: requests a minute, games created an hour, open
+ * subscriptions and connections. A caller is a seat token this referee issued, or else the
+ * client's address (X-Forwarded-For only through a trusted proxy; IPv6 by /64): a made-up
+ * token never gets a bucket of its own. A token seen for the first time is paid for by its
+ * address before it is looked up, and tokens found to be made up are remembered for a minute,
+ * so a flood of them costs the database at most the address's request limit.
+ */
+export class CallerLimits {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly known = new Map<string, true>();
+  private readonly unknown = new Map<string, number>();
+  private readonly creations = new Map<string, { tokens: number; at: number }>();
+  private readonly subscriptions = new Map<string, number>();
+  private readonly connections = new Map<string, number>();
+  private readonly callers = new WeakMap<object, string>();
+  private bindings: LimitBindings | null = null;
+  private sweptWindows: number;
+  private sweptCreations: number;
+
+  constructor(
+    readonly settings: LimitSettings,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.sweptWindows = this.sweptCreations = now();
+  }
+
+  /** Wires the token lookup, the proxy trust and the schema, once the application exists. */
+  bind(bindings: LimitBindings): void {
+    this.bindings = bindings;
+  }
+
+  get trust(): TrustProxy {
+    return this.bindings?.trust ?? (() => false);
+  }
+
+  get rateLimited(): boolean {
+    return this.settings.rateLimitPerMinute > 0;
+  }
+
+  /**
+   * Counts a request of `cost` against its caller's minute and answers the caller's key, or a
+   * refusal. A token not seen before is paid for by the address, then looked up.
+   */
+  async admit(token: string | null, address: string, cost = 1): Promise<{ key: string } | { refusal: Refusal }> {
+    const byAddress = `a:${addressKey(address)}`;
+    if (!token) return this.charged(byAddress, cost);
+    const hash = sha256Hex(token);
+    if (this.known.has(hash)) {
+      this.known.delete(hash);
+      this.known.set(hash, true);
+      return this.charged(`t:${hash}`, cost);
+    }
+    const until = this.unknown.get(hash);
+    if (until !== undefined && until > this.now()) return this.charged(byAddress, cost);
+    const paid = this.charged(byAddress, cost);
+    if ('refusal' in paid) return paid;
+    return { key: (await this.isIssued(token, hash)) ? `t:${hash}` : byAddress };
+  }
+
+  /** Counts `cost` more requests against a caller's current minute. */
+  charge(key: string, cost: number): Refusal | null {
+    const perMinute = this.settings.rateLimitPerMinute;
+    if (perMinute === 0 || cost <= 0) return null;
+    const now = this.now();
+    if (now - this.sweptWindows > MINUTE) {
+      for (const [k, w] of this.windows) if (now - w.start >= MINUTE) this.windows.delete(k);
+      this.sweptWindows = now;
+    }
+    let w = this.windows.get(key);
+    if (!w || now - w.start >= MINUTE) this.windows.set(key, (w = { start: now, count: 0 }));
+    // A request dearer than the whole minute still gets through on a fresh minute.
+    const units = Math.min(cost, perMinute);
+    if (w.count + units > perMinute) {
+      const retryAfter = Math.max(1, Math.ceil((w.start + MINUTE - now) / 1000));
+      return { code: 'RATE_LIMITED', message: `more than ${perMinute} requests a minute; retry in ${retryAfter} s`, retryAfter };
+    }
+    w.count += units;
+    return null;
+  }
+
+  /** Remembers which caller an HTTP request was counted under (for the GraphQL plugin). */
+  remember(req: object, key: string): void {
+    this.callers.set(req, key);
+  }
+
+  callerOf(req: object): string | null {
+    return this.callers.get(req) ?? null;
+  }
+
+  /** Takes `n` game creations from the address's hourly quota (a bucket refilled continuously). */
+  takeCreations(address: string, n: number): Refusal | null {
+    const perHour = this.settings.createQuotaPerHour;
+    if (perHour === 0 || n <= 0) return null;
+    const now = this.now();
+    const refill = (b: { tokens: number; at: number }) => {
+      b.tokens = Math.min(perHour, b.tokens + ((now - b.at) * perHour) / HOUR);
+      b.at = now;
     };
+    if (now - this.sweptCreations > 10 * MINUTE) {
+      for (const [k, b] of this.creations) {
+        refill(b);
+        if (b.tokens >= perHour) this.creations.delete(k);
+      }
+      this.sweptCreations = now;
+    }
+    if (n > perHour) return { code: 'RATE_LIMITED', message: `one request may create at most ${perHour} games (${n} asked)`, retryAfter: 3600 };
+    const key = addressKey(address);
+    let b = this.creations.get(key);
+    if (!b) this.creations.set(key, (b = { tokens: perHour, at: now }));
+    refill(b);
+    if (b.tokens < n) {
+      const retryAfter = Math.max(1, Math.ceil(((n - b.tokens) * 3600) / perHour));
+      return { code: 'RATE_LIMITED', message: `more than ${perHour} games created or imported an hour from this address; retry in ${retryAfter} s`, retryAfter };
+    }
+    b.tokens -= n;
+    return null;
+  }
+
+  /** Opens a subscription for a caller at an address: the release, or a refusal. */
+  openSubscription(caller: string, address: string): (() => void) | Refusal {
+    const { maxSubscriptionsPerCaller: perCaller, maxSubscriptionsPerAddress: perAddress } = this.settings;
+    const byAddress = `A:${addressKey(address)}`;
+    if (perCaller > 0 && (this.subscriptions.get(caller) ?? 0) >= perCaller) {
+      return { code: 'TOO_MANY_SUBSCRIPTIONS', message: `at most ${perCaller} open subscriptions per caller; complete one first` };
+    }
+    if (perAddress > 0 && (this.subscriptions.get(byAddress) ?? 0) >= perAddress) {
+      return { code: 'TOO_MANY_SUBSCRIPTIONS', message: `at most ${perAddress} open subscriptions per address; complete one first` };
+    }
+    const keys = [caller, byAddress];
+    for (const k of keys) this.subscriptions.set(k, (this.subscriptions.get(k) ?? 0) + 1);
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      for (const k of keys) decrement(this.subscriptions, k);
+    };
+  }
+
+  /** Opens a connection from an address: the release, or null past the cap. */
+  openConnection(address: string): (() => void) | null {
+    const cap = this.settings.maxConnectionsPerAddress;
+    const key = addressKey(address);
+    if (cap > 0 && (this.connections.get(key) ?? 0) >= cap) return null;
+    this.connections.set(key, (this.connections.get(key) ?? 0) + 1);
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      decrement(this.connections, key);
+    };
+  }
+
+  /** Counts (for tests and metrics). */
+  stats(): { subscriptions: number; connections: number } {
+    let subscriptions = 0;
+    for (const [k, n] of this.subscriptions) if (k.startsWith('A:')) subscriptions += n;
+    let connections = 0;
+    for (const n of this.connections.values()) connections += n;
+    return { subscriptions, connections };
+  }
+
+  /**
+   * What an operation costs its caller beyond the request itself: expensive fields against the
+   * minute, creations against the address's hour. A refusal, or null.
+   */
+  chargeOperation(schema: GraphQLSchema | undefined, document: DocumentNode, op: OperationDefinitionNode, caller: string | null, address: string): Refusal | null {
+    const m = measureOperation(schema, document, op, this.settings.maxQueryComplexity);
+    if (caller && m.expensive > 0) {
+      const refused = this.charge(caller, m.expensive * (EXPENSIVE_REQUEST_COST - 1));
+      if (refused) return refused;
+    }
+    return op.operation === 'mutation' ? this.takeCreations(address, m.creations) : null;
+  }
+
+  private charged(key: string, cost: number): { key: string } | { refusal: Refusal } {
+    const refusal = this.charge(key, cost);
+    return refusal ? { refusal } : { key };
+  }
+
+  private async isIssued(token: string, hash: string): Promise<boolean> {
+    if (!this.bindings) return false;
+    let owner: unknown;
+    try {
+      owner = await this.bindings.tokenOwner(token);
+    } catch {
+      return false; // the database is unwell: count the request by address, remember nothing
+    }
+    if (owner) {
+      this.known.set(hash, true);
+      if (this.known.size > KNOWN_TOKENS) this.known.delete(this.known.keys().next().value as string);
+      return true;
+    }
+    this.unknown.delete(hash);
+    this.unknown.set(hash, this.now() + UNKNOWN_TTL);
+    if (this.unknown.size > UNKNOWN_TOKENS) this.unknown.delete(this.unknown.keys().next().value as string);
+    return false;
+  }
+
+  /** The graphql-ws hooks: count the connection, check and count every operation sent over it. */
+  graphqlWs(): Partial<WsServerOptions> {
+    const rules = [...specifiedRules, queryLimits(this.settings.maxQueryDepth, this.settings.maxQueryComplexity, this.settings.maxExpensiveFields)];
+    const connections = new WeakMap<object, { key: string; address: string; subscriptions: Map<string, () => void> }>();
+    type Ctx = WsContext<Record<string, unknown> | undefined, { request?: IncomingMessage; socket?: { once(event: 'close', listener: () => void): unknown } }>;
     return {
-      OperationDefinition(op) {
-        const m = measure(op.selectionSet, 0, new Set());
-        if (m.depth > maxDepth) {
-          context.reportError(new GraphQLError(`query depth ${m.depth} exceeds the limit of ${maxDepth}`, { extensions: { code: 'QUERY_TOO_DEEP' } }));
-        }
-        if (m.fields > maxFields) {
-          context.reportError(new GraphQLError(`query selects ${m.fields} fields, more than the limit of ${maxFields}`, { extensions: { code: 'QUERY_TOO_COMPLEX' } }));
-        }
+      onConnect: async (ctx: Ctx) => {
+        const request = ctx.extra?.request;
+        const address = request ? clientAddress(request, this.trust) : 'unknown';
+        const admitted = await this.admit(tokenOf({ connectionParams: ctx.connectionParams ?? {} }), address);
+        if ('refusal' in admitted) return false;
+        const conn = { key: admitted.key, address, subscriptions: new Map<string, () => void>() };
+        connections.set(ctx, conn);
+        // Free the connection's slots as soon as its socket closes: graphql-ws calls onClose only
+        // after every subscription has returned, and a stream waiting for its next event may not.
+        ctx.extra?.socket?.once('close', () => {
+          for (const release of conn.subscriptions.values()) release();
+        });
+        return true;
       },
-    };
+      onSubscribe: async (ctx: Ctx, id: string, payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null }) => {
+        const conn = connections.get(ctx);
+        const schema = this.bindings?.schema();
+        if (!conn || !schema) return undefined; // not wired (no application): graphql-ws validates with `validate` below
+        const paid = this.charge(conn.key, 1);
+        if (paid) return [refusalError(paid, false)];
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch (err) {
+          return [err instanceof GraphQLError ? err : new GraphQLError('the query does not parse', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+        }
+        const errors = validate(schema, document, rules);
+        if (errors.length > 0) return errors;
+        const op = getOperationAST(document, payload.operationName ?? undefined);
+        if (!op) return [new GraphQLError('name the operation to run', { extensions: { code: 'INVALID_INPUT' } })];
+        const refused = this.chargeOperation(schema, document, op, conn.key, conn.address);
+        if (refused) return [refusalError(refused, false)];
+        if (op.operation === 'subscription') {
+          conn.subscriptions.get(id)?.();
+          const opened = this.openSubscription(conn.key, conn.address);
+          if (typeof opened !== 'function') return [refusalError(opened, false)];
+          conn.subscriptions.set(id, opened);
+        }
+        const args: ExecutionArgs = { schema, document, operationName: payload.operationName, variableValues: payload.variables };
+        return args;
+      },
+      onComplete: (ctx: Ctx, id: string) => {
+        const conn = connections.get(ctx);
+        conn?.subscriptions.get(id)?.();
+        conn?.subscriptions.delete(id);
+      },
+      onClose: (ctx: Ctx) => {
+        const conn = connections.get(ctx);
+        for (const release of conn?.subscriptions.values() ?? []) release();
+        connections.delete(ctx);
+      },
+      validate: (schema: GraphQLSchema, document: DocumentNode) => [...validate(schema, document, rules)],
+    } as Partial<WsServerOptions>;
+  }
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const n = (counts.get(key) ?? 1) - 1;
+  if (n <= 0) counts.delete(key);
+  else counts.set(key, n);
+}
+
+/** A refusal as a GraphQL error; over HTTP also a 429 status and Retry-After. */
+export function refusalError(refusal: Refusal, http = true): GraphQLError {
+  const extensions: Record<string, unknown> = { code: refusal.code };
+  if (refusal.retryAfter !== undefined) extensions.retryAfter = refusal.retryAfter;
+  if (http) {
+    const headers = new HeaderMap();
+    if (refusal.retryAfter !== undefined) headers.set('retry-after', String(refusal.retryAfter));
+    extensions.http = { status: 429, headers };
+  }
+  return new GraphQLError(refusal.message, { extensions });
+}
+
+/** 429 with Retry-After; the body is the REST error, and on /graphql also a GraphQL `errors` list. */
+function refuse(req: Request, res: Response, refusal: Refusal): void {
+  if (refusal.retryAfter !== undefined) res.setHeader('retry-after', String(refusal.retryAfter));
+  const body: Record<string, unknown> = { error: { code: refusal.code, message: refusal.message } };
+  if (/^\/graphql\/?$/i.test(req.path)) body.errors = [{ message: refusal.message, extensions: { code: refusal.code, retryAfter: refusal.retryAfter } }];
+  res.status(429).json(body);
+}
+
+// ------------------------------------------------------------------ HTTP middleware and plugin
+
+const EXPENSIVE_REST = /^\/api\/games\/[^/]+\/(bundle|record)\/?$|^\/api\/games\/import\/?$/i;
+
+/**
+ * The per-minute limit over HTTP, before the body is read: per seat token this referee issued,
+ * else per client address (a made-up token counts against its address). Expensive REST requests
+ * (bundle, record, import) count EXPENSIVE_REQUEST_COST. Answers 429 with Retry-After.
+ */
+export function rateLimiter(limits: CallerLimits) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!limits.rateLimited || req.path === '/healthz' || req.path === '/metrics') return next();
+    const cost = EXPENSIVE_REST.test(req.path) ? EXPENSIVE_REQUEST_COST : 1;
+    limits.admit(tokenOf(req), addressOf(req), cost).then((admitted) => {
+      if ('refusal' in admitted) return refuse(req, res, admitted.refusal);
+      limits.remember(req, admitted.key);
+      next();
+    }, next);
+  };
+}
+
+/** Mount on POST /api/games/import: one creation from the address's hourly quota, before the body is read. */
+export function importQuota(limits: CallerLimits) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'POST') return next();
+    const refused = limits.takeCreations(addressOf(req), 1);
+    if (refused) return refuse(req, res, refused);
+    next();
   };
 }
 
 /**
- * A fixed-window limit per seat token (or per address without one). 0 turns it off. Answers
- * 429 with Retry-After and a JSON error, before any work is done.
+ * Apollo plugin: once the operation is known (parsed, validated, chosen), charges its expensive
+ * fields to the caller's minute and its creations to the address's hour, or refuses it with
+ * RATE_LIMITED (HTTP 429, Retry-After) before anything runs.
  */
-export function rateLimiter(perMinute: number) {
-  const windows = new Map<string, { start: number; count: number }>();
-  let sweep = Date.now();
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (perMinute === 0 || req.path === '/healthz' || req.path === '/metrics') return next();
-    const now = Date.now();
-    if (now - sweep > 60_000) {
-      for (const [k, w] of windows) if (now - w.start >= 60_000) windows.delete(k);
-      sweep = now;
-    }
-    const token = tokenOf(req);
-    const key = token ? `t:${sha256Hex(token)}` : `a:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
-    let w = windows.get(key);
-    if (!w || now - w.start >= 60_000) windows.set(key, (w = { start: now, count: 0 }));
-    if (++w.count > perMinute) {
-      const retryAfter = Math.max(1, Math.ceil((w.start + 60_000 - now) / 1000));
-      res.setHeader('retry-after', String(retryAfter));
-      res.status(429).json({ error: { code: 'RATE_LIMITED', message: `more than ${perMinute} requests a minute; retry in ${retryAfter} s` } });
-      return;
-    }
-    next();
+export function limitsPlugin(limits: CallerLimits): ApolloServerPlugin<GqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, document, contextValue, schema }) {
+          const req = contextValue.req;
+          if (!req || !operation) return;
+          const refused = limits.chargeOperation(schema, document, operation, limits.callerOf(req), addressOf(req));
+          if (refused) throw refusalError(refused);
+        },
+      };
+    },
   };
+}
+
+const registry = new WeakMap<Config, CallerLimits>();
+
+/** The one CallerLimits of an application (keyed by its Config: the module and createApp share it). */
+export function callerLimits(config: Config): CallerLimits {
+  let limits = registry.get(config);
+  if (!limits) registry.set(config, (limits = new CallerLimits(config)));
+  return limits;
 }

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Configuration comes from environment variables only, validated once at start-up: a bad value
  * stops the service with a message naming the variable, instead of surfacing later.
@@ -8,11 +10,33 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   databasePoolSize: number;
+  /** Requests a minute per seat token, or per address for callers without a real token; 0 is off. */
   rateLimitPerMinute: number;
   logLevel: LogLevel;
   maxBodyBytes: number;
   maxQueryDepth: number;
+  /** The most one GraphQL operation may cost: 1 a field, more for the expensive ones. */
   maxQueryComplexity: number;
+  /** The most expensive fields (verifyGame, gameStateAt, imports, record exports) one operation may select. */
+  maxExpensiveFields: number;
+  /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs, `loopback`, ...); empty: none. */
+  trustProxy: string[];
+  /** Games one address may create or import an hour; 0 is off. */
+  createQuotaPerHour: number;
+  /** Open subscriptions per seat token (per address for callers without one); 0 is off. */
+  maxSubscriptionsPerCaller: number;
+  /** Open subscriptions per address, whatever the tokens; 0 is off. */
+  maxSubscriptionsPerAddress: number;
+  /** Open connections (HTTP and WebSocket) per client address; 0 is off. */
+  maxConnectionsPerAddress: number;
+  /** Open connections in all; 0 is off. */
+  maxConnections: number;
+  /** Seconds a client has to send a whole request (headers and body). */
+  requestTimeoutSeconds: number;
+  /** Seconds a client has to send a request's headers. */
+  headersTimeoutSeconds: number;
+  /** Seconds an idle keep-alive connection stays open. */
+  keepAliveTimeoutSeconds: number;
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -22,33 +46,95 @@ export class ConfigError extends Error {}
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw.trim() === '') return fallback;
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const n = Number(raw);
+  const n = Number(raw.trim());
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
 }
 
+/** A host name (RFC 1123 labels) or an IPv4/IPv6 address. */
+function host(env: NodeJS.ProcessEnv): string {
+  const raw = env.HOST;
+  if (raw === undefined || raw.trim() === '') return '127.0.0.1';
+  const value = raw.trim();
+  const label = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
+  if (isIP(value)) return value;
+  // A dotted quad that is not an address (999.1.1.1) is a typo, not a host name.
+  if (!/^[\d.]+$/.test(value) && value.length <= 253 && value.split('.').every((l) => label.test(l))) return value;
+  throw new ConfigError(`HOST must be a host name or an IP address (e.g. 127.0.0.1, 0.0.0.0, ::), got "${raw}"`);
+}
+
+/** postgresql://user:pass@host:port/db (or a Unix socket folder in ?host=). */
+function databaseUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return null;
+  const example = 'postgresql://user:pass@host:5432/db';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`DATABASE_URL must be a URL like ${example}; it does not parse`);
+  }
+  if (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:') {
+    throw new ConfigError(`DATABASE_URL must be a postgresql:// URL like ${example}, got the scheme "${url.protocol}"`);
+  }
+  if (!url.hostname && !url.searchParams.get('host')) {
+    throw new ConfigError(`DATABASE_URL must name a host, like ${example} (or a socket folder: ?host=/var/run/postgresql)`);
+  }
+  return raw;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Comma-separated proxies: loopback, linklocal, uniquelocal, addresses and CIDRs (Express's `trust proxy`). */
+function trustProxy(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.TRUST_PROXY;
+  if (raw === undefined || raw.trim() === '') return [];
+  const items = raw.split(',').map((s) => s.trim());
+  for (const item of items) {
+    const [addr, bits, extra] = item.split('/');
+    const family = isIP(addr);
+    const cidrOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (PROXY_NAMES.includes(item) || (family !== 0 && cidrOk && extra === undefined)) continue;
+    throw new ConfigError(
+      `TRUST_PROXY must be a comma-separated list of the proxies in front of the service (${PROXY_NAMES.join(', ')}, IP addresses or CIDRs such as 10.0.0.0/8), got "${item}" in "${raw}"`,
+    );
+  }
+  return items;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   }
-  const databaseUrl = env.DATABASE_URL?.trim() || null;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
+  const requestTimeoutSeconds = int(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600);
+  const headersTimeoutSeconds = int(env, 'HEADERS_TIMEOUT_SECONDS', Math.min(10, requestTimeoutSeconds), 1, 3600);
+  if (headersTimeoutSeconds > requestTimeoutSeconds) {
+    throw new ConfigError(`HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
   }
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST?.trim() || '127.0.0.1',
+    host: host(env),
     dataDir: env.DATA_DIR?.trim() || './data',
-    databaseUrl,
+    databaseUrl: databaseUrl(env),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 200),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     logLevel: logLevel as LogLevel,
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     maxQueryDepth: int(env, 'MAX_QUERY_DEPTH', 10, 2, 100),
     maxQueryComplexity: int(env, 'MAX_QUERY_COMPLEXITY', 1000, 10, 1_000_000),
+    maxExpensiveFields: int(env, 'MAX_EXPENSIVE_FIELDS', 5, 1, 1000),
+    trustProxy: trustProxy(env),
+    createQuotaPerHour: int(env, 'CREATE_QUOTA_PER_HOUR', 120, 0, 1_000_000),
+    maxSubscriptionsPerCaller: int(env, 'MAX_SUBSCRIPTIONS_PER_CALLER', 20, 0, 100_000),
+    maxSubscriptionsPerAddress: int(env, 'MAX_SUBSCRIPTIONS_PER_ADDRESS', 100, 0, 1_000_000),
+    maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000),
+    maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 0, 1_000_000),
+    requestTimeoutSeconds,
+    headersTimeoutSeconds,
+    keepAliveTimeoutSeconds: int(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 5, 1, 3600),
   };
 }
 

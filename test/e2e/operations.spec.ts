@@ -48,16 +48,19 @@ describe('operations and limits', () => {
 
   it('limits requests per token with 429 and Retry-After', async () => {
     const server = t.app.getHttpServer();
+    // Only a seat token this referee issued has a bucket of its own; a made-up one counts as its address.
+    const { tokens } = (await t.gql(CREATE, { input: { kind: 'duel' } })).data.createGame;
     let limited: request.Response | null = null;
     for (let i = 0; i < 45 && !limited; i++) {
-      const res = await request(server).post('/graphql').set('authorization', 'Bearer rate-test').send({ query: '{ __typename }' });
+      const res = await request(server).post('/graphql').set('authorization', `Bearer ${tokens[0].token}`).send({ query: '{ __typename }' });
       if (res.status === 429) limited = res;
     }
     expect(limited).not.toBeNull();
     expect(Number(limited!.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited!.body.error.code).toBe('RATE_LIMITED');
-    // Other callers are not affected, and health is never limited.
-    expect((await request(server).post('/graphql').set('authorization', 'Bearer someone-else').send({ query: '{ __typename }' })).status).toBe(200);
+    // Other callers are not affected (another seat, a caller without a token), and health is never limited.
+    expect((await request(server).post('/graphql').set('authorization', `Bearer ${tokens[1].token}`).send({ query: '{ __typename }' })).status).toBe(200);
+    expect((await request(server).post('/graphql').send({ query: '{ __typename }' })).status).toBe(200);
     expect((await request(server).get('/healthz')).body.status).toBe('ok');
   });
 

@@ -25,7 +25,7 @@ export interface TestApp {
 export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL || null;
   const dataDir = url ? null : mkdtempSync(join(tmpdir(), 'arbiter-test-'));
-  const config = { ...loadConfig({ LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }), databaseUrl: url, dataDir: dataDir ?? './data', ...overrides };
+  const config = { ...loadConfig({ LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0', CREATE_QUOTA_PER_HOUR: '0' }), databaseUrl: url, dataDir: dataDir ?? './data', ...overrides };
   const app = await createApp(config);
   const registry = app.get(EngineRegistry);
   if (!registry.get('duel')) registry.register(duelEngine);
