@@ -1,3 +1,5 @@
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
+import type { DocumentNode } from 'graphql';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Module } from '@nestjs/common';
@@ -7,7 +9,7 @@ import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
 import { GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
 import { JSONScalar } from './api/json.scalar.js';
-import { callerLimits, limitsPlugin, queryLimits } from './api/limits.js';
+import { callerLimits, limitsPlugin, MAX_QUERY_TOKENS, queryLimits } from './api/limits.js';
 import { ConfigModule } from './config/config.module.js';
 import type { Config } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -45,10 +47,19 @@ export class AppModule {
           plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), limitsPlugin(limits)],
           introspection: true,
           includeStacktraceInErrorResponses: false,
+          // A document of more tokens than any real query is refused before it can exhaust the parser's stack.
+          parseOptions: { maxTokens: MAX_QUERY_TOKENS },
+          // Parsed documents are cached for repeated queries, within a stated memory bound (about 8 MiB of JSON).
+          documentStore: new InMemoryLRUCache<DocumentNode>({ maxSize: 8 * 2 ** 20 }),
           // Apollo files every validation failure as GRAPHQL_VALIDATION_FAILED; keep our limits' own codes.
           formatError: (formatted, error) => {
             const own = (error as { originalError?: { extensions?: { code?: unknown } } }).originalError?.extensions?.code;
-            return formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && typeof own === 'string' ? { ...formatted, extensions: { ...formatted.extensions, code: own } } : formatted;
+            if (formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && typeof own === 'string') return { ...formatted, extensions: { ...formatted.extensions, code: own } };
+            // graphql-js gives up after 50 bad variables with an error Apollo files as internal: it is the caller's input.
+            if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR' && formatted.message.startsWith('Too many errors processing variables')) {
+              return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_USER_INPUT' } };
+            }
+            return formatted;
           },
         }),
         ...GAME_MODULES,

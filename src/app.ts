@@ -84,7 +84,8 @@ export async function createApp(config: Config): Promise<NestExpressApplication>
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
     res.on('finish', () => {
-      const route = req.path.startsWith('/api/games') ? '/api/games' : req.path;
+      // A fixed set of routes: a label per unknown path would grow the metrics without bound.
+      const route = req.path.startsWith('/api/games') ? '/api/games' : ['/graphql', '/healthz', '/readyz', '/metrics'].includes(req.path) ? req.path : 'other';
       metrics.inc('arbiter_http_requests_total', { method: req.method, route, status: String(res.statusCode) });
       metrics.observe('arbiter_http_request_duration_seconds', { route }, (performance.now() - started) / 1000);
     });

@@ -36,6 +36,15 @@ export class ErrorFilter implements ExceptionFilter {
   }
 }
 
+/**
+ * For field resolvers (a Game's view, legalActions, ...): Nest runs no exception filter there, so
+ * a refusal would reach Apollo as an unknown error and be answered INTERNAL_SERVER_ERROR. This
+ * gives it its code, as the filter does for queries and mutations.
+ */
+export function asGraphQLError(err: unknown): unknown {
+  return err instanceof RefereeError ? new GraphQLError(err.message, { extensions: { code: err.code } }) : err;
+}
+
 /** HTTP status for a refusal code on the REST API. */
 function httpStatusOf(code: string): number {
   switch (code) {

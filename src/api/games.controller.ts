@@ -3,7 +3,8 @@ import type { Request, Response } from 'express';
 import { RefereeError } from '../referee/core/errors.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { tokenOf } from './caller.js';
-import { toGame } from './mapping.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
+import { gameIdOf, toGame } from './mapping.js';
 
 /** REST for plain clients and files. Errors are JSON: { error: { code, message } }. */
 @Controller('api/games')
@@ -12,6 +13,7 @@ export class GamesController {
 
   @Get(':id')
   async game(@Param('id') id: string, @Req() req: Request) {
+    gameIdOf(id);
     const game = await this.referee.game(id);
     const viewer = await this.referee.viewerOf(id, tokenOf(req));
     const { live: _, ...summary } = toGame(game);
@@ -28,9 +30,10 @@ export class GamesController {
 
   /** Newline-delimited JSON, one event per line, as the caller may see them. */
   @Get(':id/events')
-  async events(@Param('id') id: string, @Query('afterSeq') afterSeq: string | undefined, @Req() req: Request, @Res() res: Response) {
-    const after = afterSeq === undefined ? 0 : Number(afterSeq);
-    if (!Number.isInteger(after) || after < 0) throw new RefereeError('INVALID_INPUT', 'afterSeq must be a whole number');
+  async events(@Param('id') id: string, @Query('afterSeq') afterSeq: unknown, @Req() req: Request, @Res() res: Response) {
+    gameIdOf(id);
+    const after = afterSeq === undefined ? 0 : typeof afterSeq === 'string' && /^[0-9]{1,15}$/.test(afterSeq) ? Number(afterSeq) : Number.NaN;
+    if (!Number.isSafeInteger(after)) throw new RefereeError('INVALID_INPUT', 'afterSeq must be a whole number');
     const viewer = await this.referee.viewerOf(id, tokenOf(req));
     const game = await this.referee.game(id);
     res.setHeader('content-type', 'application/x-ndjson');
@@ -46,12 +49,15 @@ export class GamesController {
   @Get(':id/bundle')
   @Header('content-type', 'application/json')
   async bundle(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+    // Checked first: the id is also written into a header, where a non-Latin-1 character would throw.
+    gameIdOf(id);
     res.setHeader('content-disposition', `attachment; filename="arbiter-${id}.bundle.json"`);
     return this.referee.bundle(id);
   }
 
   @Get(':id/record')
   async record(@Param('id') id: string, @Res() res: Response) {
+    gameIdOf(id);
     const { contentType, text } = await this.referee.record(id);
     res.setHeader('content-type', `${contentType}; charset=utf-8`);
     res.send(text);
@@ -59,8 +65,10 @@ export class GamesController {
 
   /** Body: a record in the game's own format (text or JSON). */
   @Post('import')
-  async import(@Query('kind') kind: string | undefined, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
-    if (!kind) throw new RefereeError('INVALID_INPUT', `say which game the record is: ?kind=${this.referee.registry.kinds().join('|')}`);
+  async import(@Query('kind') kind: unknown, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    if (!kind || typeof kind !== 'string') throw new RefereeError('INVALID_INPUT', `say which game the record is: ?kind=${this.referee.registry.kinds().join('|')}`);
+    // A JSON body is turned back into text below; refuse nesting no record has before that walk.
+    if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new RefereeError('INVALID_INPUT', `the record nests deeper than ${MAX_JSON_DEPTH} levels`);
     const text = typeof body === 'string' ? body : body && typeof body === 'object' && Object.keys(body).length > 0 ? JSON.stringify(body) : '';
     if (!text.trim()) throw new RefereeError('INVALID_INPUT', 'the request body must be the record');
     const { game, tokens } = await this.referee.importRecord(kind, text);

@@ -1,11 +1,14 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
+import { GraphQLError } from 'graphql';
 import type { Viewer } from '../engines/kit/index.js';
 import { RefereeError } from '../referee/core/errors.js';
-import type { LiveGame } from '../referee/application/live-games.js';
+import { isGameId, type LiveGame } from '../referee/application/live-games.js';
 import { RefereeService } from '../referee/application/referee.service.js';
+import { isCleanText } from '../referee/application/seat-tokens.js';
 import { tokenOf, type GqlContext } from './caller.js';
+import { asGraphQLError } from './error.filter.js';
 import { JSONScalar } from './json.scalar.js';
-import { toGame, toGameFromRow, toMoveResult, toRejection, type GameModel } from './mapping.js';
+import { gameIdOf, rejectGameId, toGame, toGameFromRow, toMoveResult, toRejection, type GameModel } from './mapping.js';
 import {
   CreateGameInput,
   CreateGameResult,
@@ -35,39 +38,46 @@ export class GamesResolver {
 
   @Query(() => Game, { description: "One game; seat-specific fields answer for the caller's token" })
   async game(@Args('id', { type: () => ID }) id: string): Promise<GameModel> {
-    return toGame(await this.referee.game(id));
+    return toGame(await this.referee.game(gameIdOf(id)));
   }
 
   @Query(() => GameConnection, { description: 'Games, newest first, with cursor pagination' })
   async games(
     @Args('filter', { type: () => GameFilterInput, nullable: true }) filter: GameFilterInput | null,
-    @Args('first', { type: () => Int, defaultValue: 20 }) first: number,
+    @Args('first', { type: () => Int, nullable: true, defaultValue: 20 }) first: number | null,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
   ): Promise<GameConnection> {
-    const page = await this.referee.list({ kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined }, first, after);
+    const kind = filter?.kind;
+    if (kind !== null && kind !== undefined && (kind.length > 64 || !isCleanText(kind))) throw new RefereeError('INVALID_INPUT', 'filter.kind must be a game kind (the gameKinds query lists them)');
+    if (after !== null && after !== undefined) checkCursor(after);
+    const page = await this.referee.list({ kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined }, first ?? 20, after);
     return { nodes: page.games.map(toGameFromRow), pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
   }
 
   @Query(() => [GameEvent], { description: 'Events after a sequence number, as the caller may see them' })
   async gameEvents(
     @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('afterSeq', { type: () => Int, defaultValue: 0 }) afterSeq: number,
-    @Args('limit', { type: () => Int, defaultValue: 1000 }) limit: number,
+    @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0 }) afterSeq: number | null,
+    @Args('limit', { type: () => Int, nullable: true, defaultValue: 1000 }) limit: number | null,
     @Context() ctx: GqlContext,
   ): Promise<GameEvent[]> {
-    if (limit < 1 || limit > 1000) throw new RefereeError('INVALID_INPUT', 'limit must be between 1 and 1000');
-    return this.referee.events(gameId, afterSeq, await this.viewer(gameId, ctx), limit);
+    gameIdOf(gameId);
+    const after = checkAfterSeq(afterSeq);
+    const most = limit ?? 1000;
+    if (most < 1 || most > 1000) throw new RefereeError('INVALID_INPUT', 'limit must be between 1 and 1000');
+    return this.referee.events(gameId, after, await this.viewer(gameId, ctx), most);
   }
 
   @Query(() => GameSnapshot, { description: 'The game as it was just after event `seq` (replayed from the log)' })
   async gameStateAt(@Args('gameId', { type: () => ID }) gameId: string, @Args('seq', { type: () => Int }) seq: number, @Context() ctx: GqlContext): Promise<GameSnapshot> {
+    gameIdOf(gameId);
     const at = await this.referee.stateAt(gameId, seq, await this.viewer(gameId, ctx));
     return { seq: at.seq, view: at.view, result: at.outcome };
   }
 
   @Query(() => Verdict, { description: 'Recomputes the hash chain, every random outcome and every move' })
   verifyGame(@Args('gameId', { type: () => ID }) gameId: string): Promise<Verdict> {
-    return this.referee.verify(gameId);
+    return this.referee.verify(gameIdOf(gameId));
   }
 
   @Mutation(() => CreateGameResult)
@@ -87,7 +97,7 @@ export class GamesResolver {
   @Mutation(() => JoinGameResult, { description: "Take an open seat; answers the seat's token" })
   async joinGame(@Args('gameId', { type: () => ID }) gameId: string, @Args('input', { type: () => JoinGameInput, nullable: true }) input: JoinGameInput | null): Promise<typeof JoinGameResult> {
     try {
-      const joined = await this.referee.join(gameId, input ?? {});
+      const joined = await this.referee.join(gameIdOf(gameId), input ?? {});
       return { game: toGame(joined.game), seat: joined.seat, token: joined.token };
     } catch (err) {
       return toRejection(err);
@@ -102,7 +112,7 @@ export class GamesResolver {
     @Args('expectedVersion', { type: () => Int, nullable: true }) expectedVersion: number | null,
     @Context() ctx: GqlContext,
   ): Promise<typeof MoveResult> {
-    return toMoveResult(await this.referee.act(gameId, tokenOf(ctx), moveId, action, expectedVersion));
+    return rejectGameId(gameId) ?? toMoveResult(await this.referee.act(gameId, tokenOf(ctx), moveId, action, expectedVersion));
   }
 
   @Mutation(() => MoveResult, { description: 'Concede the whole game (match, all rounds)' })
@@ -112,7 +122,7 @@ export class GamesResolver {
     @Args('expectedVersion', { type: () => Int, nullable: true }) expectedVersion: number | null,
     @Context() ctx: GqlContext,
   ): Promise<typeof MoveResult> {
-    return toMoveResult(await this.referee.resign(gameId, tokenOf(ctx), moveId, expectedVersion));
+    return rejectGameId(gameId) ?? toMoveResult(await this.referee.resign(gameId, tokenOf(ctx), moveId, expectedVersion));
   }
 
   @Mutation(() => CreateGameResult, { description: "Replays a record in the game's own format into a new game" })
@@ -128,10 +138,23 @@ export class GamesResolver {
   @Subscription(() => GameEvent, {
     name: 'gameEvents',
     description: "A game's events as the caller may see them, starting after `afterSeq` (resumable)",
-    resolve: (e: GameEvent) => e,
+    // Over graphql-ws this serves each event. A subscription POSTed over HTTP is run as a one-shot
+    // query that never subscribes: this resolver is then all that runs, and it says why.
+    // (Over graphql-ws the context has the connection's params; over HTTP only the Express request.)
+    resolve: (e: GameEvent, _args: unknown, ctx: GqlContext | undefined) => {
+      if (ctx && !ctx.connectionParams && typeof ctx.req?.method === 'string')
+        throw new GraphQLError('subscriptions are served over WebSocket (graphql-ws on /graphql), not over HTTP', { extensions: { code: 'WEBSOCKET_REQUIRED' } });
+      return e;
+    },
   })
-  async subscribeGameEvents(@Args('gameId', { type: () => ID }) gameId: string, @Args('afterSeq', { type: () => Int, defaultValue: 0 }) afterSeq: number, @Context() ctx: GqlContext) {
-    return gameEventStream(this.referee, gameId, afterSeq, await this.viewer(gameId, ctx));
+  async subscribeGameEvents(
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0 }) afterSeq: number | null,
+    @Context() ctx: GqlContext,
+  ) {
+    gameIdOf(gameId);
+    const after = checkAfterSeq(afterSeq);
+    return gameEventStream(this.referee, gameId, after, await this.viewer(gameId, ctx));
   }
 
   // -------------------------------------------------------------- Game fields
@@ -174,8 +197,14 @@ export class GamesResolver {
     };
   }
 
-  private liveOf(game: GameModel): Promise<LiveGame> {
-    return game.live ? Promise.resolve(game.live) : this.referee.game(game.id);
+  /** The live game behind a Game field (a list holds rows only: a game that cannot load answers its own code on its fields). */
+  private async liveOf(game: GameModel): Promise<LiveGame> {
+    if (game.live) return game.live;
+    try {
+      return await this.referee.game(game.id);
+    } catch (err) {
+      throw asGraphQLError(err);
+    }
   }
 
   private async viewer(gameId: string, ctx: GqlContext): Promise<Viewer> {
@@ -188,7 +217,7 @@ export class GamesResolver {
       return await this.viewer(game.id, ctx);
     } catch (err) {
       if (err instanceof RefereeError && err.code === 'UNAUTHORIZED') return 'spectator';
-      throw err;
+      throw asGraphQLError(err);
     }
   }
 }
@@ -199,11 +228,34 @@ export class MoveAcceptedResolver {
 
   @ResolveField(() => JSONScalar, { description: 'The game as the mover sees it now' })
   async view(@Parent() move: MoveAccepted): Promise<unknown> {
-    return this.referee.view(await this.referee.game(move.gameId), move.seat);
+    return this.referee.view(await this.liveOf(move), move.seat);
   }
 
   @ResolveField(() => [JSONScalar], { description: "The mover's legal actions now" })
   async legalActions(@Parent() move: MoveAccepted): Promise<unknown[]> {
-    return this.referee.legalActions(await this.referee.game(move.gameId), move.seat);
+    return this.referee.legalActions(await this.liveOf(move), move.seat);
+  }
+
+  private async liveOf(move: MoveAccepted): Promise<LiveGame> {
+    try {
+      return await this.referee.game(move.gameId);
+    } catch (err) {
+      throw asGraphQLError(err);
+    }
+  }
+}
+
+/** `afterSeq` as given (an explicit null is the default, 0); a negative one is refused before any read. */
+function checkAfterSeq(afterSeq: number | null): number {
+  const after = afterSeq ?? 0;
+  if (!Number.isInteger(after) || after < 0) throw new RefereeError('INVALID_INPUT', 'afterSeq must be a whole number (0 or more)');
+  return after;
+}
+
+/** A `games` cursor as this API gives them out (base64url of "<ISO time>|<game id>"), checked before it reaches a query. */
+function checkCursor(after: string): void {
+  const [at, id, ...rest] = /^[A-Za-z0-9_-]{1,200}$/.test(after) ? Buffer.from(after, 'base64url').toString().split('|') : [];
+  if (rest.length > 0 || !at || !isGameId(id) || Number.isNaN(new Date(at).getTime())) {
+    throw new RefereeError('INVALID_INPUT', 'after is not a cursor this API gave out');
   }
 }

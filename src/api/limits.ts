@@ -30,6 +30,9 @@ import { addressKey, addressOf, clientAddress, type GqlContext, type TrustProxy,
 
 // ------------------------------------------------------------------ what a query costs
 
+/** Tokens one GraphQL document may have: far more than any real query, far fewer than would exhaust the parser's stack. */
+export const MAX_QUERY_TOKENS = 5000;
+
 /** Fields that cost more than 1 in an operation's complexity (`Parent.field`). */
 export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.verifyGame': 100,
@@ -440,7 +443,7 @@ export class CallerLimits {
         if (paid) return [refusalError(paid, false)];
         let document: DocumentNode;
         try {
-          document = parse(payload.query);
+          document = parse(payload.query, { maxTokens: MAX_QUERY_TOKENS });
         } catch (err) {
           return [err instanceof GraphQLError ? err : new GraphQLError('the query does not parse', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
         }

@@ -1,7 +1,7 @@
 import { RefereeError } from '../referee/core/errors.js';
 import type { GameRow, SeatRow } from '../referee/store/event-store.js';
 import type { MoveResult as RefereeMoveResult } from '../referee/application/command-handler.js';
-import type { LiveGame } from '../referee/application/live-games.js';
+import { isGameId, type LiveGame } from '../referee/application/live-games.js';
 import type { Game, GameStatusEnum, MoveAccepted, Rejection } from './models.js';
 
 /**
@@ -33,6 +33,21 @@ export function toGameFromRow(row: Pick<GameRow, 'id' | 'kind' | 'status' | 'ver
 export function toMoveResult(r: RefereeMoveResult): MoveAccepted | Rejection {
   if (!r.accepted) return { code: r.code, message: r.message, currentVersion: r.version };
   return { gameId: r.gameId, seat: r.seat, version: r.version, status: r.status as GameStatusEnum, events: r.events, result: r.outcome };
+}
+
+/**
+ * A game id argument, checked before it goes anywhere near the database: anything that is not
+ * an id this referee could have given out (base64url, 12 characters today; not a NUL, a control
+ * or bidi character, a lone surrogate, a slash, nor longer than 64) names no game.
+ */
+export function gameIdOf(id: unknown): string {
+  if (!isGameId(id)) throw new RefereeError('NOT_FOUND', 'no such game');
+  return id;
+}
+
+/** For mutations that answer a union: the Rejection for an id that names no game, or null. */
+export function rejectGameId(id: unknown): Rejection | null {
+  return isGameId(id) ? null : { code: 'NOT_FOUND', message: 'no such game', currentVersion: null };
 }
 
 /** Mutations answer a refusal as a Rejection, never as an error. */

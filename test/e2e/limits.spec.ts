@@ -230,7 +230,7 @@ describe('expensive fields', () => {
   });
 
   it('prices a games page by its items', async () => {
-    const page = (first: number, n: number) => `{ ${Array.from({ length: n }, (_, i) => `p${i}: games(first: ${first}) { nodes { id status view legalActions } }`).join(' ')} }`;
+    const page = (first: number, n: number) => `{ ${Array.from({ length: n }, (_, i) => `p${i}: games(first: ${first}) { nodes { id status kind version } }`).join(' ')} }`;
     expect((await post(t, { query: page(100, 1) })).body.errors).toBeUndefined();
     expect((await post(t, { query: page(100, 3) })).body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
     expect((await post(t, { query: page(5, 10) })).body.errors).toBeUndefined();

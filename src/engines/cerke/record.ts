@@ -145,7 +145,8 @@ function rulesetDifferences(ruleset: CerkeRuleset): string {
 }
 
 function readRulesetTag(value: string): Result<Record<string, unknown>> {
-  const input: Record<string, unknown> = {};
+  // No prototype: a "__proto__=..." pair becomes a field parseRuleset refuses, not a silent no-op.
+  const input: Record<string, unknown> = Object.create(null);
   for (const pair of value.split(',')) {
     const [key, text] = pair.split('=');
     if (!key || text === undefined) return fail(Codes.INVALID_INPUT, `header {ruleset:${value}}: "${pair}" is not key=value`);

@@ -73,7 +73,8 @@ export function parseRuleset(input: unknown): Result<CerkeRuleset> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('INVALID_INPUT', 'the ruleset must be a JSON object');
   const given = input as Record<string, unknown>;
   for (const [key, value] of Object.entries(given)) {
-    const allowed = CHOICES[key];
+    // Own keys only: "constructor", "__proto__" or "toString" are unknown fields, not Object.prototype's.
+    const allowed = Object.hasOwn(CHOICES, key) ? CHOICES[key] : undefined;
     if (!allowed) return fail('INVALID_INPUT', `unknown ruleset field "${key}"; allowed: ${Object.keys(CHOICES).join(', ')}`);
     if (!allowed.includes(value)) return fail('INVALID_INPUT', `ruleset field "${key}" must be one of ${allowed.map(show).join(', ')}, not ${show(value)}`);
   }

@@ -60,6 +60,21 @@ export function exportRecord(ruleset: ChickenFootRuleset, entries: readonly Repl
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
+/** A record nests five levels (record, rounds, round, actions, action); anything far deeper is refused before it is walked. */
+const MAX_DEPTH = 32;
+
+/** Whether a parsed JSON value nests deeper than `max`; iterative, so a hostile depth cannot exhaust the stack. */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Record text to replay entries; INVALID_INPUT says where the record is wrong. */
 export function importRecord(text: string): Result<ImportedRecord<ChickenFootRuleset, ChickenFootAction>> {
   const bad = (message: string) => fail<ImportedRecord<ChickenFootRuleset, ChickenFootAction>>(Codes.INVALID_INPUT, `invalid Chicken Foot record: ${message}`);
@@ -69,6 +84,7 @@ export function importRecord(text: string): Result<ImportedRecord<ChickenFootRul
   } catch (e) {
     return bad(`not JSON (${(e as Error).message})`);
   }
+  if (nestsDeeperThan(data, MAX_DEPTH)) return bad(`the JSON nests deeper than ${MAX_DEPTH} levels`);
   if (!isObject(data)) return bad('the record must be a JSON object');
   if (data.format !== RECORD_FORMAT) return bad(`format must be "${RECORD_FORMAT}", got ${JSON.stringify(data.format)}`);
   const extra = Object.keys(data).find((k) => !['format', 'ruleset', 'seats', 'firstDealerDraw', 'rounds'].includes(k));

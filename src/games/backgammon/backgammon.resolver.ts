@@ -1,6 +1,6 @@
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
-import { toMoveResult } from '../../api/mapping.js';
+import { gameIdOf, rejectGameId, toMoveResult } from '../../api/mapping.js';
 import { MoveResult } from '../../api/models.js';
 import { backgammonEngine, legalPlays, playsForPosition, type BackgammonAction, type BackgammonState, type BackgammonView, type ResignationLevel } from '../../engines/backgammon/index.js';
 import { RefereeError } from '../../referee/core/errors.js';
@@ -101,10 +101,10 @@ export class BackgammonResolver {
 
   /** The game, refused unless it is backgammon: these typed actions mean nothing to another engine. */
   private backgammonGame(gameId: string): Promise<LiveGame> {
-    return this.referee.game(gameId, backgammonEngine.kind);
+    return this.referee.game(gameIdOf(gameId), backgammonEngine.kind);
   }
 
   private async act(move: BackgammonMoveArgs, ctx: GqlContext, action: BackgammonAction): Promise<typeof MoveResult> {
-    return toMoveResult(await this.referee.act(move.gameId, tokenOf(ctx), move.moveId, action, move.expectedVersion, backgammonEngine.kind));
+    return rejectGameId(move.gameId) ?? toMoveResult(await this.referee.act(move.gameId, tokenOf(ctx), move.moveId, action, move.expectedVersion, backgammonEngine.kind));
   }
 }

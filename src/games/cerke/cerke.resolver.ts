@@ -1,6 +1,6 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
-import { toMoveResult } from '../../api/mapping.js';
+import { gameIdOf, rejectGameId, toMoveResult } from '../../api/mapping.js';
 import { MoveResult } from '../../api/models.js';
 import { cerkeEngine, type CerkeAction } from '../../engines/cerke/index.js';
 import type { LiveGame } from '../../referee/application/live-games.js';
@@ -77,10 +77,10 @@ export class CerkeResolver {
 
   /** The game, refused unless it is Cerke: these typed actions mean nothing to another engine. */
   private cerkeGame(gameId: string): Promise<LiveGame> {
-    return this.referee.game(gameId, cerkeEngine.kind);
+    return this.referee.game(gameIdOf(gameId), cerkeEngine.kind);
   }
 
   private async act(ctx: GqlContext, { gameId, moveId, expectedVersion }: CerkeTurnArgs, action: CerkeAction): Promise<typeof MoveResult> {
-    return toMoveResult(await this.referee.act(gameId, tokenOf(ctx), moveId, action, expectedVersion, cerkeEngine.kind));
+    return rejectGameId(gameId) ?? toMoveResult(await this.referee.act(gameId, tokenOf(ctx), moveId, action, expectedVersion, cerkeEngine.kind));
   }
 }

@@ -1,7 +1,7 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { JSONScalar } from '../../api/json.scalar.js';
-import { toGame, toMoveResult, toRejection } from '../../api/mapping.js';
+import { toGame, gameIdOf, rejectGameId, toMoveResult, toRejection } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { chickenFootEngine, rulesetWarnings, type ChickenFootAction, type ChickenFootView } from '../../engines/chicken-foot/index.js';
 import { RefereeError } from '../../referee/core/errors.js';
@@ -85,10 +85,10 @@ export class ChickenFootResolver {
 
   /** The game, refused unless it is Chicken Foot: these typed actions mean nothing to another engine. */
   private chickenFootGame(gameId: string): Promise<LiveGame> {
-    return this.referee.game(gameId, chickenFootEngine.kind);
+    return this.referee.game(gameIdOf(gameId), chickenFootEngine.kind);
   }
 
   private async act(move: ChickenFootMoveArgs, ctx: GqlContext, action: ChickenFootAction): Promise<typeof MoveResult> {
-    return toMoveResult(await this.referee.act(move.gameId, tokenOf(ctx), move.moveId, action, move.expectedVersion, chickenFootEngine.kind));
+    return rejectGameId(move.gameId) ?? toMoveResult(await this.referee.act(move.gameId, tokenOf(ctx), move.moveId, action, move.expectedVersion, chickenFootEngine.kind));
   }
 }

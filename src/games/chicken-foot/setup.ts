@@ -12,7 +12,8 @@ export function rulesetOf(input: ChickenFootRulesetInput): Record<string, unknow
   if (overrides === null || overrides === undefined) return options;
   if (typeof overrides !== 'object' || Array.isArray(overrides)) throw invalid('ruleset.overrides must be a JSON object of ruleset options');
   // Refuse rather than silently prefer one of two values for the same option.
-  const twice = Object.keys(overrides).find((k) => k in options);
+  // Own keys only: an override named "constructor" or "toString" is an unknown option (the engine says so), not a clash.
+  const twice = Object.keys(overrides).find((k) => Object.hasOwn(options, k));
   if (twice) throw invalid(`ruleset option "${twice}" is given both as a field and in overrides`);
   return { ...overrides, ...options };
 }

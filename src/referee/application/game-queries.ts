@@ -44,6 +44,8 @@ export class GameQueries {
   }
 
   async events(gameId: string, afterSeq: number, viewer: Viewer, limit = 1000): Promise<StoredEvent[]> {
+    if (!Number.isInteger(afterSeq) || afterSeq < 0) throw new RefereeError('INVALID_INPUT', 'afterSeq must be a whole number, 0 or more');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RefereeError('INVALID_INPUT', 'limit must be between 1 and 1000');
     const game = await this.live.get(gameId);
     return this.servedEvents(game, afterSeq, viewer, Math.min(game.version, afterSeq + limit));
   }
@@ -112,8 +114,8 @@ function encodeCursor(g: StoredGame): string {
 }
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at);
-  if (!id || Number.isNaN(createdAt.getTime())) throw new RefereeError('INVALID_INPUT', 'after is not a cursor this API gave out');
+  if (!isGameId(id) || rest.length > 0 || Number.isNaN(createdAt.getTime())) throw new RefereeError('INVALID_INPUT', 'after is not a cursor this API gave out');
   return { createdAt, id };
 }

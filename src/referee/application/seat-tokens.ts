@@ -7,14 +7,22 @@ import type { EventStore } from '../store/event-store.js';
 export const newToken = () => `arb_${randomBytes(24).toString('base64url')}`;
 export const tokenHash = (token: string) => sha256Hex(token);
 
-/** Seat tokens: stored as SHA-256, looked up once per process and remembered. */
+/** Tokens remembered at most (the oldest are forgotten first and looked up again when used). */
+const MAX_REMEMBERED = 50_000;
+
+/** Seat tokens: stored as SHA-256, looked up once per process and remembered (a bounded number). */
 export class SeatTokens {
   private readonly owners = new Map<string, { gameId: string; seat: number }>();
 
   constructor(private readonly store: EventStore) {}
 
   remember(gameId: string, tokens: { seat: number; token: string }[]): void {
-    for (const t of tokens) this.owners.set(tokenHash(t.token), { gameId, seat: t.seat });
+    for (const t of tokens) this.keep(tokenHash(t.token), { gameId, seat: t.seat });
+  }
+
+  private keep(hash: string, owner: { gameId: string; seat: number }): void {
+    this.owners.set(hash, owner);
+    if (this.owners.size > MAX_REMEMBERED) this.owners.delete(this.owners.keys().next().value!);
   }
 
   /** The seat the bearer of `token` holds in this game; UNAUTHORIZED otherwise. */
@@ -31,7 +39,7 @@ export class SeatTokens {
     let owner = this.owners.get(hash);
     if (!owner) {
       const row = await this.store.seatByTokenHash(hash);
-      if (row) this.owners.set(hash, (owner = { gameId: row.gameId, seat: row.index }));
+      if (row) this.keep(hash, (owner = { gameId: row.gameId, seat: row.index }));
     }
     return owner ?? null;
   }

@@ -195,6 +195,7 @@ class Deciding {
   /** A record replayed entry by entry through the same transition as live play. */
   *import(engine: Engine, c: Extract<GameCommand, { type: 'ImportGame' }>): Generator<void, Result<Decision>> {
     const { record } = c;
+    if (!Array.isArray(record.entries) || (record.seatNames !== undefined && !Array.isArray(record.seatNames))) return fail('INVALID_INPUT', 'the record gives no list of entries');
     const ruleset = engine.parseRuleset(record.ruleset);
     if (!ruleset.ok) return ruleset;
     const seats = Array.from({ length: engine.seatCount(ruleset.value) }, (_, i) => ({ name: record.seatNames?.[i] || null, clientSeed: null, taken: true }));

@@ -1,0 +1,1064 @@
+/**
+ * Hostile input for the whole service, from a fixed seed: GraphQL operations with poisoned
+ * arguments, raw GraphQL HTTP requests, and REST requests with odd paths, methods and bodies.
+ *
+ * Every request that could change state if it were valid (create, import, join, move, resign)
+ * carries at least one poison the service must refuse (a malformed or unknown game id, a move
+ * id outside its pattern, a negative or stale expected version, no token or another game's
+ * token, a seat name with a control character, a ruleset with a prototype key...), so a run
+ * must leave every game exactly as it was.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { seededRandom } from '../../src/engines/kit/index.js';
+
+export interface SeededGame {
+  id: string;
+  kind: string;
+  tokens: string[];
+}
+
+/** The games a run is pointed at, set up before it. */
+export interface Targets {
+  duel: SeededGame;
+  waiting: SeededGame;
+  finished: SeededGame;
+  chickenFoot: SeededGame;
+  cerke: SeededGame;
+  backgammon: SeededGame;
+  imported: SeededGame;
+}
+
+export interface HostileRequest {
+  /** The family of input, for the figures: "gql:submitAction", "rest:GET /api/games/:id", ... */
+  family: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/** test/fixtures, found from this file in the sources (Jest) or in dist/ (bench/fuzz.ts, built). */
+const FIXTURES = (() => {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'test/fixtures');
+  }
+  throw new Error('project root not found');
+})();
+const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const MOVE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** Characters a name, seed or id must never hold: controls (C0, DEL, C1), lone surrogates, bidi overrides, line separators. */
+const REFUSED_CHARS = [
+  '\u0000',
+  '\u0001',
+  '\u0007',
+  '\b',
+  '\t',
+  '\n',
+  '\r',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\u202e',
+  '\u202a',
+  '\u2066',
+  '\u2069',
+  '\u2028',
+  '\u2029',
+];
+/** Refused characters that no text record reads as a separator (a line break would only move the name). */
+const NAME_POISONS = REFUSED_CHARS.filter((c) => !/\s/u.test(c) && c !== '\u0085');
+/** Odd but well-formed characters: they go into garbage, never into a poison that must be refused. */
+const ODD_CHARS = ['\ufeff', '\uffff', '\ufffe', '\u0301', '😀', '👩‍👩‍👧', '\u00a0', 'é', 'ß', '中', '"', "'", '\\', '/', '{', '}', '$', '%', '&', '?', '#', '|', '<', '>'];
+const WORDS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '../../etc/passwd',
+  "' OR '1'='1",
+  '"; DROP TABLE games; --',
+  '\u0024{7*7}',
+  '{{7*7}}',
+  '%00',
+  '%E2%80%AE',
+  '\\u0000',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-1',
+  '1e309',
+  '',
+  ' ',
+  'hub',
+  '5-8',
+  'ZO',
+  'roll',
+  'play',
+  'duel',
+  'cerke',
+  'backgammon',
+  'chicken-foot',
+  'arb_',
+  'AAAAAAAAAAAA',
+];
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
+const KINDS = ['backgammon', 'chicken-foot', 'cerke'];
+
+/** Negative, out-of-range, fractional and ill-typed values for Int arguments. */
+const ODD_NUMBERS: unknown[] = [-1, -5000, -2147483648, 2147483647, 2147483648, 9007199254740992, 1e308, -1e308, 0.5, 1e-7, 0, 1, 3, '5', 'NaN', 'Infinity', null, true, [], {}];
+/** An expected version that every game refuses: negative, far ahead of any game, or not an Int. */
+const BAD_VERSIONS: unknown[] = [-1, -5000, -2147483648, 2147483647, 1_000_000, 2147483648, 1.5, '5', 'NaN', true, [], {}];
+
+const MOVE_SEL = '{ __typename ... on Rejection { code message currentVersion } ... on MoveAccepted { version } }';
+const CREATE_SEL = '{ __typename ... on Rejection { code message } ... on GameCreated { game { id } } }';
+const JOIN_SEL = '{ __typename ... on Rejection { code message } ... on SeatJoined { seat } }';
+
+let bombs: Uint8Array[] | null = null;
+/** Gzip bodies that inflate to 2 and 8 MB (made once). */
+const BOMBS = () => (bombs ??= [gzipSync(Buffer.alloc(2_000_000, 0x20)), gzipSync(Buffer.alloc(8_000_000, 0x20))]);
+
+/** A JSON text spliced into a request body as is (nesting too deep for JSON.stringify to write). */
+class Raw {
+  constructor(readonly text: string) {}
+}
+
+/** JSON.stringify, with Raw values written verbatim and own "__proto__" keys kept. */
+function toJson(value: unknown): string {
+  const raws: string[] = [];
+  const text = JSON.stringify(value, (_k, v) => {
+    if (v instanceof Raw) {
+      raws.push(v.text);
+      return `@@RAW${raws.length - 1}@@`;
+    }
+    return v;
+  });
+  return text.replace(/"@@RAW(\d+)@@"/g, (_m, i) => raws[Number(i)]);
+}
+
+/** An object with own (enumerable) keys, "__proto__" included, as JSON.parse would build it. */
+function ownObject(entries: [string, unknown][]): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return o;
+}
+
+/** Sets an own enumerable key, "__proto__" included. */
+function setOwn(o: object, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Percent-encodes a path segment; a lone surrogate becomes the (invalid UTF-8) bytes of its code unit. */
+function encodeSegment(s: string): string {
+  let out = '';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c >= 0xd800 && c <= 0xdfff)
+      out += `%${(0xe0 | (c >> 12)).toString(16).toUpperCase()}%${(0x80 | ((c >> 6) & 0x3f)).toString(16).toUpperCase()}%${(0x80 | (c & 0x3f)).toString(16).toUpperCase()}`;
+    else out += encodeURIComponent(ch);
+  }
+  return out;
+}
+
+const gql = (family: string, query: string, variables: Record<string, unknown> | undefined, token?: string, extra: Record<string, unknown> = {}): HostileRequest => ({
+  family,
+  method: 'POST',
+  path: '/graphql',
+  headers: { 'content-type': 'application/json', ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) },
+  body: toJson({ query, ...(variables ? { variables } : {}), ...extra }),
+});
+
+interface Field {
+  op: 'query' | 'mutation' | 'subscription';
+  name: string;
+  /** The field with its arguments and selection, variables suffixed with `sfx`. */
+  text: string;
+  defs: string[];
+  vars: Record<string, unknown>;
+}
+
+export class HostileGenerator {
+  private readonly r: (n: number) => number;
+  private readonly all: SeededGame[];
+  private readonly records: { kind: string; text: string }[];
+  private moveCounter = 0;
+
+  constructor(
+    seed: number,
+    private readonly games: Targets,
+  ) {
+    this.r = seededRandom(seed);
+    this.all = Object.values(games);
+    this.records = [
+      { kind: 'backgammon', text: readFileSync(join(FIXTURES, 'backgammon/match-1-pt-seed64352.mat'), 'utf8') },
+      { kind: 'chicken-foot', text: readFileSync(join(FIXTURES, 'chicken-foot/classic-3-players.json'), 'utf8') },
+      { kind: 'cerke', text: readFileSync(join(FIXTURES, 'cerke/cerke_online_kiaak_parser-case1-2022-05-31.txt'), 'utf8') },
+    ];
+  }
+
+  // ------------------------------------------------------------ primitives
+
+  private int(n: number): number {
+    return this.r(n);
+  }
+  private chance(p: number): boolean {
+    return this.r(1_000_000) < p * 1_000_000;
+  }
+  private pick<T>(items: readonly T[]): T {
+    return items[this.r(items.length)];
+  }
+  private game(): SeededGame {
+    return this.pick(this.all);
+  }
+  private insert(base: string, ch: string): string {
+    const at = this.int(base.length + 1);
+    return base.slice(0, at) + ch + base.slice(at);
+  }
+
+  /** Any string a client could send: refused characters, odd ones, words with meaning elsewhere, long runs. */
+  string(): string {
+    switch (this.int(8)) {
+      case 0:
+        return this.insert(this.pick(WORDS), this.pick(REFUSED_CHARS));
+      case 1:
+        return this.pick(REFUSED_CHARS).repeat(1 + this.int(4));
+      case 2:
+        return this.insert(this.pick(WORDS), this.pick(ODD_CHARS));
+      case 3:
+        return this.pick(WORDS);
+      case 4:
+        return this.pick(['x', 'é', '😀', '\u0000', '\ud800']).repeat(this.pick([65, 129, 257, 1000, 5000]));
+      case 5:
+        return this.insert(this.game().id, this.pick([...REFUSED_CHARS, ...ODD_CHARS]));
+      case 6:
+        return Array.from({ length: 1 + this.int(12) }, () => this.pick([...REFUSED_CHARS, ...ODD_CHARS, 'a', '0', '-'])).join('');
+      default:
+        return String.fromCharCode(...Array.from({ length: 1 + this.int(16) }, () => this.int(0x10000)));
+    }
+  }
+
+  /** A string the slot `pattern` refuses. */
+  private unlike(pattern: RegExp): string {
+    for (;;) {
+      const s = this.string();
+      if (!pattern.test(s)) return s;
+    }
+  }
+
+  /** A seat name the service must refuse: a refused character, or longer than 64. */
+  private badName(): string {
+    return this.chance(0.8) ? this.insert(this.pick(['Alice', 'b', '', 'Ann Lee', '中文']), this.pick(REFUSED_CHARS)) : this.pick(['n', '😀', 'é']).repeat(65 + this.int(200));
+  }
+  private badSeed(): string {
+    return this.chance(0.8) ? this.insert(this.pick(['seed', '', 'abc123']), this.pick(REFUSED_CHARS)) : 's'.repeat(257 + this.int(500));
+  }
+
+  /** A deep JSON text: arrays or objects nested far past any real input. */
+  private deep(): Raw {
+    const depth = this.pick([33, 64, 200, 1000, 20_000, 100_000]);
+    return this.chance(0.5) ? new Raw(`${'['.repeat(depth)}1${']'.repeat(depth)}`) : new Raw(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+  }
+
+  /** Any JSON value, hostile in shape or content. */
+  json(level = 0): unknown {
+    switch (this.int(level > 2 ? 4 : 10)) {
+      case 0:
+        return this.string();
+      case 1:
+        return this.pick(ODD_NUMBERS);
+      case 2:
+        return this.pick([null, true, false, 0, -0, 1e308]);
+      case 3:
+        return this.pick(PROTO_KEYS);
+      case 4:
+        return Array.from({ length: this.int(5) }, () => this.json(level + 1));
+      case 5:
+        return ownObject(Array.from({ length: 1 + this.int(4) }, () => [this.chance(0.4) ? this.pick(PROTO_KEYS) : this.string(), this.json(level + 1)]));
+      case 6:
+        return ownObject([[this.pick(PROTO_KEYS), ownObject([['type', 'roll']])]]);
+      case 7:
+        return this.deep();
+      case 8:
+        return this.chance(0.5) ? Array.from({ length: 10_000 }, (_, i) => i) : ownObject(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i]));
+      default:
+        return ownObject([
+          ['type', this.pick(['play', 'roll', 'move', 'draw', 'drop', this.string()])],
+          [this.pick(['tile', 'card', 'moves', 'from', this.string()]), this.json(level + 1)],
+          [this.pick(PROTO_KEYS), this.json(level + 1)],
+        ]);
+    }
+  }
+
+  /** An action no engine accepts: an unknown field, a prototype key, a refused string, a wrong shape, or too deep. */
+  private badAction(): unknown {
+    switch (this.int(6)) {
+      case 0:
+        return ownObject([
+          ['type', this.pick(['play', 'roll', 'move', 'draw', 'pass'])],
+          [this.pick(PROTO_KEYS), this.json(1)],
+        ]);
+      case 1:
+        return ownObject([
+          ['type', this.unlike(/^(play|roll|move|draw|pass|double|take|drop|beaver|raccoon|acceptResignation|rejectResignation|resign|completeStep|abandonStep|moveTam2|continue|endSeason)$/)],
+        ]);
+      case 2:
+        return this.pick([null, 0, -1, 'roll', [], [ownObject([['type', 'roll']])], true]);
+      case 3:
+        return this.deep();
+      case 4:
+        return ownObject([
+          ['type', 'play'],
+          ['card', this.pick(ODD_NUMBERS)],
+          ['tile', this.string()],
+          ['extra', this.json(1)],
+        ]);
+      default:
+        return ownObject([[this.pick(PROTO_KEYS), ownObject([['type', 'roll']])]]);
+    }
+  }
+
+  /** A ruleset every engine refuses: a prototype or unknown key, a wrong type, or too deep. */
+  private badRuleset(): unknown {
+    switch (this.int(5)) {
+      case 0:
+        return ownObject([[this.pick(PROTO_KEYS), this.json(1)]]);
+      case 1:
+        return ownObject([
+          ['players', this.pick([2, 3, 4])],
+          [this.unlike(/^[a-zA-Z]+$/), 1],
+        ]);
+      case 2:
+        return this.pick(['classic', 7, [], [ownObject([['players', 2]])], true, this.string()]);
+      case 3:
+        return this.deep();
+      default:
+        return ownObject([
+          ['players', 2],
+          ['profile', 'online'],
+          ['matchLength', 3],
+          [this.pick(['toString', 'valueOf', 'hasOwnProperty', ...PROTO_KEYS]), 1],
+        ]);
+    }
+  }
+
+  // ------------------------------------------------------------ GraphQL fields
+
+  /** A game id: a real one, one that names no game, or a malformed one. */
+  private anyGameId(): unknown {
+    switch (this.int(4)) {
+      case 0:
+        return this.game().id;
+      case 1:
+        return this.pick(['AAAAAAAAAAAA', 'zzzzzzzzzzzz', '-', 'a'.repeat(64), 'a'.repeat(65), 'x_y-z']);
+      case 2:
+        return this.pick([0, -1, 1e308, true, null, [], {}]);
+      default:
+        return this.string();
+    }
+  }
+
+  /**
+   * The arguments of a move on `target`, at least one of them poisoned. `headerToken` is the
+   * request's token when it is fixed by another field of the same document (aliases); then the
+   * poison is never the token alone.
+   */
+  private moveArgs(target: SeededGame, headerToken: string | undefined | null, withAction: boolean) {
+    const slots = ['gameId', 'moveId', 'version', ...(withAction ? ['action'] : [])];
+    if (headerToken === null) slots.push('token');
+    const poisoned = new Set<string>([this.pick(slots)]);
+    for (const s of slots) if (this.chance(0.25)) poisoned.add(s);
+    let gameId: unknown = target.id;
+    let owner: SeededGame | null = target;
+    if (poisoned.has('gameId')) {
+      owner = null;
+      // Another real game, never the one the request's token belongs to.
+      const others = this.all.filter((g) => g !== target && !(headerToken && g.tokens.includes(headerToken)));
+      if (this.chance(0.3) && others.length > 0) {
+        const other = this.pick(others);
+        gameId = other.id;
+        owner = other;
+      } else gameId = this.chance(0.2) ? 'AAAAAAAAAAAA' : this.unlike(GAME_ID);
+    }
+    let token: string | undefined;
+    if (headerToken !== null) token = headerToken;
+    else if (poisoned.has('token')) {
+      const others = this.all.filter((g) => g !== owner);
+      token = this.pick([undefined, 'arb_not-a-token', 'x'.repeat(300), this.pick(this.pick(others).tokens)]);
+    } else token = this.pick(target.tokens);
+    // A real game id poisons only with a token of another game (or none).
+    if (owner && owner !== target && token !== undefined && owner.tokens.includes(token)) token = undefined;
+    const moveId = poisoned.has('moveId') ? this.unlike(MOVE_ID) : `fuzz-${this.moveCounter++}`;
+    const expectedVersion = poisoned.has('version') ? this.pick(BAD_VERSIONS) : this.pick([null, undefined]);
+    const action = withAction ? (poisoned.has('action') ? this.badAction() : this.json()) : undefined;
+    return { gameId, token, moveId, expectedVersion, action };
+  }
+
+  private field(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const v = (name: string) => `$${name}${sfx}`;
+    const n = this.int(100);
+    if (n < 6) {
+      return {
+        op: 'query',
+        name: 'game',
+        text: `game(id: ${v('id')}) { id kind status version mySeat toAct view legalActions result seats { index name taken } fairness { seedCommitment } }`,
+        defs: [`${v('id')}: ID!`],
+        vars: { [`id${sfx}`]: this.anyGameId() },
+        token: this.readToken(),
+      };
+    }
+    if (n < 11) {
+      const filter = this.chance(0.2)
+        ? this.string()
+        : ownObject([
+            ['kind', this.pick([this.string(), 'duel', null])],
+            ['status', this.pick(['ACTIVE', 'WAITING', 'nope', this.string(), null])],
+            ['imported', this.pick([true, false, null, 'yes'])],
+            ...(this.chance(0.2) ? ([[this.pick(PROTO_KEYS), 1]] as [string, unknown][]) : []),
+          ]);
+      const after = this.pick([
+        this.string(),
+        Buffer.from(`${this.pick(['2020-01-01T00:00:00.000Z', 'x', ''])}|${this.string()}`).toString('base64url'),
+        null,
+        Buffer.from('2020-01-01T00:00:00.000Z|AAAAAAAAAAAA|x').toString('base64url'),
+      ]);
+      return {
+        op: 'query',
+        name: 'games',
+        text: `games(filter: ${v('f')}, first: ${v('n')}, after: ${v('a')}) { nodes { id } pageInfo { endCursor hasNextPage } }`,
+        defs: [`${v('f')}: GameFilterInput`, `${v('n')}: Int`, `${v('a')}: String`],
+        vars: { [`f${sfx}`]: filter, [`n${sfx}`]: this.pick([...ODD_NUMBERS, 20, 100, 101]), [`a${sfx}`]: after },
+        token: this.readToken(),
+      };
+    }
+    if (n < 17) {
+      return {
+        op: 'query',
+        name: 'gameEvents',
+        text: `gameEvents(gameId: ${v('g')}, afterSeq: ${v('s')}, limit: ${v('l')}) { seq type payload }`,
+        defs: [`${v('g')}: ID!`, `${v('s')}: Int`, `${v('l')}: Int`],
+        vars: { [`g${sfx}`]: this.anyGameId(), [`s${sfx}`]: this.pick(ODD_NUMBERS), [`l${sfx}`]: this.pick([...ODD_NUMBERS, undefined]) },
+        token: this.readToken(),
+      };
+    }
+    if (n < 20) {
+      return {
+        op: 'query',
+        name: 'gameStateAt',
+        text: `gameStateAt(gameId: ${v('g')}, seq: ${v('s')}) { seq view result }`,
+        defs: [`${v('g')}: ID!`, `${v('s')}: Int!`],
+        vars: { [`g${sfx}`]: this.anyGameId(), [`s${sfx}`]: this.pick(ODD_NUMBERS) },
+        token: this.readToken(),
+      };
+    }
+    if (n < 22) {
+      return { op: 'query', name: 'verifyGame', text: `verifyGame(gameId: ${v('g')}) { ok summary }`, defs: [`${v('g')}: ID!`], vars: { [`g${sfx}`]: this.anyGameId() } };
+    }
+    if (n < 28) {
+      const name = this.pick([
+        'backgammonPosition',
+        'backgammonLegalPlays',
+        'backgammonRecord',
+        'cerkeState',
+        'cerkeLegalActions',
+        'cerkeRecord',
+        'chickenFootTable',
+        'chickenFootLegalActions',
+        'chickenFootRecord',
+      ]);
+      const sel = name.endsWith('Record')
+        ? ''
+        : name === 'backgammonPosition'
+          ? '{ positionId matchId }'
+          : name === 'backgammonLegalPlays'
+            ? '{ notation }'
+            : name === 'cerkeState'
+              ? '{ version }'
+              : name === 'cerkeLegalActions'
+                ? '{ type }'
+                : name === 'chickenFootTable'
+                  ? '{ version hand }'
+                  : '{ seat canDraw }';
+      return { op: 'query', name, text: `${name}(gameId: ${v('g')}) ${sel}`, defs: [`${v('g')}: ID!`], vars: { [`g${sfx}`]: this.anyGameId() }, token: this.readToken() };
+    }
+    if (n < 31) {
+      return {
+        op: 'query',
+        name: 'backgammonPlays',
+        text: `backgammonPlays(positionId: ${v('p')}, dice: ${v('d')}) { notation }`,
+        defs: [`${v('p')}: String!`, `${v('d')}: [Int!]!`],
+        vars: { [`p${sfx}`]: this.pick([this.string(), '4HPwATDgc/ABMA', '']), [`d${sfx}`]: this.pick([[1, 2], [0, 7], [-1, 2147483647], [], [3, 3, 3], this.json()]) },
+      };
+    }
+    if (n < 34) {
+      return {
+        op: 'query',
+        name: 'chickenFootRulesetCheck',
+        text: `chickenFootRulesetCheck(ruleset: ${v('r')}) { ok message warnings ruleset }`,
+        defs: [`${v('r')}: JSON!`],
+        vars: { [`r${sfx}`]: this.chance(0.5) ? this.badRuleset() : this.json() },
+      };
+    }
+    if (n < 42) return this.createField(sfx);
+    if (n < 47) return this.createChickenFootField(sfx);
+    if (n < 52) return this.importField(sfx);
+    if (n < 58) return this.joinField(sfx);
+    if (n < 70) {
+      const target = this.game();
+      const a = this.moveArgs(target, headerToken, true);
+      return {
+        op: 'mutation',
+        name: 'submitAction',
+        text: `submitAction(gameId: ${v('g')}, moveId: ${v('m')}, action: ${v('a')}, expectedVersion: ${v('e')}) ${MOVE_SEL}`,
+        defs: [`${v('g')}: ID!`, `${v('m')}: String!`, `${v('a')}: JSON!`, `${v('e')}: Int`],
+        vars: { [`g${sfx}`]: a.gameId, [`m${sfx}`]: a.moveId, [`a${sfx}`]: a.action, [`e${sfx}`]: a.expectedVersion },
+        token: a.token,
+      };
+    }
+    if (n < 76) {
+      const a = this.moveArgs(this.game(), headerToken, false);
+      return {
+        op: 'mutation',
+        name: 'resignGame',
+        text: `resignGame(gameId: ${v('g')}, moveId: ${v('m')}, expectedVersion: ${v('e')}) ${MOVE_SEL}`,
+        defs: [`${v('g')}: ID!`, `${v('m')}: String!`, `${v('e')}: Int`],
+        vars: { [`g${sfx}`]: a.gameId, [`m${sfx}`]: a.moveId, [`e${sfx}`]: a.expectedVersion },
+        token: a.token,
+      };
+    }
+    if (n < 95) return this.typedMoveField(headerToken, sfx);
+    return {
+      op: 'subscription',
+      name: 'gameEvents',
+      text: `gameEvents(gameId: ${v('g')}, afterSeq: ${v('s')}) { seq type }`,
+      defs: [`${v('g')}: ID!`, `${v('s')}: Int`],
+      vars: { [`g${sfx}`]: this.anyGameId(), [`s${sfx}`]: this.pick(ODD_NUMBERS) },
+      token: this.readToken(),
+    };
+  }
+
+  /** Reads: no token, a seat of some game, or garbage. */
+  private readToken(): string | undefined {
+    return this.pick([undefined, this.pick(this.game().tokens), 'arb_nope', 'x']);
+  }
+
+  private seatsInput(poison: boolean, count: number): unknown {
+    if (!poison) return this.pick([undefined, null]);
+    if (this.chance(0.2)) return this.pick([[], Array.from({ length: 9 }, () => ({})), 'seats', [1]]);
+    const seats = Array.from({ length: count }, () => ownObject([]));
+    const s = seats[this.int(count)] as Record<string, unknown>;
+    if (this.chance(0.6)) s.name = this.badName();
+    else s.clientSeed = this.badSeed();
+    if (this.chance(0.2)) setOwn(s, this.pick(PROTO_KEYS), 1);
+    return seats;
+  }
+
+  private createField(sfx: string): Field {
+    const kind = this.pick(KINDS);
+    const slots = new Set([this.pick(['kind', 'ruleset', 'seats'])]);
+    if (this.chance(0.3)) slots.add(this.pick(['kind', 'ruleset', 'seats']));
+    const players = 2;
+    const input = ownObject([
+      ['kind', slots.has('kind') ? this.unlike(/^(backgammon|chicken-foot|cerke|duel)$/) : kind],
+      ['ruleset', slots.has('ruleset') ? this.badRuleset() : kind === 'chicken-foot' ? { players } : this.pick([undefined, {}])],
+      ['seats', this.seatsInput(slots.has('seats'), players)],
+    ]);
+    if (this.chance(0.05)) setOwn(input, this.pick(['bogus', ...PROTO_KEYS]), 1);
+    return { op: 'mutation', name: 'createGame', text: `createGame(input: $i${sfx}) ${CREATE_SEL}`, defs: [`$i${sfx}: CreateGameInput!`], vars: { [`i${sfx}`]: input } };
+  }
+
+  private createChickenFootField(sfx: string): Field {
+    const slots = new Set([this.pick(['players', 'overrides', 'seats', 'deals'])]);
+    const players = slots.has('players') ? this.pick([-1, 0, 1, 9, 2147483647, -2147483648, 2147483648, 1.5, '2', null]) : 2;
+    const ruleset = ownObject([
+      ['players', players],
+      ['overrides', slots.has('overrides') ? this.badRuleset() : this.pick([undefined, null])],
+    ]);
+    const deals = slots.has('deals')
+      ? this.pick([
+          [{ hands: [[this.string()], [this.string()]], yard: [this.string()] }],
+          [{ hands: [], yard: [], finder: this.pick(ODD_NUMBERS) }],
+          'deals',
+          [ownObject([[this.pick(PROTO_KEYS), 1]])],
+        ])
+      : undefined;
+    const input = ownObject([
+      ['ruleset', ruleset],
+      ['seats', this.seatsInput(slots.has('seats'), 2)],
+      ['deals', deals],
+    ]);
+    return { op: 'mutation', name: 'createChickenFootGame', text: `createChickenFootGame(input: $i${sfx}) ${CREATE_SEL}`, defs: [`$i${sfx}: ChickenFootGameInput!`], vars: { [`i${sfx}`]: input } };
+  }
+
+  /** A record no engine imports: garbage, or a real record with a poisoned seat name or a prototype key. */
+  private badRecord(): { kind: string; text: string } {
+    const real = this.pick(this.records);
+    switch (this.int(5)) {
+      case 0: {
+        if (real.kind === 'backgammon') return { kind: real.kind, text: real.text.replace('gnubg', this.insert('gnubg', this.pick(NAME_POISONS))) };
+        if (real.kind === 'chicken-foot') {
+          const data = JSON.parse(real.text);
+          data.seats[this.int(data.seats.length)] = this.badName();
+          return { kind: real.kind, text: JSON.stringify(data) };
+        }
+        return { kind: real.kind, text: `{黒名:${this.insert('Kuro', this.pick(NAME_POISONS))}}\n{赤名:${this.insert('Aka', this.pick(NAME_POISONS))}}\n${real.text}` };
+      }
+      case 1: {
+        const data = JSON.parse(this.records[1].text);
+        data.ruleset = ownObject([...Object.entries(data.ruleset), [this.pick(PROTO_KEYS), 1]]);
+        return { kind: 'chicken-foot', text: toJson(data) };
+      }
+      case 2:
+        return { kind: this.pick(KINDS), text: this.string() };
+      case 3:
+        return { kind: this.pick(KINDS), text: toJson(this.chance(0.5) ? this.deep() : ownObject([['format', this.deep()]])) };
+      default:
+        return { kind: this.pick(KINDS), text: this.insert(real.text.slice(0, this.int(real.text.length)), this.pick(REFUSED_CHARS)).slice(0, 50) };
+    }
+  }
+
+  private importField(sfx: string): Field {
+    const kindPoison = this.chance(0.3);
+    const record = this.badRecord();
+    return {
+      op: 'mutation',
+      name: 'importGame',
+      text: `importGame(kind: $k${sfx}, record: $r${sfx}) ${CREATE_SEL}`,
+      defs: [`$k${sfx}: String!`, `$r${sfx}: String!`],
+      vars: { [`k${sfx}`]: kindPoison ? this.unlike(/^(backgammon|chicken-foot|cerke|duel)$/) : record.kind, [`r${sfx}`]: kindPoison ? this.records[this.int(3)].text : record.text },
+    };
+  }
+
+  private joinField(sfx: string): Field {
+    const slots = new Set([this.pick(['gameId', 'name', 'seed', 'seat'])]);
+    if (this.chance(0.3)) slots.add(this.pick(['gameId', 'name', 'seed', 'seat']));
+    const input = ownObject([
+      ['seat', slots.has('seat') ? this.pick([-1, 0, 2, 99, 2147483647, -2147483648, 2147483648, 0.5, '1']) : this.pick([undefined, null, 1])],
+      ['name', slots.has('name') ? this.badName() : this.pick([undefined, null, 'Bob'])],
+      ['clientSeed', slots.has('seed') ? this.badSeed() : this.pick([undefined, null, 'abc'])],
+    ]);
+    if (this.chance(0.1)) setOwn(input, this.pick(PROTO_KEYS), 1);
+    const gameId = slots.has('gameId') ? this.pick([this.unlike(GAME_ID), 'AAAAAAAAAAAA', this.games.duel.id]) : this.games.waiting.id;
+    return {
+      op: 'mutation',
+      name: 'joinGame',
+      text: `joinGame(gameId: $g${sfx}, input: $i${sfx}) ${JOIN_SEL}`,
+      defs: [`$g${sfx}: ID!`, `$i${sfx}: JoinGameInput`],
+      vars: { [`g${sfx}`]: gameId, [`i${sfx}`]: input },
+    };
+  }
+
+  /** A typed move (backgammon, Cerke, Chicken Foot), poisoned, or sent to a game of another kind. */
+  private typedMoveField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const family = this.pick(['backgammon', 'cerke', 'chicken-foot']);
+    const wrongKind = this.chance(0.3);
+    const target = wrongKind ? this.pick(this.all.filter((g) => g.kind !== family)) : this.all.find((g) => g.kind === family && g !== this.games.imported)!;
+    // A game of another kind refuses the move whatever else it says; otherwise poison the turn.
+    const a = wrongKind ? { ...this.moveArgs(target, headerToken, false), gameId: target.id } : this.moveArgs(target, headerToken, false);
+    if (wrongKind && headerToken === null) a.token = this.pick(target.tokens);
+    const v = (name: string) => `$${name}${sfx}`;
+    const turnDefs = [`${v('g')}: ID!`, `${v('m')}: String!`, `${v('e')}: Int`];
+    const turnArgs = `gameId: ${v('g')}, moveId: ${v('m')}, expectedVersion: ${v('e')}`;
+    const vars: Record<string, unknown> = { [`g${sfx}`]: a.gameId, [`m${sfx}`]: a.moveId, [`e${sfx}`]: a.expectedVersion };
+    const str = () => this.pick([this.string(), 'ZO', 'ZAI', 'hub', '5-8', '13/8']);
+    let name: string;
+    let extraDefs: string[] = [];
+    let extraArgs = '';
+    if (family === 'backgammon') {
+      name = this.pick([
+        'backgammonRoll',
+        'backgammonDouble',
+        'backgammonTake',
+        'backgammonDrop',
+        'backgammonBeaver',
+        'backgammonRaccoon',
+        'backgammonAcceptResignation',
+        'backgammonRejectResignation',
+        'backgammonPlay',
+        'backgammonOfferResignation',
+      ]);
+      if (name === 'backgammonPlay') {
+        extraDefs = [`${v('x')}: [BackgammonCheckerMoveInput!]!`];
+        extraArgs = `, moves: ${v('x')}`;
+        vars[`x${sfx}`] = this.pick([
+          [{ from: 13, to: 8 }],
+          [{ from: -1, to: 2147483647 }],
+          [],
+          Array.from({ length: 50 }, () => ({ from: 1, to: 0 })),
+          [
+            ownObject([
+              ['from', 1],
+              ['to', 2],
+              [this.pick(PROTO_KEYS), 1],
+            ]),
+          ],
+          this.json(),
+        ]);
+      } else if (name === 'backgammonOfferResignation') {
+        extraDefs = [`${v('x')}: BackgammonResignationLevel!`];
+        extraArgs = `, level: ${v('x')}`;
+        vars[`x${sfx}`] = this.pick(['SINGLE', 'GAMMON', 'single', this.string()]);
+      }
+    } else if (family === 'cerke') {
+      name = this.pick(['cerkeMove', 'cerkeCompleteStep', 'cerkeAbandonStep', 'cerkeDrop', 'cerkeMoveTam2', 'cerkeDeclareContinue', 'cerkeDeclareEndSeason']);
+      const args: Record<string, [string, unknown]> = {
+        cerkeMove: ['from: String!, to: String!, via: String', { from: str(), to: str(), via: this.pick([undefined, str()]) }],
+        cerkeCompleteStep: ['to: String!', { to: str() }],
+        cerkeDrop: [
+          'colour: CerkeColour!, kind: CerkeKind!, to: String!',
+          { colour: this.pick(['RED', 'BLACK', 'red', this.string()]), kind: this.pick(['KING', 'TAM2', 'x', this.string()]), to: str() },
+        ],
+        cerkeMoveTam2: [
+          'firstSquare: String!, to: String!, via: String, stepDuring: CerkeStepDuring',
+          { firstSquare: str(), to: str(), via: this.pick([undefined, str()]), stepDuring: this.pick([undefined, 'FIRST_HALF', this.string()]) },
+        ],
+      };
+      const extra = args[name];
+      if (extra) {
+        const parts = extra[0].split(', ').map((p) => p.split(': '));
+        extraDefs = parts.map(([k, t]) => `${v(k)}: ${t}`);
+        extraArgs = parts.map(([k]) => `, ${k}: ${v(k)}`).join('');
+        for (const [k, val] of Object.entries(extra[1] as Record<string, unknown>)) vars[`${k}${sfx}`] = val;
+      }
+    } else {
+      name = this.pick(['chickenFootPlay', 'chickenFootDraw', 'chickenFootPass']);
+      if (name === 'chickenFootPlay') {
+        extraDefs = [`${v('t')}: String!`, `${v('o')}: String!`, `${v('n')}: Boolean`];
+        extraArgs = `, tile: ${v('t')}, target: ${v('o')}, announce: ${v('n')}`;
+        Object.assign(vars, { [`t${sfx}`]: str(), [`o${sfx}`]: str(), [`n${sfx}`]: this.pick([undefined, true, 'yes']) });
+      }
+    }
+    return { op: 'mutation', name, text: `${name}(${turnArgs}${extraArgs}) ${MOVE_SEL}`, defs: [...turnDefs, ...extraDefs], vars, token: a.token };
+  }
+
+  // ------------------------------------------------------------ requests
+
+  /** One GraphQL document: a single field (most), or several aliased fields of one operation type. */
+  private graphqlOperation(): HostileRequest {
+    if (this.chance(0.1)) {
+      // Aliases: the request's token is fixed up front, so every field carries its own poison.
+      const token = this.readToken();
+      const first = this.field(token, '0');
+      const op = first.op === 'subscription' ? 'query' : first.op;
+      const fields: Field[] = first.op === op ? [first] : [];
+      for (let i = 1; fields.length < 2 + this.int(4) && i < 40; i++) {
+        const f = this.field(token, String(i));
+        if (f.op === op) fields.push(f);
+      }
+      const doc = `${op} Aliased(${fields.flatMap((f) => f.defs).join(', ')}) { ${fields.map((f, i) => `a${i}: ${f.text}`).join(' ')} }`;
+      return gql(`gql:aliases:${op}`, doc, Object.assign({}, ...fields.map((f) => f.vars)), token);
+    }
+    const f = this.field(null, '');
+    const defs = f.defs.length > 0 ? `(${f.defs.join(', ')})` : '';
+    return gql(`gql:${f.name}`, `${f.op} Op${defs} { ${f.text} }`, f.vars, f.token);
+  }
+
+  /** GraphQL over HTTP gone wrong: malformed bodies, content types, methods, unknown fields, limits. */
+  private rawGraphql(): HostileRequest {
+    const post = (family: string, body: string | Uint8Array, contentType: string, headers: Record<string, string> = {}): HostileRequest => ({
+      family: `graphql-http:${family}`,
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': contentType, ...headers },
+      body,
+    });
+    const id = this.game().id;
+    switch (this.int(16)) {
+      case 0:
+        return post(
+          'malformed-json',
+          this.pick(['{', '{"query":', '{"query": "{ gameKinds }"', '[', 'null', '"x"', '{"query": "{ gameKinds }"}}', '\u0000', '{"query": "\\ud800"}', '{"query": undefined}', '{"a":1,"a":2}']),
+          'application/json',
+        );
+      case 1:
+        return post(
+          'content-type',
+          toJson({ query: '{ gameKinds }' }),
+          this.pick([
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+            'application/xml',
+            'application/json; charset=utf-16',
+            'application/json; charset=latin1',
+            'application/graphql',
+            '',
+            'application/json; charset=nope',
+            '*/*',
+          ]),
+        );
+      case 2:
+        return post(
+          'bad-query-type',
+          toJson(this.pick([{ query: 5 }, { query: null }, { query: ['{ gameKinds }'] }, { query: { a: 1 } }, {}, { variables: {} }, { query: '' }, { query: this.string() }])),
+          'application/json',
+        );
+      case 3:
+        return post(
+          'bad-variables',
+          toJson({
+            query: 'query($id: ID!) { game(id: $id) { id } }',
+            variables: this.pick(['{"id":"x"}', [id], 5, null, ownObject([['__proto__', { id }]]), ownObject([['id', ownObject([['__proto__', 1]])]])]),
+          }),
+          'application/json',
+        );
+      case 4:
+        return post('batch', toJson(this.pick([[{ query: '{ gameKinds }' }, { query: '{ gameKinds }' }], [], [1, 2]])), 'application/json');
+      case 5:
+        return post(
+          'unknown-field',
+          toJson({
+            query: this.pick([
+              `{ game(id: "${id}") { nope } }`,
+              `{ nope }`,
+              `{ game(id: "${id}", bogus: 1) { id } }`,
+              `mutation { createGame(input: { kind: "duel", bogus: 1 }) { __typename } }`,
+              `{ __schema { types { name } } }`,
+              `{ __type(name: "Game") { fields { name } } }`,
+            ]),
+          }),
+          'application/json',
+        );
+      case 6: {
+        const depth = this.pick([12, 50, 500, 3000, 5000]);
+        const inner = this.chance(0.5) ? `${'a { '.repeat(depth)}b${' }'.repeat(depth)}` : `game(id: "${id}") { ${'... on Game { '.repeat(depth)}id${' }'.repeat(depth)} }`;
+        return post('deep-selection', toJson({ query: `{ ${inner} }` }), 'application/json');
+      }
+      case 7:
+        return post('many-aliases', toJson({ query: `{ ${Array.from({ length: this.pick([1001, 5000]) }, (_, i) => `a${i}: gameKinds`).join(' ')} }` }), 'application/json');
+      case 8: {
+        const depth = this.pick([100, 5000, 20_000]);
+        return post(
+          'deep-literal',
+          toJson({ query: `mutation { submitAction(gameId: "${id}", moveId: "m", action: ${'{a: '.repeat(depth)}1${'}'.repeat(depth)}) { __typename } }` }),
+          'application/json',
+        );
+      }
+      case 9:
+        return post('invalid-utf8', new Uint8Array([0x7b, 0x22, 0x71, 0x75, 0x65, 0x72, 0x79, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0x22, 0x7d]), 'application/json');
+      case 10:
+        return post('gzip-bomb', this.pick(BOMBS()), 'application/json', { 'content-encoding': 'gzip' });
+      case 11:
+        return post('bad-encoding', new Uint8Array([1, 2, 3, 4]), 'application/json', { 'content-encoding': this.pick(['gzip', 'deflate', 'br', 'compress', 'x-nope']) });
+      case 12:
+        return {
+          family: 'graphql-http:get',
+          method: 'GET',
+          path: `/graphql?query=${encodeSegment(this.pick([`mutation { resignGame(gameId: "${id}", moveId: "m") { __typename } }`, '{ gameKinds }', this.string()]))}&variables=${encodeSegment(this.pick(['{', '[]', '{"a":1}', this.string()]))}`,
+          headers: this.chance(0.5) ? { 'apollo-require-preflight': 'true' } : {},
+        };
+      case 13:
+        return { family: 'graphql-http:method', method: this.pick(['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']), path: '/graphql', headers: { 'content-type': 'application/json' }, body: undefined };
+      case 14:
+        return post('huge-string', toJson({ query: `{ game(id: "${'x'.repeat(this.pick([100_000, 900_000]))}") { id } }` }), 'application/json');
+      default:
+        return post('bom-and-junk', `\ufeff${toJson({ query: '{ gameKinds }' })}${this.pick(['', '\u0000', ' trailing'])}`, 'application/json');
+    }
+  }
+
+  /** REST: real and hostile ids, percent-encoded garbage, odd paths, methods, query strings and import bodies. */
+  private rest(): HostileRequest {
+    const n = this.int(100);
+    const idSegment = () => {
+      switch (this.int(5)) {
+        case 0:
+          return this.game().id;
+        case 1:
+          return this.pick(['%00', '%E2%80%AE', '%ED%A0%80', '%C0%AF', '%zz', '%', '%%', '%E2%80', '%2e%2e', '..%2f..%2fetc%2fpasswd', '%0d%0aSet-Cookie:x', '%FF', '%u0000', 'AAAAAAAAAAAA']);
+        case 2:
+          return encodeSegment(this.string()).slice(0, 3000);
+        case 3:
+          return `${this.game().id}${this.pick(['%00', '%20', '.json', '%2F', ';x=1', '%ED%A0%80'])}`;
+        default:
+          return encodeSegment(this.insert(this.game().id, this.pick([...REFUSED_CHARS, ...ODD_CHARS])));
+      }
+    };
+    const auth = (): Record<string, string> =>
+      this.chance(0.4) ? { authorization: this.pick([`Bearer ${this.pick(this.game().tokens)}`, 'Bearer', 'Bearer  x y', 'Basic Zm9vOmJhcg==', `Bearer ${'é'.repeat(20)}`, 'bearer arb_x']) } : {};
+    if (n < 45) {
+      const sub = this.pick(['', '', '/events', '/events', '/bundle', '/record', '/x', '/events/', '/bundle/x', '/']);
+      const query =
+        sub === '/events' && this.chance(0.7)
+          ? `?afterSeq=${this.pick(['-1', '-5000', 'abc', '1e3', '0x10', '%00', '', '1.5', '99999999999999999999', '2147483648', ' 5', '5&afterSeq=6', encodeSegment(this.string()).slice(0, 200)])}`
+          : this.chance(0.1)
+            ? `?${encodeSegment(this.string()).slice(0, 100)}`
+            : '';
+      return { family: `rest:GET /api/games/:id${sub}`, method: this.chance(0.9) ? 'GET' : 'HEAD', path: `/api/games/${idSegment()}${sub}${query}`, headers: auth() };
+    }
+    if (n < 60) {
+      const path = this.pick([`/api/games/${idSegment()}`, `/api/games/${this.game().id}/events`, '/api/games/import', '/api/games', '/healthz', '/metrics', `/api/games/${idSegment()}/bundle`]);
+      const method = this.pick(['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'POST', 'PROPFIND']);
+      return { family: `rest:${method} odd`, method, path, headers: { 'content-type': 'application/json', ...auth() }, body: method === 'OPTIONS' ? undefined : toJson(this.json()) };
+    }
+    if (n < 85) {
+      // Not the test-only duel engine: its importRecord trusts its input (the real engines check theirs).
+      const kind = this.chance(0.2) ? encodeSegment(this.string()).slice(0, 200) : this.pick([...KINDS, '']);
+      const query = this.pick([`?kind=${kind}`, `?kind=${kind}`, `?kind=${kind}&kind=cerke`, '', `?kind[a]=b`]);
+      const record = this.badRecord();
+      const [contentType, body] = this.pick<[string, string | Uint8Array]>([
+        ['application/json', toJson(this.json())],
+        ['application/json', toJson(this.chance(0.5) ? this.deep() : ownObject([['format', this.deep()]]))],
+        ['application/json', toJson(ownObject([[this.pick(PROTO_KEYS), ownObject([['format', 'arbiter-chicken-foot/1']])]]))],
+        ['text/plain', record.text.replace(/\p{Cs}/gu, '\u0000')],
+        ['text/plain', this.string()],
+        ['application/octet-stream', new Uint8Array(Array.from({ length: 64 }, () => this.int(256)))],
+        ['application/json', '{"format": "arbiter-chicken-foot/1", '],
+        ['text/plain; charset=utf-16', 'abc'],
+        ['application/x-www-form-urlencoded', 'kind=cerke&record=x'],
+        ['', ''],
+        ['text/plain', ''],
+      ]);
+      // A text body carries no lone surrogate (it would arrive as U+FFFD): poisons in text use NUL and controls.
+      return { family: 'rest:POST /api/games/import', method: 'POST', path: `/api/games/import${query}`, headers: contentType ? { 'content-type': contentType } : {}, body };
+    }
+    const path = this.pick([
+      '/',
+      '/api',
+      '/api/',
+      '/api/games',
+      '/api/games/',
+      '//api//games',
+      '/api/games/%',
+      '/api/games/%zz/events',
+      '/api/games/%ED%A0%80/record',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/api/games/x/y/z/w',
+      '/graphql/x',
+      '/healthz/%00',
+      '/metrics?x=%00',
+      `/api/games/${'a'.repeat(this.pick([100, 4000, 12_000]))}`,
+      `/${encodeSegment(this.string()).slice(0, 500)}`,
+      `/api/games/${this.game().id}/events?afterSeq=${'9'.repeat(400)}`,
+    ]);
+    return { family: 'rest:odd path', method: this.pick(['GET', 'GET', 'POST', 'HEAD']), path, headers: auth() };
+  }
+
+  next(): HostileRequest {
+    const n = this.int(100);
+    if (n < 55) return this.graphqlOperation();
+    if (n < 67) return this.rawGraphql();
+    return this.rest();
+  }
+}
+
+/** What one response showed: its status class, and anything wrong with it. */
+export interface Verdict {
+  status: number;
+  /** A problem: a 5xx, an INTERNAL code, an error without a code, a REST error not in the JSON shape. */
+  problem: string | null;
+  /** A union answer that changed state (GameCreated, SeatJoined, MoveAccepted). */
+  accepted: string[];
+  /** GraphQL error codes and Rejection codes seen, for the figures. */
+  codes: string[];
+}
+
+const INTERNAL = new Set(['INTERNAL', 'INTERNAL_SERVER_ERROR']);
+
+export function judge(req: HostileRequest, status: number, contentType: string, text: string): Verdict {
+  const codes: string[] = [];
+  const accepted: string[] = [];
+  let problem: string | null = status >= 500 ? `status ${status}` : null;
+  let body: any = null;
+  if (contentType.includes('json') && text) {
+    try {
+      // NDJSON (a game's events): every line is JSON.
+      body = contentType.includes('ndjson')
+        ? text
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line))
+        : JSON.parse(text);
+    } catch {
+      problem ??= 'a JSON content type with a body that is not JSON';
+    }
+  }
+  if (req.path.startsWith('/graphql') && body && typeof body === 'object' && !Array.isArray(body) && !body.error) {
+    for (const e of body.errors ?? []) {
+      const code = e?.extensions?.code;
+      if (typeof code !== 'string') problem ??= `a GraphQL error without extensions.code: ${e?.message}`;
+      else {
+        codes.push(code);
+        if (INTERNAL.has(code)) problem ??= `GraphQL ${code}: ${e.message}`;
+      }
+    }
+    const walk = (v: unknown) => {
+      if (!v || typeof v !== 'object') return;
+      const o = v as Record<string, unknown>;
+      if (o.__typename === 'Rejection') codes.push(String(o.code));
+      if (o.__typename === 'GameCreated' || o.__typename === 'SeatJoined' || o.__typename === 'MoveAccepted') accepted.push(o.__typename);
+      for (const x of Object.values(o)) walk(x);
+    };
+    walk(body.data);
+  } else if (status === 431 && !text) {
+    // Node's HTTP parser refuses headers (here: a URL) over 16 KB before the application sees them.
+    codes.push('HTTP_431');
+  } else if (status >= 400 && req.method !== 'HEAD') {
+    // REST (and limits in front of GraphQL): { error: { code, message } }.
+    const ok = body && typeof body.error?.code === 'string' && typeof body.error?.message === 'string';
+    if (!ok) problem ??= `a ${status} without the JSON error shape: ${text.slice(0, 120)}`;
+    else {
+      codes.push(body.error.code);
+      if (INTERNAL.has(body.error.code)) problem ??= `code ${body.error.code}`;
+    }
+  }
+  return { status, problem, accepted, codes };
+}
+
+export interface Figures {
+  sent: number;
+  /** Requests the client could not send (a bug in the generator, not in the service). */
+  unsent: number;
+  byClass: Record<string, number>;
+  byFamily: Record<string, number>;
+  codes: Record<string, number>;
+  accepted: number;
+  problems: { family: string; method: string; path: string; body: string; problem: string }[];
+}
+
+/** Sends the requests with `concurrency` in flight; no timing is asserted anywhere. */
+export async function run(baseUrl: string, requests: Iterable<HostileRequest>, concurrency: number): Promise<Figures> {
+  const figures: Figures = { sent: 0, unsent: 0, byClass: {}, byFamily: {}, codes: {}, accepted: 0, problems: [] };
+  const it = requests[Symbol.iterator]();
+  const worker = async () => {
+    for (let next = it.next(); !next.done; next = it.next()) {
+      const req = next.value;
+      let res: Response;
+      try {
+        res = await fetch(baseUrl + req.path, { method: req.method, headers: req.headers, body: req.body as RequestInit['body'], redirect: 'manual', signal: AbortSignal.timeout(300_000) });
+      } catch (err) {
+        figures.unsent++;
+        figures.problems.push({ family: req.family, method: req.method, path: req.path.slice(0, 200), body: describeBody(req.body), problem: `not sent: ${(err as Error).message}` });
+        continue;
+      }
+      const text = await res.text();
+      figures.sent++;
+      const v = judge(req, res.status, res.headers.get('content-type') ?? '', text);
+      const cls = `${Math.floor(v.status / 100)}xx`;
+      figures.byClass[cls] = (figures.byClass[cls] ?? 0) + 1;
+      figures.byFamily[req.family] = (figures.byFamily[req.family] ?? 0) + 1;
+      for (const c of v.codes) figures.codes[c] = (figures.codes[c] ?? 0) + 1;
+      figures.accepted += v.accepted.length;
+      if (v.problem || v.accepted.length > 0) {
+        figures.problems.push({ family: req.family, method: req.method, path: req.path.slice(0, 200), body: describeBody(req.body), problem: v.problem ?? `accepted: ${v.accepted.join(', ')}` });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return figures;
+}
+
+function describeBody(body: string | Uint8Array | undefined): string {
+  if (body === undefined) return '';
+  const text = typeof body === 'string' ? body : `<${body.length} bytes>`;
+  return text.length > 4000 ? `${text.slice(0, 4000)}… (${text.length} chars)` : text;
+}
