@@ -117,20 +117,21 @@ export class PostgresEventStore extends EventStore {
   }
 
   async events(gameId: string, afterSeq = 0, limit?: number, untilSeq?: number): Promise<StoredEvent[]> {
-    const rows = await this.prisma.event.findMany({
-      where: { gameId, seq: { gt: afterSeq, ...(untilSeq !== undefined ? { lte: untilSeq } : {}) } },
-      orderBy: { seq: 'asc' },
-      take: limit,
+    // Plain pg, like the append: streams are read often and whole, and Prisma's engine costs more.
+    const { rows } = await this.db.pool.query<EventRecord>({
+      name: this.db.statementName('read-events'),
+      text: READ_EVENTS_SQL,
+      values: [gameId, afterSeq, untilSeq ?? null, limit ?? null],
     });
     return rows.map((r) => ({
       seq: r.seq,
       type: r.type,
       actor: r.actor,
-      moveId: r.moveId,
-      bodyHash: r.bodyHash,
+      moveId: r.move_id,
+      bodyHash: r.body_hash,
       payload: jsonObject(r.payload),
-      createdAt: r.createdAt.toISOString(),
-      prevHash: r.prevHash,
+      createdAt: r.created_at.toISOString(),
+      prevHash: r.prev_hash,
       hash: r.hash,
     }));
   }
@@ -179,6 +180,22 @@ INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, crea
 SELECT (SELECT id FROM game), t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
 FROM jsonb_to_recordset($14::jsonb) AS t(seq int, type text, actor int, move_id text, body_hash text, payload jsonb,
                                          created_at timestamptz, prev_hash text, hash text)`;
+
+const READ_EVENTS_SQL = `
+SELECT seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash FROM events
+WHERE game_id = $1 AND seq > $2 AND ($3::int IS NULL OR seq <= $3::int) ORDER BY seq LIMIT $4`;
+
+interface EventRecord {
+  seq: number;
+  type: string;
+  actor: number | null;
+  move_id: string | null;
+  body_hash: string | null;
+  payload: unknown;
+  created_at: Date;
+  prev_hash: string;
+  hash: string;
+}
 
 /** Events of one or more games, and their games' new heads, in one atomic statement. */
 const APPEND_SQL = `
