@@ -34,7 +34,9 @@ export interface Appended {
   steps: Step[];
 }
 
-const MAX_LIVE_GAMES = 5000;
+/** Games held in memory at most: running ones, and finished ones (read far less, each rebuilt from its log when asked for again). */
+const MAX_RUNNING_GAMES = 5000;
+const MAX_FINISHED_GAMES = 500;
 
 /** Game ids are base64url (12 characters when made here); anything else names no game. */
 export const isGameId = (id: unknown): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id);
@@ -46,7 +48,8 @@ export const isGameId = (id: unknown): id is string => typeof id === 'string' &&
  */
 export class LiveGames {
   private readonly logger = new Logger('Referee');
-  private readonly cache = new Map<string, LiveGame>();
+  private readonly running = new Map<string, LiveGame>();
+  private readonly finished = new Map<string, LiveGame>();
   private readonly locks = new Map<string, Promise<void>>();
   readonly bus = new EventEmitter().setMaxListeners(0);
   private draining = false;
@@ -65,7 +68,7 @@ export class LiveGames {
 
   /** The game's current state, from memory or rebuilt (and fully checked) from its stream. */
   async get(gameId: string): Promise<LiveGame> {
-    const cached = this.cache.get(gameId);
+    const cached = this.cached(gameId);
     if (cached) {
       this.remember(cached);
       return cached;
@@ -85,25 +88,32 @@ export class LiveGames {
       throw new RefereeError('INTEGRITY_ERROR', `this game's stored history failed verification at event ${err.seq}; see verifyGame`);
     }
     const game: LiveGame = { ...folded, status: statusOf(folded), serverSeed: row.serverSeed, supplied: row.suppliedChance ?? [], seats: row.seats, createdAt: row.createdAt };
-    const current = this.cache.get(gameId);
+    const current = this.cached(gameId);
     if (current && current.version >= game.version) return current;
     this.remember(game);
     return game;
   }
 
   has(gameId: string): boolean {
-    return this.cache.has(gameId);
+    return this.running.has(gameId) || this.finished.has(gameId);
   }
 
   /** Drops a cached game: the stored stream is the truth, read on next use. */
   forget(gameId: string): void {
-    this.cache.delete(gameId);
+    this.running.delete(gameId);
+    this.finished.delete(gameId);
+  }
+
+  private cached(gameId: string): LiveGame | undefined {
+    return this.running.get(gameId) ?? this.finished.get(gameId);
   }
 
   remember(game: LiveGame): void {
-    this.cache.delete(game.gameId);
-    this.cache.set(game.gameId, game);
-    if (this.cache.size > MAX_LIVE_GAMES) this.cache.delete(this.cache.keys().next().value!);
+    this.forget(game.gameId);
+    // Least recently used first out: a Map keeps its keys in the order they were set.
+    const [held, bound] = game.ended ? [this.finished, MAX_FINISHED_GAMES] : [this.running, MAX_RUNNING_GAMES];
+    held.set(game.gameId, game);
+    if (held.size > bound) held.delete(held.keys().next().value!);
   }
 
   /** Chains a decision's events after `previous` and gives the game as it is once they are stored (with its rows). */
@@ -159,6 +169,6 @@ export class LiveGames {
   }
 
   stats(): Record<string, number> {
-    return { arbiter_live_games: this.cache.size, arbiter_commands_in_flight: this.inFlight };
+    return { arbiter_live_games: this.running.size + this.finished.size, arbiter_commands_in_flight: this.inFlight };
   }
 }
