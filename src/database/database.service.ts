@@ -1,13 +1,15 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { CONFIG, type Config } from '../config/config.js';
+import { DataDirLock } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
+import { PGliteBridge } from './pglite-bridge.js';
+import { isStorageError } from './storage-errors.js';
 
 /** The project folder (where package.json is), from src/ under ts-jest or dist/src/ when built. */
 function projectRoot(from: string): string {
@@ -16,10 +18,62 @@ function projectRoot(from: string): string {
 }
 const MIGRATIONS_DIR = resolve(projectRoot(import.meta.dirname), 'prisma/migrations');
 
+const MB = 1024 * 1024;
+
+/** Why the service is not ready: short and stable (never the database's own text, nor a path). */
+export type NotReadyReason = 'STORAGE_UNAVAILABLE' | 'DATABASE_UNAVAILABLE' | 'MIGRATIONS_PENDING';
+export type Readiness = { ready: true } | { ready: false; reason: NotReadyReason };
+
+export interface DatabaseOptions {
+  /**
+   * Embedded database: free bytes kept on its disk; under this, writes are refused
+   * (STORAGE_UNAVAILABLE) and reads go on. PGlite needs room for a whole 16 MB WAL segment: running
+   * out of space inside the WAL is a PANIC that only a restart (with space freed) recovers from.
+   */
+  storageReserveBytes?: number;
+  /** PostgreSQL: how long to keep trying to reach an unreachable database at start-up. */
+  connectTimeoutMs?: number;
+  /** Seconds /readyz stays STORAGE_UNAVAILABLE after PostgreSQL reported a storage failure. */
+  storageErrorWindowMs?: number;
+}
+
+const DEFAULTS: Required<DatabaseOptions> = { storageReserveBytes: 64 * MB, connectTimeoutMs: 30_000, storageErrorWindowMs: 30_000 };
+
+/** Connection failures worth another try at start-up: the database is not up (yet), or not reachable (yet). */
+const TRANSIENT = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EPIPE',
+  'ENOENT', // a Unix socket not created yet
+  '57P03', // cannot_connect_now: starting up or shutting down
+  '53300', // too_many_connections
+  '08001',
+  '08006',
+]);
+
 /**
- * Owns the database connection. With DATABASE_URL it talks to that PostgreSQL; without, it
- * starts an embedded PGlite database in DATA_DIR, served on a loopback port, so the same
- * adapter, SQL and migration runner serve both.
+ * Owns the database connection. With DATABASE_URL it talks to that PostgreSQL (retrying for a
+ * while if it is not reachable at start-up); without, it opens an embedded PGlite database in
+ * DATA_DIR/pglite:
+ *
+ * - the folder is locked (DATA_DIR/arbiter.lock): a second process on it exits at once;
+ * - nothing listens: pg connects to PGlite in process (PGliteBridge), so no other process can
+ *   reach the database, and Prisma and the event store use the same pg pool as on PostgreSQL;
+ * - the pool has ONE connection and the bridge gives PGlite (a single session) to one
+ *   connection's exchange or transaction at a time: statements never interleave;
+ * - a disk nearly full makes the database refuse writes (reads go on) instead of failing in the
+ *   middle of writing its WAL.
+ *
+ * Durability on PGlite: a statement's WAL is written to the operating system before its answer
+ * (a commit is acknowledged only then), so an acknowledged move survives the process being
+ * killed; PGlite runs PostgreSQL with fsync off and its Node file system cannot fsync, so it does
+ * not survive a crash of the machine or a power cut. Use PostgreSQL for that.
  */
 @Injectable()
 export class DatabaseService implements OnModuleDestroy {
@@ -27,46 +81,253 @@ export class DatabaseService implements OnModuleDestroy {
   prisma!: PrismaClient;
   /** The pool under Prisma's adapter, for the one statement on the move path (see EventStore.append). */
   pool!: pg.Pool;
+  /** Which database, for the logs (holds the data folder's path: not for HTTP answers). */
   description = '';
   private pglite: PGlite | null = null;
-  private socketServer: PGLiteSocketServer | null = null;
+  private bridge: PGliteBridge | null = null;
+  private lock: DataDirLock | null = null;
+  private latestMigration: string | null = null;
+  private lastStorageErrorAt = 0;
   private closed = false;
+  private readonly options: Required<DatabaseOptions>;
 
-  constructor(@Inject(CONFIG) private readonly config: Config) {}
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    options: DatabaseOptions = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** `pglite` (embedded) or `postgresql`. */
+  get kind(): 'pglite' | 'postgresql' {
+    return this.config.databaseUrl ? 'postgresql' : 'pglite';
+  }
 
   async connect(): Promise<void> {
     const started = performance.now();
-    let url = this.config.databaseUrl;
-    if (!url) {
-      const dir = resolve(this.config.dataDir, 'pglite');
-      mkdirSync(resolve(this.config.dataDir), { recursive: true });
-      this.pglite = await PGlite.create(dir);
-      this.socketServer = new PGLiteSocketServer({ db: this.pglite, host: '127.0.0.1', port: 0, maxConnections: 64 });
-      await this.socketServer.start();
-      url = `postgresql://postgres@${this.socketServer.getServerConn()}/postgres`;
-      this.description = `pglite ${dir}`;
-    } else {
-      this.description = `postgresql ${new URL(url).host}${new URL(url).pathname}`;
-    }
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
     try {
-      const report = await applyMigrations(client, MIGRATIONS_DIR);
-      this.logger.log(`migrations applied=${report.applied.length} alreadyApplied=${report.alreadyApplied}`);
-    } finally {
-      await client.end();
+      if (this.config.databaseUrl) await this.openPostgres(this.config.databaseUrl);
+      else await this.openEmbedded();
+    } catch (err) {
+      await this.abandon();
+      throw err;
     }
-    // The embedded database is single-session underneath; a few connections are enough to queue on.
-    const max = this.pglite ? 8 : this.config.databasePoolSize;
-    this.pool = new pg.Pool({ connectionString: url, max });
-    this.prisma = new PrismaClient({ adapter: new PrismaPg(this.pool) });
-    await this.prisma.$connect();
     this.logger.log(`connected to ${this.description} in ${Math.round(performance.now() - started)} ms`);
   }
 
+  private async openEmbedded(): Promise<void> {
+    const dataDir = resolve(this.config.dataDir);
+    const dir = join(dataDir, 'pglite');
+    this.description = `pglite ${dir}`;
+    prepareDataDir(dataDir);
+    this.lock = DataDirLock.acquire(dataDir, (holder) =>
+      this.logger.warn(`DATA_DIR ${dataDir}: taking over the lock of pid ${holder?.pid ?? '?'}, which no longer runs (it stopped without closing the database)`),
+    );
+    // Owner-only: the database holds every game's secret seed.
+    makeFolders(dir);
+    chmodSync(dir, 0o700);
+    // PostgreSQL's own lock file. With our lock held it can only be left over from a process that
+    // died, possibly half-written on a full disk, and PostgreSQL refuses to start on an empty one.
+    rmSync(join(dir, 'postmaster.pid'), { force: true });
+    const free = freeBytes(dir);
+    if (free !== null && free < this.options.storageReserveBytes) {
+      this.logger.warn(`DATA_DIR ${dataDir}: only ${Math.floor(free / MB)} MB free on its disk; the database refuses writes under ${Math.floor(this.options.storageReserveBytes / MB)} MB`);
+    }
+
+    // PostgreSQL's last complaints, to say why a start failed (PGlite only says "failed to initialize properly").
+    const said: string[] = [];
+    const engine = new PGlite(dir, {
+      // No effect on Node's file system (it has nothing to sync): stated for the reader.
+      relaxedDurability: false,
+      // PostgreSQL's start-up progress timer re-arms every 10 s; a start-up that fails (a full
+      // disk) would leave it running in this process, and the process could not exit.
+      startParams: [...PGlite.defaultStartParams, '-c', 'log_startup_progress_interval=0'],
+      onStderr: (line: string) => {
+        if (/\b(PANIC|FATAL|ERROR):/.test(line)) said.push(line);
+        if (said.length > 4) said.shift();
+        return false;
+      },
+    });
+    try {
+      await engine.waitReady;
+    } catch (err) {
+      await closeFiles(engine);
+      const last = said.at(-1)?.replace(/^.*?\b(PANIC|FATAL|ERROR):\s*/, '$1: ');
+      const storage = isStorageError(err) || (last !== undefined && isStorageError({ message: last }));
+      throw new Error(
+        `the embedded database in ${dir} could not start: ${last ?? (err as Error)?.message ?? String(err)}` +
+          (storage
+            ? `. Its disk is full: free at least ${Math.ceil(Math.max(this.options.storageReserveBytes, DEFAULTS.storageReserveBytes) / MB)} MB there, then start again (nothing stored is lost).`
+            : ''),
+      );
+    }
+    this.pglite = engine;
+
+    this.bridge = new PGliteBridge(this.pglite, {
+      dataDir: dir,
+      reserveBytes: this.options.storageReserveBytes,
+      log: { log: (m) => this.logger.log(m), warn: (m) => this.logger.warn(m), error: (m) => this.logger.error(m) },
+    });
+    const client = new pg.Client(this.clientConfig());
+    await client.connect();
+    await this.migrate(client);
+    this.bridge.enableStorageGuard();
+    await this.bridge.checkStorage();
+    // One connection: PGlite is one session, and a transaction must have it to itself.
+    this.pool = new pg.Pool({ ...this.clientConfig(), max: 1, idleTimeoutMillis: 0, Client: this.observedClient() });
+    // With one connection, a seat join's transaction may wait for it behind a few large imports
+    // (maxWait); once it has begun, its statements go first, so its own timeout stays short: a
+    // transaction holds the whole database while it runs.
+    this.prisma = new PrismaClient({ adapter: new PrismaPg(this.pool), transactionOptions: { maxWait: 60_000, timeout: 10_000 } });
+    await this.prisma.$connect();
+  }
+
+  private async openPostgres(url: string): Promise<void> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error('DATABASE_URL is not a valid URL; expected postgresql://user:pass@host:5432/db');
+    }
+    const where = `${parsed.hostname || parsed.searchParams.get('host') || 'localhost'}${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname}`;
+    this.description = `postgresql ${where}`;
+    await this.migrate(await this.reach(url, where));
+    this.pool = new pg.Pool({ connectionString: url, max: this.config.databasePoolSize, Client: this.observedClient() });
+    this.prisma = new PrismaClient({ adapter: new PrismaPg(this.pool) });
+    await this.prisma.$connect();
+  }
+
   /**
-   * A statement name for pg's prepared-statement cache, or undefined on PGlite: there every
-   * connection shares one session underneath, so per-connection statement names would collide.
+   * How to open one more pg connection to this database (tools, tests): on PGlite an in-process
+   * stream through the bridge, which queues it behind the pool's exchanges and transactions.
+   */
+  clientConfig(): pg.ClientConfig {
+    const bridge = this.bridge;
+    if (bridge) return { user: 'postgres', database: 'postgres', host: 'embedded', stream: () => bridge.connect() };
+    return { connectionString: this.config.databaseUrl ?? undefined };
+  }
+
+  /** Connects to PostgreSQL, retrying with backoff while it is unreachable, for up to connectTimeoutMs. */
+  private async reach(url: string, where: string): Promise<pg.Client> {
+    const deadline = Date.now() + this.options.connectTimeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: Math.max(1000, Math.min(10_000, deadline - Date.now())) });
+      try {
+        await client.connect();
+        if (attempt > 1) this.logger.log(`database at ${where} reached at attempt ${attempt}`);
+        return client;
+      } catch (err) {
+        await client.end().catch(() => undefined);
+        const why = connectFailure(err);
+        if (!isTransient(err)) throw new Error(`DATABASE_URL: the database at ${where} refused the connection: ${why}`);
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          throw new Error(`DATABASE_URL: the database at ${where} could not be reached within ${Math.round(this.options.connectTimeoutMs / 1000)} s (${attempt} attempts; last: ${why})`);
+        }
+        const wait = Math.min(5000, 250 * 2 ** (attempt - 1), left);
+        this.logger.warn(`database at ${where} not reachable (attempt ${attempt}: ${why}); retrying in ${wait} ms`);
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
+  private async migrate(client: pg.Client): Promise<void> {
+    try {
+      const report = await applyMigrations(client, MIGRATIONS_DIR);
+      this.logger.log(`migrations applied=${report.applied.length} alreadyApplied=${report.alreadyApplied}`);
+      this.latestMigration =
+        readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+          .filter((d) => d.isDirectory() && existsSync(join(MIGRATIONS_DIR, d.name, 'migration.sql')))
+          .map((d) => d.name)
+          .sort()
+          .at(-1) ?? null;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /** A pg Client that reports every failed statement's error to noteError (for readiness). */
+  private observedClient(): typeof pg.Client {
+    const note = (err: unknown) => this.noteError(err);
+    const query = pg.Client.prototype.query as unknown as (...args: unknown[]) => unknown;
+    return class ObservedClient extends pg.Client {
+      // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this forwards them all.
+      override query(...args: any[]): any {
+        const last = args.at(-1);
+        if (typeof last === 'function') {
+          args[args.length - 1] = (err: unknown, res: unknown) => {
+            if (err) note(err);
+            last(err, res);
+          };
+          return query.apply(this, args);
+        }
+        const result = query.apply(this, args) as { then?: (ok: unknown, fail: (err: unknown) => void) => unknown } | undefined;
+        if (typeof result?.then === 'function') result.then(undefined, note);
+        return result;
+      }
+    };
+  }
+
+  private noteError(err: unknown): void {
+    // The embedded database's own refusals while its disk is nearly full are reported by the bridge.
+    if (!isStorageError(err) || this.bridge?.storageLow) return;
+    if (Date.now() - this.lastStorageErrorAt > this.options.storageErrorWindowMs) {
+      this.logger.error(`the database failed to store: out of disk space or a storage failure (${(err as Error)?.message ?? String(err)})`);
+    }
+    this.lastStorageErrorAt = Date.now();
+  }
+
+  /** Whether `err` is a failure to store (disk full, ...): the API answers STORAGE_UNAVAILABLE. */
+  isStorageError(err: unknown): boolean {
+    return isStorageError(err);
+  }
+
+  /** Alive: false only when the embedded database failed and nothing but a restart recovers it. */
+  get failed(): boolean {
+    return this.bridge?.dead != null;
+  }
+
+  /**
+   * Ready: the database answers, the latest migration is applied, and it can store (the embedded
+   * database's disk is not nearly full, PostgreSQL reported no storage failure lately).
+   */
+  async readiness(timeoutMs = 10_000): Promise<Readiness> {
+    const not = (reason: NotReadyReason): Readiness => ({ ready: false, reason });
+    if (this.closed || !this.pool) return not('DATABASE_UNAVAILABLE');
+    if (this.bridge) {
+      if (this.bridge.dead) return not(this.bridge.dead.storage ? 'STORAGE_UNAVAILABLE' : 'DATABASE_UNAVAILABLE');
+      await this.bridge.checkStorage();
+      if (this.bridge.storageLow) return not('STORAGE_UNAVAILABLE');
+    }
+    if (Date.now() - this.lastStorageErrorAt < this.options.storageErrorWindowMs) return not('STORAGE_UNAVAILABLE');
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const check = this.pool.query<{ ok: boolean }>(`SELECT EXISTS (SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL) AS ok`, [
+        this.latestMigration,
+      ]);
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('readiness check timed out')), timeoutMs)));
+      const { rows } = await Promise.race([check, late]);
+      return rows[0]?.ok ? { ready: true } : not('MIGRATIONS_PENDING');
+    } catch (err) {
+      return not(isStorageError(err) ? 'STORAGE_UNAVAILABLE' : 'DATABASE_UNAVAILABLE');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The embedded database's free-space guard (tests move the reserve to simulate a full disk). */
+  get storageReserveBytes(): number {
+    return this.bridge?.reserveBytes ?? this.options.storageReserveBytes;
+  }
+
+  set storageReserveBytes(bytes: number) {
+    this.options.storageReserveBytes = bytes;
+    if (this.bridge) this.bridge.reserveBytes = bytes;
+  }
+
+  /**
+   * A statement name for pg's prepared-statement cache, or undefined on PGlite: a new pool
+   * connection there meets statements an earlier one prepared in the same single session.
    */
   statementName(name: string): string | undefined {
     return this.pglite ? undefined : name;
@@ -77,12 +338,97 @@ export class DatabaseService implements OnModuleDestroy {
     this.closed = true;
     await this.prisma?.$disconnect();
     await this.pool?.end();
-    await this.socketServer?.stop();
-    await this.pglite?.close();
+    await this.abandon();
     this.logger.log('database closed');
+  }
+
+  /** Closes the embedded engine (unless it failed: it would never answer) and releases the folder. */
+  private async abandon(): Promise<void> {
+    try {
+      if (this.bridge) {
+        await this.bridge.whenIdle();
+        this.bridge.close();
+      }
+      // A failed engine would never answer its shutdown: only its files are closed.
+      if (this.pglite && this.bridge?.dead) await closeFiles(this.pglite);
+      else if (this.pglite && !this.pglite.closed) await this.pglite.close();
+    } finally {
+      this.lock?.release();
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.close();
   }
+}
+
+/** Creates DATA_DIR (owner-only when created here) and checks it is a writable folder, naming it if not. */
+function prepareDataDir(dataDir: string): void {
+  if (existsSync(dataDir)) {
+    if (!statSync(dataDir).isDirectory()) throw new Error(`DATA_DIR ${dataDir} is not a folder`);
+  } else {
+    try {
+      makeFolders(dataDir);
+    } catch (err) {
+      throw new Error(`DATA_DIR ${dataDir} cannot be created: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  try {
+    accessSync(dataDir, constants.R_OK | constants.W_OK | constants.X_OK);
+  } catch {
+    throw new Error(`DATA_DIR ${dataDir} is not writable by this process (uid ${process.getuid?.() ?? '?'})`);
+  }
+}
+
+/** mkdir -p, one level at a time, owner-only (Node's recursive mkdir loops forever under /proc). */
+function makeFolders(path: string): void {
+  if (existsSync(path)) return;
+  const parent = dirname(path);
+  if (parent !== path) makeFolders(parent);
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}
+
+/**
+ * Closes the files of a PGlite engine that failed (no shutdown: it would never answer), and stops
+ * the timers PostgreSQL left armed in it (they would keep the process alive, and call into it).
+ */
+async function closeFiles(engine: PGlite): Promise<void> {
+  try {
+    (engine.Module as unknown as { _clear_setitimer?: () => void })._clear_setitimer?.();
+  } catch {
+    /* no timers */
+  }
+  try {
+    await engine.fs?.closeFs();
+  } catch {
+    /* it never opened them */
+  }
+}
+
+function freeBytes(dir: string): number | null {
+  try {
+    const s = statfsSync(dir);
+    return Number(s.bavail) * Number(s.bsize);
+  } catch {
+    return null;
+  }
+}
+
+function isTransient(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; errors?: { code?: string }[] };
+  const code = e?.code ?? e?.errors?.[0]?.code;
+  return (code !== undefined && TRANSIENT.has(code)) || /timeout expired|Connection terminated|connection timeout/i.test(e?.message ?? '');
+}
+
+/** A connection failure in a few words (pg's message names no password). */
+function connectFailure(err: unknown): string {
+  const e = err as { code?: string; message?: string; errors?: { code?: string; message?: string }[] };
+  const first = e?.errors?.[0];
+  const code = e?.code ?? first?.code;
+  const message = e?.message || first?.message || String(err);
+  return code && !message.includes(code) ? `${code} ${message}` : message;
 }

@@ -1,28 +1,59 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DatabaseService } from '../database/database.service.js';
-import { EventStore } from '../referee/store/event-store.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { MetricsService } from './metrics.service.js';
 
+/**
+ * Health for orchestrators and load balancers. Answers carry short, stable reason codes only:
+ * never the database's own error text, nor a path.
+ *
+ * - `/healthz` (liveness): 200 while the process serves. 503 `DATABASE_FAILED` only when the
+ *   embedded database failed in a way only a restart recovers from.
+ * - `/readyz` (readiness): 200 when requests can be served: not draining for shutdown, the
+ *   database answers, its latest migration is applied and it can store; else 503 with
+ *   `DRAINING`, `STORAGE_UNAVAILABLE` (disk full), `DATABASE_UNAVAILABLE` or `MIGRATIONS_PENDING`.
+ */
 @Controller()
 export class OpsController {
   constructor(
     private readonly db: DatabaseService,
-    private readonly store: EventStore,
     private readonly metrics: MetricsService,
     private readonly referee: RefereeService,
   ) {}
 
+  /**
+   * Whether the referee drains for shutdown (RefereeService.drain(), which main.ts calls on
+   * SIGTERM/SIGINT). RefereeService exposes no getter yet: this reads its `draining` if it has
+   * one, else its LiveGames' private flag.
+   */
+  private get draining(): boolean {
+    const referee = this.referee as unknown as { draining?: unknown; live?: { draining?: unknown } };
+    return referee.draining === true || referee.live?.draining === true;
+  }
+
   @Get('healthz')
-  async health(@Res({ passthrough: true }) res: Response) {
-    try {
-      await this.store.ping();
-      return { status: 'ok', database: this.db.description };
-    } catch (err) {
+  health(@Res({ passthrough: true }) res: Response) {
+    if (this.db.failed) {
       res.status(503);
-      return { status: 'unavailable', database: this.db.description, error: (err as Error).message };
+      return { status: 'failed', reason: 'DATABASE_FAILED', database: this.db.kind };
     }
+    return { status: 'ok', database: this.db.kind };
+  }
+
+  @Get('readyz')
+  async ready(@Res({ passthrough: true }) res: Response) {
+    res.setHeader('cache-control', 'no-store');
+    if (this.draining) {
+      res.status(503);
+      return { status: 'unavailable', reason: 'DRAINING' };
+    }
+    const readiness = await this.db.readiness();
+    if (!readiness.ready) {
+      res.status(503);
+      return { status: 'unavailable', reason: readiness.reason };
+    }
+    return { status: 'ready' };
   }
 
   @Get('metrics')

@@ -1,0 +1,34 @@
+/**
+ * Recognising a failure to store: the disk is full (PostgreSQL's SQLSTATE 53100 `disk_full`, an
+ * ENOSPC from the embedded database's files, or the embedded database refusing writes because
+ * its disk is nearly full), the quota is exhausted, or the storage failed (58030 `io_error`,
+ * read-only storage). The API answers these as STORAGE_UNAVAILABLE (HTTP 503), not INTERNAL.
+ */
+
+/** The stable code the API answers for a storage failure. */
+export const STORAGE_UNAVAILABLE = 'STORAGE_UNAVAILABLE';
+
+/** SQLSTATEs: disk_full, io_error, read_only_sql_transaction (a read-only database or standby). */
+const SQLSTATES = new Set(['53100', '58030', '25006']);
+/** errno codes: no space, quota exceeded, read-only file system, I/O error. */
+const ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
+const MESSAGE = /no space left on device|disk is full|disk full|ENOSPC|EDQUOT|quota exceeded/i;
+
+/**
+ * Whether `err` (a pg error, a Prisma error wrapping one, or an errno error), or an error it wraps,
+ * is a storage failure.
+ */
+export function isStorageError(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const visit = (e: unknown, depth: number): boolean => {
+    if (!e || typeof e !== 'object' || depth > 6 || seen.has(e)) return false;
+    seen.add(e);
+    const x = e as { code?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    for (const code of [x.code, x.originalCode]) {
+      if (typeof code === 'string' && (SQLSTATES.has(code) || ERRNOS.has(code))) return true;
+    }
+    if (typeof x.message === 'string' && MESSAGE.test(x.message)) return true;
+    return visit(x.cause, depth + 1) || visit(x.meta?.driverAdapterError, depth + 1);
+  };
+  return visit(err, 0);
+}
