@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } fro
 import type { GqlContextType } from '@nestjs/graphql';
 import type { Response } from 'express';
 import { GraphQLError } from 'graphql';
+import { isStorageError, STORAGE_UNAVAILABLE } from '../database/storage-errors.js';
 import { RefereeError } from '../referee/core/errors.js';
 
 /**
@@ -25,6 +26,10 @@ export class ErrorFilter implements ExceptionFilter {
 
   private describe(err: unknown): { code: string; message: string; status: number } {
     if (err instanceof RefereeError) return { code: err.code, message: err.message, status: httpStatusOf(err.code) };
+    if (isStorageError(err)) {
+      this.logger.warn(`refused for lack of storage: ${err instanceof Error ? err.message : String(err)}`);
+      return { code: STORAGE_UNAVAILABLE, message: 'the service cannot store anything right now; try again later', status: 503 };
+    }
     if (err instanceof HttpException) {
       const status = err.getStatus();
       const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status < 500 ? 'INVALID_INPUT' : 'INTERNAL';
@@ -61,6 +66,7 @@ function httpStatusOf(code: string): number {
     case 'RATE_LIMITED':
       return 429;
     case 'SHUTTING_DOWN':
+    case 'STORAGE_UNAVAILABLE':
       return 503;
     case 'INVALID_INPUT':
       return 400;
