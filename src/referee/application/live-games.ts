@@ -2,11 +2,10 @@ import { Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
-import type { Decision } from '../core/game/commands.js';
+import type { Decision, GameDecider } from '../core/game/commands.js';
 import { foldGameInSlices } from '../core/game/fold.js';
 import { type GameState, type GameStatus, statusOf } from '../core/game/state.js';
 import { headProblem } from '../core/audit.js';
-import { gameDecider } from '../core/game/decider.js';
 import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent, StreamError } from '../core/stream.js';
 import type { EventStore, SeatRow } from '../store/event-store.js';
 import type { Slicer } from './slices.js';
@@ -56,15 +55,12 @@ export class LiveGames {
   private inFlight = 0;
   private drained: (() => void) | null = null;
 
-  private readonly decider;
-
   constructor(
     private readonly store: EventStore,
     private readonly registry: EngineRegistry,
     private readonly slicer: Slicer,
-  ) {
-    this.decider = gameDecider(registry);
-  }
+    private readonly decider: GameDecider,
+  ) {}
 
   /** The game's current state, from memory or rebuilt (and fully checked) from its stream. */
   async get(gameId: string): Promise<LiveGame> {

@@ -38,7 +38,7 @@ export class RefereeService {
     const decider = gameDecider(registry);
     const tokens = (this.tokens = new SeatTokens(store));
     const slicer = new Slicer();
-    this.live = new LiveGames(store, registry, slicer);
+    this.live = new LiveGames(store, registry, slicer, decider);
     this.queries = new GameQueries(this.live, tokens, store, registry, slicer);
     this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics);
     this.setup = new GameSetup(this.live, tokens, store, decider, metrics, slicer);
