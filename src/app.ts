@@ -49,6 +49,8 @@ export async function createApp(config: Config): Promise<NestExpressApplication>
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new TimedExpressAdapter(config), {
     logger: new JsonLogger(config.logLevel),
     bodyParser: false,
+    // Throw start-up failures to main.ts, which prints them whatever LOG_LEVEL says (Nest would abort the process after logging through the possibly silent logger).
+    abortOnError: false,
   });
   const metrics = app.get(MetricsService);
   const referee = app.get(RefereeService);

@@ -22,16 +22,6 @@ export class OpsController {
     private readonly referee: RefereeService,
   ) {}
 
-  /**
-   * Whether the referee drains for shutdown (RefereeService.drain(), which main.ts calls on
-   * SIGTERM/SIGINT). RefereeService exposes no getter yet: this reads its `draining` if it has
-   * one, else its LiveGames' private flag.
-   */
-  private get draining(): boolean {
-    const referee = this.referee as unknown as { draining?: unknown; live?: { draining?: unknown } };
-    return referee.draining === true || referee.live?.draining === true;
-  }
-
   @Get('healthz')
   health(@Res({ passthrough: true }) res: Response) {
     if (this.db.failed) {
@@ -44,7 +34,7 @@ export class OpsController {
   @Get('readyz')
   async ready(@Res({ passthrough: true }) res: Response) {
     res.setHeader('cache-control', 'no-store');
-    if (this.draining) {
+    if (this.referee.draining) {
       res.status(503);
       return { status: 'unavailable', reason: 'DRAINING' };
     }

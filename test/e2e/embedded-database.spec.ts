@@ -129,7 +129,7 @@ describe('the embedded database, across processes (built service)', () => {
     const created = (await gql(first.url, CREATE_BACKGAMMON)).data.createGame;
     expect(created.__typename).toBe('GameCreated');
 
-    const second = await runToExit({ DATA_DIR: dataDir }, await freePort());
+    const second = await runToExit({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, await freePort());
     expect(second.code).not.toBe(0);
     expect(second.output).toContain(`DATA_DIR ${resolve(dataDir)} is in use by another Arbiter process (pid ${first.process.pid}`);
     // The first one was not disturbed.

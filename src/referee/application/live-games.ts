@@ -52,6 +52,11 @@ export class LiveGames {
   private readonly locks = new Map<string, Promise<void>>();
   readonly bus = new EventEmitter().setMaxListeners(0);
   private draining = false;
+
+  /** True once drain() began: no new commands are taken. */
+  get isDraining(): boolean {
+    return this.draining;
+  }
   private inFlight = 0;
   private drained: (() => void) | null = null;
 

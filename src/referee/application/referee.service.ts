@@ -117,6 +117,11 @@ export class RefereeService {
     return this.queries.verify(gameId);
   }
 
+  /** True once drain() began (readiness answers DRAINING). */
+  get draining(): boolean {
+    return this.live.isDraining;
+  }
+
   /** Stop taking commands and wait for the ones in flight (graceful shutdown). */
   drain(): Promise<void> {
     return this.live.drain();
