@@ -212,6 +212,24 @@ describe('folding a game stream', () => {
     );
   });
 
+  it('continues from a folded state to the same game as folding the whole stream (catching up a cached game)', () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), (pick, cut) => {
+        const h = wholeGame((hand) => hand[pick % hand.length]);
+        const at = 1 + (cut % h.events.length);
+        const part = foldGame(registry, GAME, h.events.slice(0, at), SEED, { checkHashes: true });
+        const rest = foldGame(registry, GAME, h.events.slice(at), SEED, { checkHashes: true, from: part });
+        const whole = foldGame(registry, GAME, h.events, SEED, { checkHashes: true });
+        expect(rest.state).toEqual(whole.state);
+        expect([rest.version, rest.lastHash, rest.ended]).toEqual([whole.version, whole.lastHash, whole.ended]);
+        expect(rest.commands).toEqual(whole.commands);
+        // A gap after the folded state is refused like any other.
+        if (at + 1 < h.events.length) expect(() => foldGame(registry, GAME, h.events.slice(at + 1), SEED, { from: part })).toThrow(`expected seq ${at + 1}`);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it('names the event whose die was forged, even with every hash recomputed', () => {
     const h = wholeGame((hand) => hand.find((c) => c % 2 === 0) ?? hand[0]);
     const at = h.events.findIndex((e) => e.type === 'DiceRolled');

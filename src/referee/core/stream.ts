@@ -134,6 +134,8 @@ export interface FoldOptions<S, E> {
   untilSeq?: number;
   /** Called with the states before and after each event. */
   onEvent?: (stored: StoredEvent, event: E, before: S, after: S) => void;
+  /** Continue from this already folded (and checked) state: `events` start right after its version. */
+  from?: Folded<S>;
 }
 
 /**
@@ -153,12 +155,14 @@ export const SLICE = 256;
  * can let others run between slices of a long stream. Still pure: the caller decides when to resume.
  */
 export function* foldInSlices<S, E, C>(aggregate: Aggregate<S, E, C>, streamId: string, events: readonly StoredEvent[], ctx: C, opts: FoldOptions<S, E> = {}): Generator<void, Folded<S>> {
-  if (events.length === 0) throw new StreamError(1, 'the stream is empty');
+  if (events.length === 0 && !opts.from) throw new StreamError(1, 'the stream is empty');
   const fail = (seq: number, v: { code: string; message: string }): never => {
     throw new StreamError(seq, v.code === MALFORMED ? v.message : `${v.code}: ${v.message}`);
   };
-  const head = emptyHead();
-  let state: S | undefined;
+  const from = opts.from;
+  // A new head over the same command ids, as in advanceHead.
+  const head: StreamHead = from ? { version: from.version, lastHash: from.lastHash, commands: from.commands, lastCommand: from.lastCommand } : emptyHead();
+  let state: S | undefined = from;
   for (const stored of events) {
     if (opts.untilSeq !== undefined && stored.seq > opts.untilSeq) break;
     if (stored.seq !== head.version + 1) throw new StreamError(stored.seq, `expected seq ${head.version + 1}`);
