@@ -11,11 +11,23 @@ import { gameIdOf, toGame } from './mapping.js';
 export class GamesController {
   constructor(private readonly referee: RefereeService) {}
 
+  /**
+   * `?atLeastVersion=N` answers the game at version N or later (read-your-writes across
+   * instances). The ETag names the game's version and the caller's seat: `If-None-Match` with it
+   * answers 304 while nothing changed.
+   */
   @Get(':id')
-  async game(@Param('id') id: string, @Req() req: Request) {
+  async game(@Param('id') id: string, @Query('atLeastVersion') atLeastVersion: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     gameIdOf(id);
-    const game = await this.referee.game(id);
+    const game = await this.referee.game(id, undefined, atLeastVersion === undefined ? null : wholeNumber(atLeastVersion, 'atLeastVersion'));
     const viewer = await this.referee.viewerOf(id, tokenOf(req));
+    const etag = `"${game.version}-${viewer}"`;
+    res.setHeader('etag', etag);
+    res.setHeader('cache-control', 'no-cache');
+    if (req.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) {
+      res.status(304);
+      return;
+    }
     const { live: _, ...summary } = toGame(game);
     return {
       ...summary,
@@ -32,8 +44,7 @@ export class GamesController {
   @Get(':id/events')
   async events(@Param('id') id: string, @Query('afterSeq') afterSeq: unknown, @Req() req: Request, @Res() res: Response) {
     gameIdOf(id);
-    const after = afterSeq === undefined ? 0 : typeof afterSeq === 'string' && /^[0-9]{1,15}$/.test(afterSeq) ? Number(afterSeq) : Number.NaN;
-    if (!Number.isSafeInteger(after)) throw new RefereeError('INVALID_INPUT', 'afterSeq must be a whole number');
+    const after = afterSeq === undefined ? 0 : wholeNumber(afterSeq, 'afterSeq');
     const viewer = await this.referee.viewerOf(id, tokenOf(req));
     const game = await this.referee.game(id);
     res.setHeader('content-type', 'application/x-ndjson');
@@ -75,4 +86,10 @@ export class GamesController {
     res.status(201);
     return { id: game.gameId, kind: game.kind, status: game.status, version: game.version, result: game.outcome, tokens };
   }
+}
+
+/** A query parameter that must be a whole number. */
+function wholeNumber(value: unknown, name: string): number {
+  if (typeof value === 'string' && /^[0-9]{1,15}$/.test(value)) return Number(value);
+  throw new RefereeError('INVALID_INPUT', `${name} must be a whole number`);
 }

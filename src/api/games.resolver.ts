@@ -37,8 +37,16 @@ export class GamesResolver {
   }
 
   @Query(() => Game, { description: "One game; seat-specific fields answer for the caller's token" })
-  async game(@Args('id', { type: () => ID }) id: string): Promise<GameModel> {
-    return toGame(await this.referee.game(gameIdOf(id)));
+  async game(
+    @Args('id', { type: () => ID }) id: string,
+    @Args('atLeastVersion', {
+      type: () => Int,
+      nullable: true,
+      description: 'Read-your-writes: answer the game at this version or later (a version a move of yours was acknowledged at, on any instance)',
+    })
+    atLeastVersion: number | null,
+  ): Promise<GameModel> {
+    return toGame(await this.referee.game(gameIdOf(id), undefined, atLeastVersion));
   }
 
   @Query(() => GameConnection, { description: 'Games, newest first, with cursor pagination' })

@@ -12,16 +12,17 @@ import type { Game, GameStatusEnum, MoveAccepted, Rejection } from './models.js'
 export type GameModel = Game & { live?: LiveGame };
 
 export function toGame(live: LiveGame): GameModel {
-  const { gameId: id, kind, status, version, ruleset, rulesetHash, imported, createdAt, seats } = live;
-  return { ...toGameFromRow({ id, kind, status, version, ruleset, rulesetHash, imported, createdAt, seats }), live };
+  const { gameId: id, kind, status, version, lastHash: headHash, ruleset, rulesetHash, imported, createdAt, seats } = live;
+  return { ...toGameFromRow({ id, kind, status, version, headHash, ruleset, rulesetHash, imported, createdAt, seats }), live };
 }
 
-export function toGameFromRow(row: Pick<GameRow, 'id' | 'kind' | 'status' | 'version' | 'ruleset' | 'rulesetHash' | 'imported' | 'createdAt'> & { seats: SeatRow[] }): GameModel {
+export function toGameFromRow(row: Pick<GameRow, 'id' | 'kind' | 'status' | 'version' | 'headHash' | 'ruleset' | 'rulesetHash' | 'imported' | 'createdAt'> & { seats: SeatRow[] }): GameModel {
   return {
     id: row.id,
     kind: row.kind,
     status: row.status as GameStatusEnum,
     version: row.version,
+    headHash: row.headHash,
     ruleset: row.ruleset,
     rulesetHash: row.rulesetHash,
     imported: row.imported,

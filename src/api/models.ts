@@ -48,6 +48,8 @@ export class Game {
   @Field() kind: string;
   @Field(() => GameStatusEnum) status: GameStatusEnum;
   @Field(() => Int, { description: 'seq of the last event; pass it as expectedVersion' }) version: number;
+  @Field(() => String, { nullable: true, description: "Hash of the event at `version`: the head a bundle's stream must end at (compare it with the bundle's `head`)" })
+  headHash: string | null;
   @Field(() => JSONScalar, { description: 'The complete ruleset, defaults filled in' }) ruleset: unknown;
   @Field() rulesetHash: string;
   @Field() imported: boolean;

@@ -18,27 +18,40 @@ export function gameEventStream(referee: RefereeService, gameId: string, afterSe
 
   async function* run(): AsyncGenerator<StoredEvent> {
     const queue: StoredEvent[] = [];
+    // The newest version the bus told of: events up to it that the queue lacks are read from the log.
+    let told = 0;
     let wake: (() => void) | null = null;
     const listener = (a: Appended) => {
       for (const s of a.steps) queue.push(viewEvent(a.game, s.event, s.before, s.after, viewer));
+      told = Math.max(told, a.game.version);
       wake?.();
     };
     referee.bus.on(gameId, listener);
     try {
       let last = afterSeq;
+      let readLog = true;
       for (;;) {
-        const page = await referee.events(gameId, last, viewer);
-        for (const e of page) yield e;
-        if (page.length === 0) break;
-        last = page.at(-1)!.seq;
-      }
-      for (;;) {
-        while (queue.length > 0) {
+        // The past, and then only what the bus told of without its events (a game caught up from the log).
+        if (readLog) {
+          readLog = false;
+          for (;;) {
+            const page = await referee.events(gameId, last, viewer);
+            for (const e of page) yield e;
+            if (page.length === 0) break;
+            last = page.at(-1)!.seq;
+          }
+          told = Math.min(told, last);
+        }
+        while (queue.length > 0 && queue[0].seq <= last + 1) {
           const e = queue.shift()!;
           if (e.seq > last) {
             last = e.seq;
             yield e;
           }
+        }
+        if (queue.length > 0 || told > last) {
+          readLog = true;
+          continue;
         }
         const woke = await Promise.race([new Promise<'woke'>((resolve) => (wake = () => resolve('woke'))), stopped]);
         wake = null;

@@ -193,6 +193,9 @@ export class DatabaseService implements OnModuleDestroy {
     this.description = `postgresql ${where}`;
     await this.migrate(await this.reach(url, where));
     this.pool = new pg.Pool({ connectionString: url, max: this.config.databasePoolSize, Client: this.observedClient() });
+    // An idle connection that breaks (the database restarted, the network cut) is dropped from the
+    // pool and replaced on next use; unhandled, its error would end the process.
+    this.pool.on('error', (err) => this.logger.warn(`a database connection broke while idle: ${err.message}`));
     this.prisma = new PrismaClient({ adapter: new PrismaPg(this.pool) });
     await this.prisma.$connect();
   }

@@ -52,4 +52,58 @@ describe('several referee instances on one database', () => {
     expect(second).toMatchObject({ accepted: true, version: expect.any(Number) });
     expect((await otherInstance().verify(game.gameId)).ok).toBe(true);
   });
+
+  it('a second instance serves a move stored by the first and tells its subscribers each new event once; a reader names the version it wrote', async () => {
+    const a = t.app.get(RefereeService);
+    const b = otherInstance();
+    await b.onModuleInit();
+    try {
+      const { game, tokens } = await a.createGame({ kind: 'duel' });
+      expect((await b.game(game.gameId)).version).toBe(game.version);
+      const told: number[] = [];
+      b.bus.on(game.gameId, (appended: { steps: { event: { seq: number } }[] }) => told.push(...appended.steps.map((s) => s.event.seq)));
+      const card = (a.legalActions(game, 0)[0] as { card: number }).card;
+      const moved = await a.act(game.gameId, tokens[0].token, 'told', { type: 'play', card });
+      if (!moved.accepted) throw new Error(moved.message);
+      // Told through the database's notification (or directly, on the embedded one): no polling by b.
+      for (let i = 0; (await b.game(game.gameId)).version < moved.version; i++) {
+        if (i > 1000) throw new Error('b never caught up');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(told).toEqual(Array.from({ length: moved.version - game.version }, (_, i) => game.version + 1 + i));
+      // Read-your-writes does not wait for the notification at all.
+      const c = otherInstance();
+      await c.game(game.gameId);
+      const now = await a.game(game.gameId);
+      const seat = now.engine.toAct(now.state)[0];
+      const next = (a.legalActions(now, seat)[0] as { card: number }).card;
+      const again = await a.act(game.gameId, tokens[seat].token, 'told-2', { type: 'play', card: next });
+      if (!again.accepted) throw new Error(again.message);
+      expect((await c.game(game.gameId, undefined, again.version)).version).toBeGreaterThanOrEqual(again.version);
+      await expect(c.game(game.gameId, undefined, again.version + 100)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    } finally {
+      await b.onModuleDestroy();
+    }
+  });
+
+  it('REST: ?atLeastVersion reads your writes; the ETag names version and seat, and If-None-Match answers 304 until the game moves', async () => {
+    const a = t.app.get(RefereeService);
+    const { game, tokens } = await a.createGame({ kind: 'duel' });
+    const url = `${t.url}/api/games/${game.gameId}`;
+    const first = await fetch(url);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBe(`"${game.version}-spectator"`);
+    expect((await fetch(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const mine = await fetch(url, { headers: { authorization: `Bearer ${tokens[0].token}`, 'if-none-match': etag } });
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get('etag')).toBe(`"${game.version}-0"`);
+    const moved = await a.act(game.gameId, tokens[0].token, 'etag', { type: 'play', card: (a.legalActions(game, 0)[0] as { card: number }).card });
+    if (!moved.accepted) throw new Error(moved.message);
+    const after = await fetch(`${url}?atLeastVersion=${moved.version}`, { headers: { 'if-none-match': etag } });
+    expect(after.status).toBe(200);
+    expect((await after.json()).version).toBe(moved.version);
+    const ahead = await fetch(`${url}?atLeastVersion=${moved.version + 50}`);
+    expect([ahead.status, (await ahead.json()).error.code]).toEqual([400, 'INVALID_INPUT']);
+    expect((await fetch(`${url}?atLeastVersion=-1`)).status).toBe(400);
+  });
 });

@@ -95,6 +95,76 @@ export class LiveGames {
     return game;
   }
 
+  /**
+   * Brings the cached game up to its stored version `version` (or the latest, without one):
+   * reads only the events after the cached version, folds them on (checked as on load) and tells
+   * subscribers, as if they had been stored here. A game not held and watched by nobody is left
+   * alone: it is read fresh when asked for.
+   */
+  async catchUp(gameId: string, version?: number): Promise<void> {
+    const known = this.cached(gameId);
+    if (known && (known.ended || (version !== undefined && known.version >= version))) return;
+    if (!known && this.bus.listenerCount(gameId) === 0) return;
+    await this.withLock(gameId, async () => {
+      const current = this.cached(gameId);
+      if (current && (current.ended || (version !== undefined && current.version >= version))) return;
+      if (!current) {
+        // Its subscribers know where they are: they read what they miss (gameEventStream).
+        const game = await this.get(gameId);
+        this.bus.emit(gameId, { gameId, game, steps: [] } satisfies Appended);
+        return;
+      }
+      const events = await this.store.events(gameId, current.version);
+      if (events.length === 0) return;
+      const steps: Step[] = [];
+      let folded: Folded<GameState>;
+      try {
+        folded = await this.slicer.run(
+          foldGameInSlices(this.registry, gameId, events, current.serverSeed, {
+            checkHashes: true,
+            from: current,
+            onEvent: (event, _typed, before, after) => steps.push({ event, before: before.state, after: after.state }),
+          }),
+        );
+      } catch (err) {
+        if (!(err instanceof StreamError)) throw err;
+        // Served from the stored stream on next use, where the check names the event.
+        this.forget(gameId);
+        return;
+      }
+      // A seat taken elsewhere: its row (token hash, client seed) is the store's.
+      const seats = events.some((e) => e.type === 'SeatJoined') ? ((await this.store.game(gameId))?.seats ?? current.seats) : current.seats;
+      const { serverSeed, supplied, createdAt } = current;
+      this.publish({ ...folded, status: statusOf(folded), serverSeed, supplied, seats, createdAt }, steps);
+    });
+  }
+
+  /**
+   * Read-your-writes: a held game older than `version` (a move acknowledged by another instance
+   * whose notification has not arrived yet) is caught up from the store first.
+   */
+  async atLeast(gameId: string, version: number): Promise<void> {
+    const held = this.cached(gameId);
+    if (held && held.version < version) await this.catchUp(gameId);
+  }
+
+  /**
+   * Compares every running game held here, and every game someone subscribes to, with its
+   * stored version, and catches up those behind (when appends may have gone untold).
+   */
+  async sweep(): Promise<void> {
+    const ids = [...new Set([...this.running.keys(), ...(this.bus.eventNames() as string[])])];
+    if (ids.length === 0) return;
+    const stored = await this.store.versions(ids);
+    await Promise.all(
+      ids.map((id) => {
+        const version = stored.get(id);
+        const held = this.cached(id);
+        return version !== undefined && (!held || held.version < version) ? this.catchUp(id, version) : undefined;
+      }),
+    );
+  }
+
   has(gameId: string): boolean {
     return this.running.has(gameId) || this.finished.has(gameId);
   }

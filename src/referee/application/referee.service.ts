@@ -1,14 +1,16 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import type { Outcome, Viewer } from '../../engines/kit/index.js';
 import type { Bundle, Verdict } from '../core/audit.js';
 import { EngineRegistry } from '../core/engine-registry.js';
+import { RefereeError } from '../core/errors.js';
 import { gameDecider } from '../core/game/decider.js';
 import type { StoredEvent } from '../core/stream.js';
 import { EventStore, type GameFilter, type StoredGame } from '../store/event-store.js';
+import { Freshness } from './freshness.js';
 import { GameCommands, type MoveResult } from './command-handler.js';
 import { GameQueries } from './game-queries.js';
 import { type CreateGameInput, GameSetup, type NewGameAnswer } from './game-setup.js';
-import { type LiveGame, LiveGames } from './live-games.js';
+import { isGameId, type LiveGame, LiveGames } from './live-games.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { Records } from './records.js';
@@ -21,8 +23,10 @@ import { Slicer } from './slices.js';
  * Every method hands over to the part that does the work.
  */
 @Injectable()
-export class RefereeService {
+export class RefereeService implements OnModuleInit, OnModuleDestroy {
   private readonly live: LiveGames;
+  private readonly freshness: Freshness;
+  private unwatch: (() => Promise<void>) | null = null;
   private readonly commands: GameCommands;
   private readonly setup: GameSetup;
   private readonly queries: GameQueries;
@@ -30,7 +34,7 @@ export class RefereeService {
   private readonly tokens: SeatTokens;
 
   constructor(
-    store: EventStore,
+    private readonly store: EventStore,
     readonly registry: EngineRegistry,
     metrics: RefereeMetrics,
     @Optional() parser: RecordParser = new InThreadRecordParser(),
@@ -43,6 +47,19 @@ export class RefereeService {
     this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics);
     this.setup = new GameSetup(this.live, tokens, store, decider, metrics, slicer);
     this.records = new Records(registry, store, this.queries, this.setup, parser);
+    this.freshness = new Freshness(this.live);
+  }
+
+  /** Keeps held games fresh with the appends of every instance on the database (see Freshness). */
+  async onModuleInit(): Promise<void> {
+    this.unwatch ??= await this.store.watch(this.freshness);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.freshness.stop();
+    const unwatch = this.unwatch;
+    this.unwatch = null;
+    await unwatch?.();
   }
 
   /** Emits an Appended under the game's id for every stored batch of its events. */
@@ -76,8 +93,14 @@ export class RefereeService {
     return this.records.export(gameId);
   }
 
-  game(gameId: string, kind?: string): Promise<LiveGame> {
-    return this.queries.game(gameId, kind);
+  /** With `atLeastVersion`, never older than that version (read-your-writes across instances). */
+  async game(gameId: string, kind?: string, atLeastVersion?: number | null): Promise<LiveGame> {
+    if (atLeastVersion === undefined || atLeastVersion === null) return this.queries.game(gameId, kind);
+    if (!Number.isSafeInteger(atLeastVersion) || atLeastVersion < 0) throw new RefereeError('INVALID_INPUT', 'atLeastVersion must be a whole number, 0 or more');
+    if (isGameId(gameId)) await this.live.atLeast(gameId, atLeastVersion);
+    const game = await this.queries.game(gameId, kind);
+    if (game.version < atLeastVersion) throw new RefereeError('INVALID_INPUT', `game ${gameId} is at version ${game.version}; no move stored it at ${atLeastVersion}`);
+    return game;
   }
 
   /** The game and seat a token was issued for; null for a made-up token. */

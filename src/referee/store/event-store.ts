@@ -51,6 +51,46 @@ export type NewGame = Omit<GameRow, 'createdAt' | 'updatedAt'>;
 export type StoredGame = GameRow & { seats: SeatRow[] };
 export type SeatClaim = { index: number; name: string | null; tokenHash: string; clientSeed: string | null };
 
+/** Told of appends to any game on the database, by any process (see EventStore.watch). */
+export interface AppendWatcher {
+  /** The game's stored version is now at least `version`. */
+  appended(gameId: string, version: number): void;
+  /** Appends may go untold from now on (the listening connection was lost)… */
+  lost(): void;
+  /** …and are told again: what was appended in between must be looked up. */
+  restored(): void;
+}
+
+/** The watchers of one store: each is told everything, and a late one that things are lost. */
+export class AppendWatchers implements AppendWatcher {
+  private readonly all = new Set<AppendWatcher>();
+  private isLost = false;
+
+  get size(): number {
+    return this.all.size;
+  }
+
+  add(watcher: AppendWatcher): () => boolean {
+    this.all.add(watcher);
+    if (this.isLost) watcher.lost();
+    return () => this.all.delete(watcher);
+  }
+
+  appended(gameId: string, version: number): void {
+    for (const w of this.all) w.appended(gameId, version);
+  }
+
+  lost(): void {
+    this.isLost = true;
+    for (const w of this.all) w.lost();
+  }
+
+  restored(): void {
+    this.isLost = false;
+    for (const w of this.all) w.restored();
+  }
+}
+
 /**
  * The event store port: read a stream, create one, append at an expected version. The
  * PostgreSQL adapter is the service's; the in-memory one serves unit tests. An append whose
@@ -68,6 +108,13 @@ export abstract class EventStore {
   abstract events(gameId: string, afterSeq?: number, limit?: number, untilSeq?: number): Promise<StoredEvent[]>;
   /** The stored version of a game (to confirm a refusal made from a cached state). */
   abstract version(gameId: string): Promise<number | null>;
+  /** The stored versions of these games (those that exist). */
+  abstract versions(gameIds: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Tells `watcher` of every append to any game from now on, by this process or another on the
+   * same database, until the returned function is called.
+   */
+  abstract watch(watcher: AppendWatcher): Promise<() => Promise<void>>;
   abstract seatByTokenHash(tokenHash: string): Promise<{ gameId: string; index: number } | null>;
   /** Newest first; the cursor is the last row's (createdAt, id). */
   abstract list(filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<StoredGame[]>;

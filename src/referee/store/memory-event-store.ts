@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../core/stream.js';
-import { AppendConflict, EventStore, type GameFilter, type GameHead, type NewGame, type SeatClaim, type SeatRow, type StoredGame } from './event-store.js';
+import { AppendConflict, AppendWatchers, type AppendWatcher, EventStore, type GameFilter, type GameHead, type NewGame, type SeatClaim, type SeatRow, type StoredGame } from './event-store.js';
 
 /**
  * The event store in memory, for unit tests: the same contract as PostgreSQL's (an append at a
@@ -8,12 +8,14 @@ import { AppendConflict, EventStore, type GameFilter, type GameHead, type NewGam
 export class MemoryEventStore extends EventStore {
   private readonly games = new Map<string, StoredGame>();
   private readonly streams = new Map<string, StoredEvent[]>();
+  private readonly watchers = new AppendWatchers();
 
   async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
     if (this.games.has(game.id)) throw new AppendConflict('the game exists');
     const now = new Date();
     this.games.set(game.id, { ...game, createdAt: now, updatedAt: now, seats: seats.map((s) => ({ ...s })) });
     this.streams.set(game.id, [...events]);
+    this.watchers.appended(game.id, game.version);
   }
 
   async append(gameId: string, events: StoredEvent[], head: GameHead): Promise<void> {
@@ -34,6 +36,7 @@ export class MemoryEventStore extends EventStore {
     if (events.length > 0 && events[0].seq !== stream.length + 1) throw new AppendConflict('version taken');
     stream.push(...events);
     Object.assign(game, { version: head.version, headHash: head.hash, status: head.status, result: head.result ?? null, updatedAt: new Date() });
+    this.watchers.appended(gameId, head.version);
   }
 
   async game(id: string): Promise<StoredGame | null> {
@@ -48,6 +51,17 @@ export class MemoryEventStore extends EventStore {
 
   async version(gameId: string): Promise<number | null> {
     return this.games.get(gameId)?.version ?? null;
+  }
+
+  async versions(gameIds: readonly string[]): Promise<Map<string, number>> {
+    return new Map(gameIds.flatMap((id) => (this.games.has(id) ? [[id, this.games.get(id)!.version] as const] : [])));
+  }
+
+  async watch(watcher: AppendWatcher): Promise<() => Promise<void>> {
+    const remove = this.watchers.add(watcher);
+    return async () => {
+      remove();
+    };
   }
 
   async seatByTokenHash(tokenHash: string): Promise<{ gameId: string; index: number } | null> {

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
-import { AppendConflict, EventStore, type GameFilter, type GameHead, type NewGame, type SeatClaim, type SeatRow, type StoredGame } from './event-store.js';
+import { AppendListener } from './append-listener.js';
+import { AppendConflict, AppendWatchers, type AppendWatcher, EventStore, type GameFilter, type GameHead, type NewGame, type SeatClaim, type SeatRow, type StoredGame } from './event-store.js';
 
 /**
  * The only code that talks to the database about games. An append is ONE statement: the
@@ -12,9 +13,52 @@ import { AppendConflict, EventStore, type GameFilter, type GameHead, type NewGam
  * than the statement itself (bench/load.ts).
  */
 @Injectable()
-export class PostgresEventStore extends EventStore {
+export class PostgresEventStore extends EventStore implements OnModuleDestroy {
+  private readonly watchers = new AppendWatchers();
+  /** On PostgreSQL: the LISTEN connection, while anyone watches. */
+  private listener: AppendListener | null = null;
+
   constructor(private readonly db: DatabaseService) {
     super();
+  }
+
+  /**
+   * On PostgreSQL every append is told through the trigger's NOTIFY, to this process and every
+   * other. The embedded database has this process only: its appends are told here, directly.
+   */
+  private get toldHere(): boolean {
+    return this.db.kind === 'pglite';
+  }
+
+  private told(gameId: string, version: number): void {
+    if (this.toldHere) this.watchers.appended(gameId, version);
+  }
+
+  async watch(watcher: AppendWatcher): Promise<() => Promise<void>> {
+    const remove = this.watchers.add(watcher);
+    if (!this.toldHere && !this.listener) {
+      this.listener = new AppendListener(() => this.db.clientConfig(), this.watchers);
+      await this.listener.start();
+    }
+    return async () => {
+      remove();
+      if (this.watchers.size === 0) await this.stopListening();
+    };
+  }
+
+  private async stopListening(): Promise<void> {
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.stop();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stopListening();
+  }
+
+  async versions(gameIds: readonly string[]): Promise<Map<string, number>> {
+    const { rows } = await this.db.pool.query<{ id: string; version: number }>('SELECT id, version FROM games WHERE id = ANY($1::text[])', [gameIds]);
+    return new Map(rows.map((r) => [r.id, r.version]));
   }
 
   private get prisma() {
@@ -26,6 +70,7 @@ export class PostgresEventStore extends EventStore {
     await this.createNow(game, seats, events).catch((err) => {
       throw isUniqueViolation(err) ? new AppendConflict('the game, or one of its seat tokens, exists') : err;
     });
+    this.told(game.id, game.version);
   }
 
   private async createNow(game: NewGame, seats: SeatRow[], events: StoredEvent[]) {
@@ -82,6 +127,7 @@ export class PostgresEventStore extends EventStore {
       if (isUniqueViolation(err)) throw new AppendConflict('version taken');
       throw err;
     }
+    this.told(gameId, head.version);
   }
 
   private readonly queue: PendingAppend[] = [];
@@ -101,7 +147,10 @@ export class PostgresEventStore extends EventStore {
   private async write(group: PendingAppend[]): Promise<void> {
     try {
       await this.db.pool.query({ name: this.db.statementName('append-events'), text: APPEND_SQL, values: [appendRows(group), headRows(group)] });
-      for (const a of group) a.resolve();
+      for (const a of group) {
+        a.resolve();
+        this.told(a.gameId, a.head.version);
+      }
     } catch (err) {
       if (isUniqueViolation(err) && group.length > 1) {
         await Promise.all(group.map((a) => this.write([a])));

@@ -1,0 +1,57 @@
+import { Logger } from '@nestjs/common';
+import type { AppendWatcher } from '../store/event-store.js';
+import type { LiveGames } from './live-games.js';
+
+/** While appends may go untold, stored versions are compared this often. */
+const SWEEP_EVERY_MS = 250;
+
+/**
+ * Keeps the games this process holds as fresh as the store, whichever instance stored their
+ * moves: each told append catches its game up; while appends may go untold (the listening
+ * connection is lost) every held game is compared with its stored version on a timer, and once
+ * more when they are told again.
+ */
+export class Freshness implements AppendWatcher {
+  private readonly logger = new Logger('Freshness');
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> | null = null;
+  /** Whether the last sweep failed: a database that stays away is said once, not every sweep. */
+  private failing = false;
+
+  constructor(private readonly live: LiveGames) {}
+
+  appended(gameId: string, version: number): void {
+    this.live.catchUp(gameId, version).catch((err) => this.logger.warn(`game ${gameId}: could not catch up to version ${version}: ${(err as Error).message}`));
+  }
+
+  lost(): void {
+    this.timer ??= setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
+  }
+
+  restored(): void {
+    this.stop();
+    void this.sweep();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One sweep at a time: a slow database must not pile them up. */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.live
+      .sweep()
+      .then(() => {
+        this.failing = false;
+      })
+      .catch((err) => {
+        if (!this.failing) this.logger.warn(`could not compare stored versions (trying again): ${(err as Error).message}`);
+        this.failing = true;
+      })
+      .finally(() => {
+        this.sweeping = null;
+      });
+    return this.sweeping;
+  }
+}
