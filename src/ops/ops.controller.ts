@@ -48,7 +48,7 @@ export class OpsController {
 
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4')
-  render(): string {
+  render(): Promise<string> {
     return this.metrics.render(this.referee.stats());
   }
 }
