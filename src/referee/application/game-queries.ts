@@ -4,12 +4,31 @@ import type { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
 import { foldGameInSlices } from '../core/game/fold.js';
 import { hidesInformation } from '../core/game/state.js';
-import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
-import type { EventStore, GameFilter, StoredGame } from '../store/event-store.js';
+import type { EventStore, GameCursor, GameFilter, StoredGame } from '../store/event-store.js';
+import type { EventViews } from './event-views.js';
 import { isGameId, type LiveGame, type LiveGames } from './live-games.js';
 import type { SeatTokens } from './seat-tokens.js';
 import type { Slicer } from './slices.js';
+
+/** Which page of a games list: `first` after a cursor (forwards) or `last` before one (backwards). */
+export interface GamePageArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/** A page of games, newest first, with each game's cursor; `totalCount` counts all the filter matches (asked for separately). */
+export interface GamePage {
+  games: StoredGame[];
+  cursors: string[];
+  startCursor: string | null;
+  endCursor: string | null;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  totalCount(): Promise<number>;
+}
 
 /** Reads: games, views, events as each viewer may see them, history, lists, bundles and verification. */
 export class GameQueries {
@@ -19,6 +38,7 @@ export class GameQueries {
     private readonly store: EventStore,
     private readonly registry: EngineRegistry,
     private readonly slicer: Slicer,
+    private readonly views: EventViews,
   ) {}
 
   /** A game by id; with `kind`, a game of another kind is refused (INVALID_INPUT). */
@@ -52,18 +72,11 @@ export class GameQueries {
 
   /** Events in (afterSeq, untilSeq] as `viewer` may see them. */
   async servedEvents(game: LiveGame, afterSeq: number, viewer: Viewer, untilSeq: number): Promise<StoredEvent[]> {
-    if (!hidesInformation(game.engine) || game.ended) return this.store.events(game.gameId, afterSeq, undefined, untilSeq);
-    // Hidden information: fold from the start to know each event's surrounding states.
-    const all = await this.store.events(game.gameId, 0, undefined, untilSeq);
-    const served: StoredEvent[] = [];
-    await this.slicer.run(
-      foldGameInSlices(this.registry, game.gameId, all, null, {
-        onEvent: (e, _event, before, after) => {
-          if (e.seq > afterSeq) served.push(viewEvent(game, e, before.state, after.state, viewer));
-        },
-      }),
-    );
-    return served;
+    if (!hidesInformation(game.engine)) return this.store.events(game.gameId, afterSeq, undefined, untilSeq);
+    if (!game.ended) return this.views.served(game.gameId, afterSeq, viewer, untilSeq);
+    // Everything is public once the game ended.
+    this.views.forget(game.gameId);
+    return this.store.events(game.gameId, afterSeq, undefined, untilSeq);
   }
 
   /** The view at any point of the game's history (replay). */
@@ -74,12 +87,34 @@ export class GameQueries {
     return { seq, view: folded.engine.view(folded.state, viewer), outcome: folded.engine.outcome(folded.state) };
   }
 
-  async list(filter: GameFilter, first: number, after?: string | null): Promise<{ games: StoredGame[]; endCursor: string | null; hasNextPage: boolean }> {
-    if (!Number.isInteger(first) || first < 1 || first > 100) throw new RefereeError('INVALID_INPUT', 'first must be between 1 and 100');
-    const rows = await this.store.list(filter, first + 1, after ? decodeCursor(after) : undefined);
-    const games = rows.slice(0, first);
-    const last = games.at(-1);
-    return { games, endCursor: last ? encodeCursor(last) : null, hasNextPage: rows.length > first };
+  /**
+   * A page of games, newest first, Relay style: `first` games after the cursor `after` (forwards),
+   * or the `last` games before the cursor `before` (backwards); 20 forwards by default. The
+   * other cursor, if given too, bounds the window. As graphql-relay does, `hasNextPage` is only
+   * known forwards and `hasPreviousPage` only backwards (false the other way).
+   */
+  async list(filter: GameFilter, page: GamePageArgs = {}): Promise<GamePage> {
+    const { first, last } = page;
+    if (first != null && last != null) throw new RefereeError('INVALID_INPUT', 'give first (with after) to page forwards or last (with before) to page backwards, not both');
+    const backwards = last != null;
+    const size = (backwards ? last : first) ?? 20;
+    if (!Number.isInteger(size) || size < 1 || size > 100) throw new RefereeError('INVALID_INPUT', `${backwards ? 'last' : 'first'} must be between 1 and 100`);
+    const after = page.after ? decodeCursor(page.after, 'after') : undefined;
+    const before = page.before ? decodeCursor(page.before, 'before') : undefined;
+    // One row more than asked says whether there is more beyond the page: after it forwards, before it backwards (the newest row).
+    const rows = await this.store.list(filter, size + 1, after, { before, fromOldest: backwards });
+    const more = rows.length > size;
+    const games = backwards ? rows.slice(rows.length - Math.min(size, rows.length)) : rows.slice(0, size);
+    const cursors = games.map(encodeCursor);
+    return {
+      games,
+      cursors,
+      startCursor: cursors[0] ?? null,
+      endCursor: cursors.at(-1) ?? null,
+      hasNextPage: !backwards && more,
+      hasPreviousPage: backwards && more,
+      totalCount: () => this.store.count(filter),
+    };
   }
 
   /** A self-contained, verifiable export of the whole game. */
@@ -113,9 +148,9 @@ function encodeCursor(g: StoredGame): string {
   return Buffer.from(`${g.createdAt.toISOString()}|${g.id}`).toString('base64url');
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+function decodeCursor(cursor: string, name: 'after' | 'before'): GameCursor {
   const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at);
-  if (!isGameId(id) || rest.length > 0 || Number.isNaN(createdAt.getTime())) throw new RefereeError('INVALID_INPUT', 'after is not a cursor this API gave out');
+  if (!isGameId(id) || rest.length > 0 || Number.isNaN(createdAt.getTime())) throw new RefereeError('INVALID_INPUT', `${name} is not a cursor this API gave out`);
   return { createdAt, id };
 }
