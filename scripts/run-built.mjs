@@ -1,15 +1,13 @@
 #!/usr/bin/env node
-// Builds the project (quietly) and runs one compiled script: `node scripts/run-built.mjs bench/load.js [args]`.
-import { execSync, spawnSync } from 'node:child_process';
-import { resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Runs one compiled script without rebuilding: `node scripts/run-built.mjs bench/load.js [args]`
+// (`npm run verify`, `npm run bench`). The build is made by `npm ci` / `npm run build`.
+import { spawnSync } from 'node:child_process';
+import { checkBuilt } from './check-built.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const [target, ...args] = process.argv.slice(2);
 if (!target) {
   process.stderr.write('usage: node scripts/run-built.mjs <path under dist, e.g. src/cli/verify.js> [args]\n');
   process.exit(2);
 }
-execSync('npm run --silent build', { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-const run = spawnSync(process.execPath, [resolve(root, 'dist', target), ...args], { stdio: 'inherit' });
+const run = spawnSync(process.execPath, [checkBuilt(target), ...args], { stdio: 'inherit' });
 process.exit(run.status ?? 1);
