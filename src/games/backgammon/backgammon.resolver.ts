@@ -1,15 +1,21 @@
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { gameIdOf, rejectGameId, toMoveResult } from '../../api/mapping.js';
-import { MoveResult } from '../../api/models.js';
+import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { backgammonEngine, legalPlays, playsForPosition, type BackgammonAction, type BackgammonState, type BackgammonView, type ResignationLevel } from '../../engines/backgammon/index.js';
 import { RefereeError } from '../../referee/core/errors.js';
 import type { LiveGame } from '../../referee/application/live-games.js';
 import { RefereeService } from '../../referee/application/referee.service.js';
+import { checkRuleset, createTypedGame, definedOptions, seatPlans } from '../rulesets.js';
 import { BackgammonResignationLevel } from './dto/enums.js';
 import { BackgammonCheckerMoveInput, BackgammonMoveArgs, BackgammonPlay } from './dto/play.js';
 import { BackgammonPosition } from './dto/position.js';
+import { BackgammonGameInput, BackgammonRulesetCheck, BackgammonRulesetInput } from './dto/ruleset.js';
 import { toPlay, toPosition } from './mapping.js';
+import { backgammonRulesetWarnings } from './ruleset.js';
+
+/** The typed ruleset as the engine's JSON (an explicit null maxCube means no limit). */
+const rulesetJson = (input: BackgammonRulesetInput | null | undefined) => definedOptions(input ?? {}, ['maxCube']);
 
 /** Backgammon's typed API: each mutation is one engine action; the referee and the engine decide everything. */
 @Resolver()
@@ -77,7 +83,19 @@ export class BackgammonResolver {
   @Query(() => BackgammonPosition, { description: 'The board, dice, cube, score and whose turn, typed, with the gnubg Position ID and Match ID' })
   async backgammonPosition(@Args('gameId', { type: () => ID }) gameId: string): Promise<BackgammonPosition> {
     const game = await this.backgammonGame(gameId);
-    return toPosition(game.gameId, game.version, this.referee.view(game, 'spectator') as BackgammonView);
+    return toPosition(game, this.referee.view(game, 'spectator') as BackgammonView);
+  }
+
+  @Mutation(() => CreateGameResult, { description: 'Create a backgammon game (a money game or a match) with a typed ruleset' })
+  createBackgammonGame(@Args('input', { description: 'The ruleset and the seats' }) input: BackgammonGameInput): Promise<typeof CreateGameResult> {
+    return createTypedGame(this.referee, () => ({ kind: backgammonEngine.kind, ruleset: rulesetJson(input.ruleset), seats: seatPlans(input.seats) }));
+  }
+
+  @Query(() => BackgammonRulesetCheck, { description: 'Check a backgammon ruleset without creating a game: every option resolved, and warnings' })
+  backgammonRulesetCheck(
+    @Args('ruleset', { type: () => BackgammonRulesetInput, nullable: true, description: 'The options to check; omitted: the defaults' }) ruleset: BackgammonRulesetInput | null,
+  ): BackgammonRulesetCheck {
+    return checkRuleset(backgammonEngine, rulesetJson(ruleset), backgammonRulesetWarnings, (r) => r);
   }
 
   @Query(() => [BackgammonPlay], { description: 'Every legal play of the dice rolled, one per distinct resulting position; empty unless dice await a play' })

@@ -1,6 +1,9 @@
 /** Engine values to the typed GraphQL objects: checker locations become numbers (bar 25, off 0). */
+import { seatsToAct } from '../../api/mapping.js';
 import { locationNumber } from '../../engines/backgammon/board.js';
-import type { BackgammonView, PlayedMove, PlayOption } from '../../engines/backgammon/index.js';
+import type { BackgammonAction, BackgammonView, CheckerMove, PlayedMove, PlayOption } from '../../engines/backgammon/index.js';
+import type { LiveGame } from '../../referee/application/live-games.js';
+import type { BackgammonActionTaken, BackgammonLegalActions } from './dto/answers.js';
 import type { BackgammonCheckerMove, BackgammonPlay } from './dto/play.js';
 import type { BackgammonPosition } from './dto/position.js';
 
@@ -8,6 +11,30 @@ const toCheckerMove = (m: PlayedMove): BackgammonCheckerMove => ({ from: locatio
 
 export const toPlay = (p: PlayOption): BackgammonPlay => ({ ...p, moves: p.moves.map(toCheckerMove) });
 
-export function toPosition(gameId: string, version: number, view: BackgammonView): BackgammonPosition {
-  return { ...view, gameId, version, lastTurn: view.lastTurn && { ...view.lastTurn, moves: view.lastTurn.moves.map(toCheckerMove) } };
+/** The position; `toAct` as the generic Game answers it (nobody acts while seats are open). */
+export function toPosition(game: LiveGame, view: BackgammonView): BackgammonPosition {
+  return {
+    ...view,
+    gameId: game.gameId,
+    version: game.version,
+    toAct: seatsToAct(game),
+    lastTurn: view.lastTurn && { ...view.lastTurn, moves: view.lastTurn.moves.map(toCheckerMove) },
+  };
+}
+
+/** The caller's legal actions grouped: the kinds of action open, the plays of the dice (`plays`, with notation) and the resignation levels. */
+export function toLegalActions(seat: number | null, actions: BackgammonAction[], plays: () => PlayOption[]): BackgammonLegalActions {
+  const types = [...new Set(actions.map((a) => a.type))];
+  return {
+    seat,
+    types,
+    plays: types.includes('play') ? plays().map(toPlay) : [],
+    resignLevels: actions.flatMap((a) => (a.type === 'resign' ? [a.level] : [])),
+  };
+}
+
+/** An action as stored (the engine parsed it: "bar" and "off" for 25 and 0). */
+export function toActionTaken(action: BackgammonAction): BackgammonActionTaken {
+  const numbered = (m: CheckerMove) => ({ from: locationNumber(m.from), to: locationNumber(m.to) });
+  return { type: action.type, moves: action.type === 'play' ? action.moves.map(numbered) : null, level: action.type === 'resign' ? action.level : null };
 }

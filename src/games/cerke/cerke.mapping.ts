@@ -1,9 +1,11 @@
+import { seatsToAct } from '../../api/mapping.js';
 import type { GameStatusEnum } from '../../api/models.js';
 import { sideOf } from '../../engines/cerke/board.js';
-import type { Hand, NegativeHand, StickCast } from '../../engines/cerke/index.js';
+import type { GameResult, Hand, NegativeHand, SeasonResult, Side, StickCast } from '../../engines/cerke/index.js';
+import type { Outcome } from '../../engines/kit/index.js';
 import type { view } from '../../engines/cerke/view.js';
 import type { LiveGame } from '../../referee/application/live-games.js';
-import type { CerkeHand, CerkeStateModel, CerkeStickCast } from './dto/state.model.js';
+import type { CerkeHand, CerkeOutcome, CerkeSeasonResult, CerkeStateModel, CerkeStickCast } from './dto/state.model.js';
 
 /** What the Cerke engine shows a viewer. */
 export type CerkeView = ReturnType<typeof view>;
@@ -19,6 +21,8 @@ function toCast(cast: StickCast): CerkeStickCast {
   return { purpose: cast.purpose, casts: [{ side: cast.side, sticks: cast.sticks, value: cast.value }] };
 }
 
+const toSeasonResult = (s: SeasonResult): CerkeSeasonResult => ({ ...s, hands: s.hands.map(toHand) });
+
 export function toCerkeState(game: LiveGame, v: CerkeView): CerkeStateModel {
   const decision = v.pendingDecision;
   return {
@@ -33,6 +37,7 @@ export function toCerkeState(game: LiveGame, v: CerkeView): CerkeStateModel {
     stake: v.stake,
     points: v.points,
     toMove: v.toMove,
+    toAct: seatsToAct(game),
     phase: v.phase,
     board: v.board,
     tam2: v.tam2,
@@ -44,7 +49,16 @@ export function toCerkeState(game: LiveGame, v: CerkeView): CerkeStateModel {
     lastCast: v.lastCast && toCast(v.lastCast),
     tam2MovedLastTurn: v.tam2MovedLastTurn,
     steppingOnTam2ThisSeason: v.steppingOnTam2ThisSeason,
-    seasonResults: v.seasonResults.map((s) => ({ ...s, hands: s.hands.map(toHand) })),
+    seasonResults: v.seasonResults.map(toSeasonResult),
     result: v.result && { winners: v.result.winners.map(sideOf), reason: v.result.reason, resignedBy: v.result.resignedBy ?? null },
   };
+}
+
+/** The outcome's details as the engine writes them (src/engines/cerke/view.ts). */
+type OutcomeDetails = { reason: GameResult['reason']; resignedBy: Side | null; points: { IA: number; A: number }; seasons: SeasonResult[] };
+
+export function toCerkeOutcome(outcome: Outcome): CerkeOutcome | null {
+  const d = outcome.details as OutcomeDetails | undefined;
+  if (!d) return null;
+  return { winners: outcome.winners.map(sideOf), reason: d.reason, resignedBy: d.resignedBy ?? null, points: d.points, seasons: d.seasons.map(toSeasonResult) };
 }

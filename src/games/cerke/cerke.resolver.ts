@@ -1,13 +1,16 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { gameIdOf, rejectGameId, toMoveResult } from '../../api/mapping.js';
-import { MoveResult } from '../../api/models.js';
+import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { cerkeEngine, type CerkeAction } from '../../engines/cerke/index.js';
 import type { LiveGame } from '../../referee/application/live-games.js';
 import { RefereeService } from '../../referee/application/referee.service.js';
 import { type CerkeView, toCerkeState } from './cerke.mapping.js';
 import { CerkeCompleteStepArgs, CerkeDropArgs, CerkeLegalAction, CerkeMoveArgs, CerkeMoveTam2Args, CerkeTurnArgs } from './dto/actions.js';
+import { CerkeGameInput, CerkeRulesetCheck, CerkeRulesetInput } from './dto/ruleset.js';
 import { CerkeStateModel } from './dto/state.model.js';
+import { cerkeRulesetWarnings } from './ruleset.js';
+import { checkRuleset, createTypedGame, definedOptions, seatPlans } from '../rulesets.js';
 
 /** GraphQL passes an omitted optional argument as null or leaves it out; the engine's action JSON leaves it out. */
 const compact = <T extends Record<string, unknown>>(fields: T) =>
@@ -54,6 +57,18 @@ export class CerkeResolver {
   @Mutation(() => MoveResult, { description: "ta xot1 after making a new hand: end the season and take the hands' value times the stake" })
   cerkeDeclareEndSeason(@Args() turn: CerkeTurnArgs, @Context() ctx: GqlContext) {
     return this.act(ctx, turn, { type: 'endSeason' });
+  }
+
+  @Mutation(() => CreateGameResult, { description: 'Create a Cerke game with a typed ruleset' })
+  createCerkeGame(@Args('input', { description: 'The ruleset and the seats' }) input: CerkeGameInput): Promise<typeof CreateGameResult> {
+    return createTypedGame(this.referee, () => ({ kind: cerkeEngine.kind, ruleset: definedOptions(input.ruleset ?? {}), seats: seatPlans(input.seats) }));
+  }
+
+  @Query(() => CerkeRulesetCheck, { description: 'Check a Cerke ruleset without creating a game: every option resolved, and warnings' })
+  cerkeRulesetCheck(
+    @Args('ruleset', { type: () => CerkeRulesetInput, nullable: true, description: 'The options to check; omitted: the defaults' }) ruleset: CerkeRulesetInput | null,
+  ): CerkeRulesetCheck {
+    return checkRuleset(cerkeEngine, definedOptions(ruleset ?? {}), cerkeRulesetWarnings, (r) => r);
   }
 
   @Query(() => CerkeStateModel, { name: 'cerkeState', description: 'The board, both captured piles and their hands, points, stake, season, turn, pending decision and last stick cast' })

@@ -1,10 +1,9 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { JSONScalar } from '../../api/json.scalar.js';
-import { toGame, gameIdOf, rejectGameId, toMoveResult, toRejection } from '../../api/mapping.js';
+import { gameIdOf, rejectGameId, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { chickenFootEngine, rulesetWarnings, type ChickenFootAction, type ChickenFootView } from '../../engines/chicken-foot/index.js';
-import { RefereeError } from '../../referee/core/errors.js';
 import type { LiveGame } from '../../referee/application/live-games.js';
 import { RefereeService } from '../../referee/application/referee.service.js';
 import { ChickenFootLegalActions, ChickenFootRulesetCheck } from './dto/answers.js';
@@ -13,6 +12,8 @@ import { ChickenFootMoveArgs, ChickenFootPlayArgs } from './dto/move.args.js';
 import { ChickenFootTable } from './dto/table.js';
 import { toLegalActions, toTable } from './mapping.js';
 import { organizerChance, rulesetOf } from './setup.js';
+import { normaliseRuleset } from '../ruleset-spellings.js';
+import { checkRuleset, createTypedGame, parsedRuleset, seatPlans } from '../rulesets.js';
 
 /** Chicken Foot's typed API: each mutation is one engine action; the referee and the engine decide everything. */
 @Resolver()
@@ -37,28 +38,23 @@ export class ChickenFootResolver {
   @Mutation(() => CreateGameResult, {
     description: 'Create a Chicken Foot game with a typed ruleset; with `deals` the rounds are dealt exactly as the organizer prepared them (the game is then marked randomSource "supplied")',
   })
-  async createChickenFootGame(@Args('input') input: ChickenFootGameInput): Promise<typeof CreateGameResult> {
-    try {
+  createChickenFootGame(@Args('input') input: ChickenFootGameInput): Promise<typeof CreateGameResult> {
+    return createTypedGame(this.referee, () => {
       const ruleset = rulesetOf(input.ruleset);
-      const parsed = chickenFootEngine.parseRuleset(ruleset);
-      if (!parsed.ok) throw new RefereeError(parsed.error.code, parsed.error.message);
-      const { game, tokens } = await this.referee.createGame({
+      return {
         kind: chickenFootEngine.kind,
         ruleset,
-        seats: input.seats?.map((s) => ({ name: s.name, clientSeed: s.clientSeed, open: s.open ?? false })),
-        suppliedChance: organizerChance(parsed.value, input.deals ?? [], input.drawnFirstDealer ?? null),
-      });
-      return { game: toGame(game), tokens };
-    } catch (err) {
-      return toRejection(err);
-    }
+        seats: seatPlans(input.seats),
+        suppliedChance: organizerChance(parsedRuleset(chickenFootEngine, ruleset), input.deals ?? [], input.drawnFirstDealer ?? null),
+      };
+    });
   }
 
-  @Query(() => ChickenFootRulesetCheck, { description: 'Check a ruleset (JSON, as createGame takes it) without creating a game: its resolved options and any warnings' })
+  @Query(() => ChickenFootRulesetCheck, {
+    description: 'Check a ruleset (JSON, as createGame takes it; choices in either spelling, e.g. "malta-cross" or "MALTA_CROSS") without creating a game: its resolved options and any warnings',
+  })
   chickenFootRulesetCheck(@Args('ruleset', { type: () => JSONScalar }) ruleset: unknown): ChickenFootRulesetCheck {
-    const parsed = chickenFootEngine.parseRuleset(ruleset);
-    if (!parsed.ok) return { ok: false, message: parsed.error.message, warnings: [], ruleset: null };
-    return { ok: true, message: null, warnings: rulesetWarnings(parsed.value), ruleset: parsed.value };
+    return checkRuleset(chickenFootEngine, normaliseRuleset(chickenFootEngine.kind, ruleset), rulesetWarnings, () => null);
   }
 
   @Query(() => ChickenFootTable, {

@@ -1,6 +1,7 @@
-import type { ChickenFootAction, ChickenFootView } from '../../engines/chicken-foot/index.js';
+import { seatsToAct } from '../../api/mapping.js';
+import type { ChickenFootAction, ChickenFootView, RoundEnd } from '../../engines/chicken-foot/index.js';
 import type { LiveGame } from '../../referee/application/live-games.js';
-import type { ChickenFootLegalActions } from './dto/answers.js';
+import type { ChickenFootActionTaken, ChickenFootLegalActions } from './dto/answers.js';
 import type { ChickenFootTable } from './dto/table.js';
 
 /** The engine's view as the typed table (the view already holds only what this viewer may see). */
@@ -17,6 +18,7 @@ export function toTable(game: LiveGame, view: ChickenFootView): ChickenFootTable
     firstDealer: view.firstDealer,
     roundNumber: view.roundNumber,
     turn: view.toAct[0] ?? null,
+    toAct: seatsToAct(game),
     round: round && {
       number: round.number,
       dealer: round.dealer,
@@ -45,5 +47,29 @@ export function toLegalActions(seat: number | null, actions: ChickenFootAction[]
     plays: actions.flatMap((a) => (a.type === 'play' ? [{ tile: a.tile, target: a.target, announce: a.announce === true }] : [])),
     canDraw: actions.some((a) => a.type === 'draw'),
     canPass: actions.some((a) => a.type === 'pass'),
+  };
+}
+
+/** What an ActionTaken event serves (see the engine's actionView; a finished game serves the action as sent). */
+type ServedAction = ChickenFootAction & {
+  chickenFoot?: boolean;
+  penaltyTiles?: string[];
+  penaltyDraws?: number;
+  roundEnded?: { number: number; end: RoundEnd; wentOut: number | null; scores: number[] | null };
+};
+
+export function toActionTaken(served: ServedAction): ChickenFootActionTaken {
+  const play = served.type === 'play' ? served : null;
+  // A play's tile, or the tile drawn where the viewer is shown it.
+  const tile = (served as { tile?: unknown }).tile;
+  return {
+    type: served.type,
+    tile: typeof tile === 'string' ? tile : null,
+    target: play?.target ?? null,
+    chickenFoot: served.chickenFoot ?? null,
+    announce: play?.announce ?? null,
+    penaltyTiles: served.penaltyTiles ?? null,
+    penaltyDraws: served.penaltyDraws ?? null,
+    roundEnded: served.roundEnded ?? null,
   };
 }

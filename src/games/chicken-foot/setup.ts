@@ -1,16 +1,19 @@
-import { dealValues, type ChickenFootRuleset, type OrganizerDeal } from '../../engines/chicken-foot/index.js';
+import { chickenFootEngine, dealValues, type ChickenFootRuleset, type OrganizerDeal } from '../../engines/chicken-foot/index.js';
 import { RefereeError } from '../../referee/core/errors.js';
+import { normaliseRuleset } from '../ruleset-spellings.js';
+import { definedOptions } from '../rulesets.js';
 import type { ChickenFootDealInput, ChickenFootRulesetInput } from './dto/game.input.js';
 
 const invalid = (message: string) => new RefereeError('INVALID_INPUT', message);
 
-/** The typed ruleset fields and `overrides` as the engine's ruleset JSON. */
+/** The typed ruleset fields and `overrides` (either spelling of a choice) as the engine's ruleset JSON. */
 export function rulesetOf(input: ChickenFootRulesetInput): Record<string, unknown> {
-  const { overrides, targetScore, ...fields } = input;
-  const options: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined));
+  const { overrides: given, targetScore, ...fields } = input;
+  const options = definedOptions(fields);
   if (targetScore !== null && targetScore !== undefined) options.gameEnd = { targetScore };
-  if (overrides === null || overrides === undefined) return options;
-  if (typeof overrides !== 'object' || Array.isArray(overrides)) throw invalid('ruleset.overrides must be a JSON object of ruleset options');
+  if (given === null || given === undefined) return options;
+  if (typeof given !== 'object' || Array.isArray(given)) throw invalid('ruleset.overrides must be a JSON object of ruleset options');
+  const overrides = normaliseRuleset(chickenFootEngine.kind, given) as Record<string, unknown>;
   // Refuse rather than silently prefer one of two values for the same option.
   // Own keys only: an override named "constructor" or "toString" is an unknown option (the engine says so), not a clash.
   const twice = Object.keys(overrides).find((k) => Object.hasOwn(options, k));

@@ -1,5 +1,5 @@
 import { registerEnumType } from '@nestjs/graphql';
-import type { GameEnd, Phase, PendingDouble, ResignationLevel } from '../../../engines/backgammon/index.js';
+import type { BackgammonAction, BackgammonRuleset, GameEnd, Phase, PendingDouble, ResignationLevel } from '../../../engines/backgammon/index.js';
 
 // GraphQL names on the left, the engine's own values on the right: values pass through unchanged.
 
@@ -47,3 +47,45 @@ registerEnumType(BackgammonGameEnd, {
   name: 'BackgammonGameEnd',
   description: 'How a game ended: a player bore off all fifteen checkers, a double was dropped, a resignation was accepted, or a player conceded the match',
 });
+
+export const BackgammonActionType = {
+  ROLL: 'roll',
+  PLAY: 'play',
+  DOUBLE: 'double',
+  TAKE: 'take',
+  DROP: 'drop',
+  BEAVER: 'beaver',
+  RACCOON: 'raccoon',
+  RESIGN: 'resign',
+  ACCEPT_RESIGNATION: 'acceptResignation',
+  REJECT_RESIGNATION: 'rejectResignation',
+} as const satisfies Record<string, BackgammonAction['type']>;
+registerEnumType(BackgammonActionType, {
+  name: 'BackgammonActionType',
+  description:
+    'A kind of backgammon action, each with its mutation: backgammonRoll, backgammonPlay, backgammonDouble, backgammonTake, backgammonDrop, backgammonBeaver, backgammonRaccoon, backgammonOfferResignation (RESIGN), backgammonAcceptResignation, backgammonRejectResignation',
+});
+
+export const BackgammonOpeningRoll = {
+  USE_OPENING_DICE: 'use-opening-dice',
+  REROLL_BOTH_DICE: 'reroll-both-dice',
+} as const satisfies Record<string, BackgammonRuleset['openingRoll']>;
+registerEnumType(BackgammonOpeningRoll, {
+  name: 'BackgammonOpeningRoll',
+  description: 'After the opening roll (one die each, higher starts): the starter plays the two opening dice, or rolls both dice afresh for his first turn',
+});
+
+export const BackgammonResignWhen = {
+  OWN_TURN: 'own-turn',
+  ANY_TIME: 'any-time',
+} as const satisfies Record<string, BackgammonRuleset['resignWhen']>;
+registerEnumType(BackgammonResignWhen, {
+  name: 'BackgammonResignWhen',
+  description: 'When a player may offer to resign: only on his own turn, or at any time',
+});
+
+/** The ruleset options whose values are words: the spellings JSON rulesets may use (see src/games/ruleset-spellings.ts). */
+export const BACKGAMMON_CHOICES = {
+  openingRoll: Object.values(BackgammonOpeningRoll),
+  resignWhen: Object.values(BackgammonResignWhen),
+} as const;

@@ -44,7 +44,7 @@ export class BackgammonResignationOffer {
 @ObjectType({ description: 'What the last turn did' })
 export class BackgammonTurn {
   @Field(() => Int) seat: number;
-  @Field(() => [Int], { nullable: true, description: 'The dice thrown; null when the roll was skipped against a closed board' }) dice: number[] | null;
+  @Field(() => [Int], { nullable: true, description: 'The dice thrown, pips 1-6 each; null when the roll was skipped against a closed board' }) dice: number[] | null;
   @Field(() => [BackgammonCheckerMove]) moves: BackgammonCheckerMove[];
   @Field({ description: 'The play as gnubg writes it; empty for a pass' }) notation: string;
   @Field({ description: 'No checker could move' }) passed: boolean;
@@ -72,9 +72,16 @@ export class BackgammonPosition {
   @Field({ description: 'This is the Crawford game: nobody may double' }) crawfordGame: boolean;
   @Field({ description: 'The Crawford game has been played' }) postCrawford: boolean;
   @Field(() => BackgammonPhase) phase: Phase;
-  @Field(() => Int, { description: `The player on roll. ${SEAT}` }) playerOnRoll: number;
-  @Field(() => [Int], { description: 'Seats that may act now (the answerer of a double or resignation, else the player on roll)' }) toAct: number[];
-  @Field(() => [Int], { nullable: true, description: 'The dice of the current turn, as thrown; null before the roll' }) dice: number[] | null;
+  @Field(() => Int, {
+    description: `The player whose turn it is (he rolls and plays the dice). Not always a seat that may act now: while he waits for the answer to his double or resignation, toAct names the answerer. ${SEAT}`,
+  })
+  playerOnRoll: number;
+  @Field(() => [Int], {
+    description:
+      'Seat indexes that may act now, as Game.toAct answers them: the answerer of a double or resignation, else the player on roll; empty while dice are rolled, seats are open or the match is over',
+  })
+  toAct: number[];
+  @Field(() => [Int], { nullable: true, description: "The dice of the current turn as thrown, pips 1-6 each (the opening roll: the starter's die first); null before the roll" }) dice: number[] | null;
   @Field(() => BackgammonCube) cube: BackgammonCube;
   @Field(() => BackgammonPendingDouble, { nullable: true }) pendingDouble: BackgammonPendingDouble | null;
   @Field(() => BackgammonResignationOffer, { nullable: true }) resignation: BackgammonResignationOffer | null;

@@ -46,7 +46,7 @@ export class CerkeMoveTam2Args extends CerkeTurnArgs {
 
 @ObjectType({
   description:
-    'A legal action; only the fields its type uses are set. Each type has its mutation: cerkeMove, cerkeCompleteStep, cerkeAbandonStep, cerkeDrop, cerkeMoveTam2, cerkeDeclareContinue, cerkeDeclareEndSeason',
+    'A Cerke action (a legal one, or one a seat took); only the fields its type uses are set. Each type has its mutation: cerkeMove, cerkeCompleteStep, cerkeAbandonStep, cerkeDrop, cerkeMoveTam2, cerkeDeclareContinue, cerkeDeclareEndSeason',
 })
 export class CerkeLegalAction {
   @Field(() => CerkeActionType) type: CerkeAction['type'];
@@ -57,4 +57,10 @@ export class CerkeLegalAction {
   @Field(() => CerkeStepDuring, { nullable: true }) stepDuring?: StepDuring;
   @Field(() => CerkeColour, { nullable: true }) colour?: Colour;
   @Field(() => CerkeKind, { nullable: true }) kind?: Kind;
+}
+
+@ObjectType({ description: "What the caller's seat may do now (no actions for spectators and out of turn)" })
+export class CerkeLegalActions {
+  @Field(() => Int, { nullable: true, description: "The caller's seat; null for spectators" }) seat: number | null;
+  @Field(() => [CerkeLegalAction], { description: 'Every legal action now, as cerkeLegalActions lists them' }) actions: CerkeLegalAction[];
 }

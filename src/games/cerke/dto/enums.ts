@@ -3,7 +3,7 @@
  * (named in SCREAMING_CASE in the schema), so engine data passes through without translation.
  */
 import { registerEnumType } from '@nestjs/graphql';
-import { type CerkeAction, type GameResult, type HandName, type NegativeHand, type Phase, type Profile, type SeasonResult, type StickCast } from '../../../engines/cerke/index.js';
+import { type CerkeAction, type CerkeRuleset, type GameResult, type HandName, type NegativeHand, type Phase, type Profile, type SeasonResult, type StickCast } from '../../../engines/cerke/index.js';
 import { COLOURS, KINDS, SIDES } from '../../../engines/cerke/board.js';
 
 /** Checks at compile time that a list holds every value of `V` (and nothing else). */
@@ -116,3 +116,30 @@ export const CerkeGameEndReason = engineEnum('CerkeGameEndReason', 'Why the game
   resignation: 'A side resigned',
   noLegalAction: 'The side to move had no legal action',
 });
+
+export const CerkeTamAfterTamMoved = engineEnum(
+  'CerkeTamAfterTamMoved',
+  'Moving Tam2 on the turn right after the opponent moved it',
+  every<CerkeRuleset['movingTamImmediatelyAfterTamHasMoved']>()(['forbidden', 'penalized']),
+  { forbidden: 'Not allowed', penalized: 'Allowed, as the negative hand The Futile Move (皇再来, −3)' },
+);
+
+export const CerkeTamMunMok = engineEnum('CerkeTamMunMok', 'Tam2 ending its move on the square it started from', every<CerkeRuleset['tamMunMok']>()(['allowed', 'penalized']), {
+  allowed: 'Allowed, with no effect',
+  penalized: 'The negative hand The Futile Move (皇再来, −3)',
+});
+
+export const CerkeCastAnnouncement = engineEnum(
+  'CerkeCastAnnouncement',
+  'What the mover names before the sticks limit a stepping move’s second leg (§8.3)',
+  every<CerkeRuleset['whatToSayBeforeCastingSticks']>()(['direction', 'exactDestination']),
+  { direction: 'Its direction: the completion may end on any square that way within the count', exactDestination: 'Its exact destination square' },
+);
+
+/** The ruleset options whose values are words: the spellings JSON rulesets may use (see src/games/ruleset-spellings.ts). */
+export const CERKE_CHOICES = {
+  profile: Object.values(CerkeProfile),
+  movingTamImmediatelyAfterTamHasMoved: Object.values(CerkeTamAfterTamMoved),
+  tamMunMok: Object.values(CerkeTamMunMok),
+  whatToSayBeforeCastingSticks: Object.values(CerkeCastAnnouncement),
+} as const;

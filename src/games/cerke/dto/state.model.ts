@@ -137,8 +137,16 @@ export class CerkeStateModel {
   @Field(() => CerkeSeason) season: CerkeSeason;
   @Field(() => Int, { description: 'The stake (rate) of this season: ×1 … ×64' }) stake: number;
   @Field(() => CerkePoints) points: CerkePoints;
-  @Field(() => CerkeSide, { nullable: true, description: 'Whose turn it is (or who owes a decision); null during the first-mover cast and once the game is over' })
+  @Field(() => CerkeSide, {
+    nullable: true,
+    description:
+      'The side (not a seat) whose turn it is, or who owes a decision, also while the sticks are cast for its move; null during the first-mover cast and once the game is over. The seats that may act now are toAct',
+  })
   toMove: Side | null;
+  @Field(() => [Int], {
+    description: 'Seat indexes that may act now, as Game.toAct answers them (seat 0 is IA, seat 1 is A); empty while the sticks are cast, while seats are open and once the game is over',
+  })
+  toAct: number[];
   @Field(() => CerkePhase) phase: Phase['name'];
   @Field(() => [CerkePiece]) board: CerkePiece[];
   @Field(() => String, { nullable: true, description: "Tam2's square" }) tam2: string | null;
@@ -149,4 +157,13 @@ export class CerkeStateModel {
   @Field(() => [CerkeSteppingPayment], { description: '[online] stepping-on-Tam2 payments this season' }) steppingOnTam2ThisSeason: CerkeSteppingPayment[];
   @Field(() => [CerkeSeasonResult], { description: 'Every season played to its end, in order' }) seasonResults: CerkeSeasonResult[];
   @Field(() => CerkeGameResult, { nullable: true, description: 'Set once the game is over' }) result: CerkeGameResult | null;
+}
+
+@ObjectType({ description: 'How a Cerke game ended' })
+export class CerkeOutcome {
+  @Field(() => [CerkeSide], { description: 'The winning sides; both on a draw' }) winners: Side[];
+  @Field(() => CerkeGameEndReason, { description: 'Why the game ended' }) reason: GameResult['reason'];
+  @Field(() => CerkeSide, { nullable: true, description: 'The side that resigned, if one did' }) resignedBy: Side | null;
+  @Field(() => CerkePoints, { description: 'Final points by side' }) points: CerkePoints;
+  @Field(() => [CerkeSeasonResult], { description: 'Every season played, in order' }) seasons: CerkeSeasonResult[];
 }

@@ -1,5 +1,5 @@
 import { registerEnumType } from '@nestjs/graphql';
-import type { BoardPhase, ChickenFootRuleset, ChickenFootView, Preset, RoundEnd } from '../../../engines/chicken-foot/index.js';
+import type { BoardPhase, ChickenFootAction, ChickenFootRuleset, ChickenFootView, Preset, RoundEnd } from '../../../engines/chicken-foot/index.js';
 
 // GraphQL names on the left, the engine's own values on the right: values pass through unchanged.
 
@@ -50,3 +50,24 @@ registerEnumType(ChickenFootRoundEnd, {
   name: 'ChickenFootRoundEnd',
   description: 'A seat played its last tile (domino), nobody could play or draw (blocked), or a resignation ended the game mid-round (abandoned, not scored)',
 });
+
+export const ChickenFootActionType = {
+  PLAY: 'play',
+  DRAW: 'draw',
+  PASS: 'pass',
+} as const satisfies Record<string, ChickenFootAction['type']>;
+registerEnumType(ChickenFootActionType, {
+  name: 'ChickenFootActionType',
+  description: 'A Chicken Foot action, each with its mutation: chickenFootPlay, chickenFootDraw, chickenFootPass',
+});
+
+/** The ruleset options whose values are words: the spellings JSON rulesets may use (see src/games/ruleset-spellings.ts). */
+export const CHICKEN_FOOT_CHOICES = {
+  preset: Object.values(ChickenFootPreset),
+  drawPolicy: Object.values(ChickenFootDrawPolicy),
+  startDoubleSource: ['setAside', 'fromHand'],
+  missingStartDouble: ['drawUntilFound', 'burn'],
+  firstToAct: ['finder', 'nextAfterPlacer', 'placer'],
+  blockedDetection: ['immediate', 'passCycle'],
+  tieBreak: ['zeroRounds', 'lowestPositiveRound'],
+} as const satisfies { [K in keyof ChickenFootRuleset]?: readonly (ChickenFootRuleset[K] extends readonly (infer E)[] ? E : ChickenFootRuleset[K])[] };

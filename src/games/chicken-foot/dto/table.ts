@@ -67,9 +67,12 @@ export class ChickenFootTable {
   @Field(() => ChickenFootPreset) preset: Preset;
   @Field(() => Int, { nullable: true, description: 'Null until drawn' }) firstDealer: number | null;
   @Field(() => Int, { description: 'The round in play, or the next one to be dealt' }) roundNumber: number;
-  @Field(() => Int, { nullable: true, description: 'The seat to act; null when nobody may act' }) turn: number | null;
+  @Field(() => Int, { nullable: true, description: 'The seat to act; null when nobody may act', deprecationReason: 'Use toAct (the same seat, as a list like every game answers it)' })
+  turn: number | null;
+  @Field(() => [Int], { description: 'Seat indexes that may act now, as Game.toAct answers them: the seat whose turn it is; empty between rounds, while seats are open and once the game is over' })
+  toAct: number[];
   @Field(() => ChickenFootRound, { nullable: true }) round: ChickenFootRound | null;
   @Field(() => [Int], { description: 'Running totals per seat (lowest wins)' }) totals: number[];
   @Field(() => [ChickenFootFinishedRound]) finishedRounds: ChickenFootFinishedRound[];
-  @Field(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over' }) result: unknown;
+  @Field(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over (typed: Game.outcome)' }) result: unknown;
 }

@@ -1,0 +1,22 @@
+/** Backgammon's typed answers on the generic API (Game.state, Game.legalMoves, outcomes and event details). */
+import { type BackgammonAction, type BackgammonState, type BackgammonView, type GameResult, legalPlays } from '../../engines/backgammon/index.js';
+import { type TypedGame, typedAs } from '../typed-game.js';
+import { BackgammonActionTaken, BackgammonLegalActions, BackgammonOutcome } from './dto/answers.js';
+import { BackgammonPosition } from './dto/position.js';
+import { toActionTaken, toLegalActions, toPosition } from './mapping.js';
+
+export const backgammonTyped: TypedGame<BackgammonPosition, BackgammonLegalActions, BackgammonOutcome, BackgammonActionTaken> = {
+  state: (game, _viewer, view) => typedAs(BackgammonPosition, toPosition(game, view as BackgammonView)),
+  legalMoves: (game, viewer, actions) =>
+    typedAs(
+      BackgammonLegalActions,
+      toLegalActions(viewer === 'spectator' ? null : viewer, actions as BackgammonAction[], () => legalPlays(game.state as BackgammonState)),
+    ),
+  outcomeDetail: ({ details }) => {
+    const d = details as { matchLength: number; finalScore: number[]; games: GameResult[] } | undefined;
+    return d ? typedAs(BackgammonOutcome, { matchLength: d.matchLength, finalScore: d.finalScore, games: d.games }) : null;
+  },
+  action: (served) => typedAs(BackgammonActionTaken, toActionTaken(served as BackgammonAction)),
+  // The referee draws each die as 0-5 (a uniform value below 6); the game's die shows that plus one.
+  chanceValues: (_label, values) => values.map((v) => v + 1),
+};
