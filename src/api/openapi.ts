@@ -1,0 +1,448 @@
+/**
+ * The OpenAPI 3.1 description of the REST endpoints (src/api/games.controller.ts) and the
+ * operations endpoints (src/ops/ops.controller.ts), served at GET /api/openapi.json. Written by
+ * hand as a typed object: the controllers take raw query strings and bodies (several content
+ * types for an import, NDJSON streams, ETag/304), which decorators would describe no better.
+ * test/e2e/openapi.spec.ts checks that every route the app registers is here and vice versa.
+ */
+
+/** JSON Schema 2020-12, as OpenAPI 3.1 uses it (the subset written here). */
+export interface Schema {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null' | ('object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null')[];
+  $ref?: string;
+  description?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  enum?: (string | number | boolean | null)[];
+  const?: string | number | boolean;
+  oneOf?: Schema[];
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  examples?: unknown[];
+}
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  description: string;
+  required?: boolean;
+  schema: Schema;
+}
+
+export interface Header {
+  description: string;
+  schema: Schema;
+}
+
+export interface MediaType {
+  schema: Schema;
+  example?: unknown;
+}
+
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, Header | { $ref: string }>;
+  content?: Record<string, MediaType>;
+}
+
+export interface Operation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  parameters?: (Parameter | { $ref: string })[];
+  requestBody?: { description: string; required: boolean; content: Record<string, MediaType> };
+  responses: Record<string, ResponseObject | { $ref: string }>;
+  /** `[]` means no authentication; `[{}]` alongside a scheme means it is optional. */
+  security?: Record<string, string[]>[];
+}
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  jsonSchemaDialect?: string;
+  info: { title: string; version: string; description: string };
+  servers?: { url: string; description?: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Partial<Record<'get' | 'post', Operation>>>;
+  components: {
+    schemas: Record<string, Schema>;
+    parameters: Record<string, Parameter>;
+    headers: Record<string, Header>;
+    responses: Record<string, ResponseObject>;
+    securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
+  };
+}
+
+const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const json = (schema: Schema): Record<string, MediaType> => ({ 'application/json': { schema } });
+
+/** The seat token is optional everywhere: without it the caller is a spectator. */
+const optionalSeat: Record<string, string[]>[] = [{ seatToken: [] }, {}];
+
+/** Refusals every REST request may meet before or besides its own. */
+const commonRefusals = {
+  '429': ref('responses', 'RateLimited'),
+  '503': ref('responses', 'Unavailable'),
+};
+
+export function openApiDocument(version: string): OpenApiDocument {
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Arbiter REST API',
+      version,
+      description:
+        'REST for plain clients and files, beside the GraphQL API at /graphql (which has everything). Errors are JSON: `{ "error": { "code", "message" } }` with a stable `code`. ' +
+        'Send a seat token as `Authorization: Bearer <token>` to read as that seat; without one you are a spectator and see public information only.',
+    },
+    tags: [
+      { name: 'games', description: 'A game, its events, its verifiable bundle and its record; imports' },
+      { name: 'operations', description: 'Health, readiness and metrics for orchestrators and monitoring' },
+    ],
+    paths: {
+      '/api/games/{id}': {
+        get: {
+          operationId: 'getGame',
+          summary: 'A game as the caller may see it',
+          description: "The ETag names the game version and the caller's seat: `If-None-Match` with it answers 304 until the game moves.",
+          tags: ['games'],
+          parameters: [
+            ref('parameters', 'GameId'),
+            {
+              name: 'atLeastVersion',
+              in: 'query',
+              description: 'Read-your-writes: answer the game at this version or later (a version a move was acknowledged at, on any instance)',
+              schema: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 },
+            },
+            ref('parameters', 'IfNoneMatch'),
+          ],
+          security: optionalSeat,
+          responses: {
+            '200': {
+              description: 'The game',
+              headers: { ETag: ref('headers', 'ETag'), 'Cache-Control': { description: '`no-cache`: revalidate with If-None-Match', schema: { type: 'string', const: 'no-cache' } } },
+              content: json(ref('schemas', 'GameDetail')),
+            },
+            '304': { description: 'Not modified: the game is still at the version (and seat) the If-None-Match ETag names', headers: { ETag: ref('headers', 'ETag') } },
+            '400': ref('responses', 'InvalidInput'),
+            '401': ref('responses', 'Unauthorized'),
+            '404': ref('responses', 'NotFound'),
+            '422': ref('responses', 'Refused'),
+            ...commonRefusals,
+          },
+        },
+      },
+      '/api/games/{id}/events': {
+        get: {
+          operationId: 'getGameEvents',
+          summary: 'The game events as the caller may see them, one JSON object a line',
+          description:
+            'Newline-delimited JSON. With `follow=1` the answer stays open and streams each new event as it is stored, until the game ends (its last line is `SeedRevealed`) or the client goes away; ' +
+            'an empty line every 15 s keeps idle proxies from closing it, and a refusal after the status was sent is the last line, `{ "error": { "code", "message" } }`.',
+          tags: ['games'],
+          parameters: [
+            ref('parameters', 'GameId'),
+            { name: 'afterSeq', in: 'query', description: 'Only the events after this sequence number (0, the default: all)', schema: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 } },
+            {
+              name: 'follow',
+              in: 'query',
+              description: '`1` (or `true`): keep the answer open and stream new events; `0` (or `false`, the default): the events so far',
+              schema: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+            },
+          ],
+          security: optionalSeat,
+          responses: {
+            '200': { description: 'The events, one a line', content: { 'application/x-ndjson': { schema: ref('schemas', 'StoredEvent') } } },
+            '400': ref('responses', 'InvalidInput'),
+            '401': ref('responses', 'Unauthorized'),
+            '404': ref('responses', 'NotFound'),
+            '422': ref('responses', 'Refused'),
+            ...commonRefusals,
+          },
+        },
+      },
+      '/api/games/{id}/bundle': {
+        get: {
+          operationId: 'getGameBundle',
+          summary: 'The whole game as a self-contained, verifiable JSON file (`npm run verify -- file.json`)',
+          description: 'A game with hidden information (Chicken Foot) is exported once it has ended. Counts 10 requests against the rate limit.',
+          tags: ['games'],
+          parameters: [ref('parameters', 'GameId')],
+          responses: {
+            '200': {
+              description: 'The bundle',
+              headers: { 'Content-Disposition': { description: '`attachment; filename="arbiter-<id>.bundle.json"`', schema: { type: 'string' } } },
+              content: json(ref('schemas', 'Bundle')),
+            },
+            '404': ref('responses', 'NotFound'),
+            '409': ref('responses', 'NotFinished'),
+            '422': ref('responses', 'Refused'),
+            ...commonRefusals,
+          },
+        },
+      },
+      '/api/games/{id}/record': {
+        get: {
+          operationId: 'getGameRecord',
+          summary: 'The game in its community record format: backgammon `.mat`, Cerke cerke_online text, Chicken Foot JSON',
+          description: 'Counts 10 requests against the rate limit.',
+          tags: ['games'],
+          parameters: [ref('parameters', 'GameId')],
+          responses: {
+            '200': {
+              description: 'The record',
+              content: {
+                'text/plain': { schema: { type: 'string', description: 'Backgammon (.mat) and Cerke (cerke_online) records' } },
+                'application/json': { schema: { type: 'object', description: 'Chicken Foot records' } },
+              },
+            },
+            '404': ref('responses', 'NotFound'),
+            '409': ref('responses', 'NotFinished'),
+            '422': ref('responses', 'Refused'),
+            ...commonRefusals,
+          },
+        },
+      },
+      '/api/games/import': {
+        post: {
+          operationId: 'importGame',
+          summary: 'Imports a record as a new game, replayed and checked move by move',
+          description: `The body is at most MAX_BODY_BYTES (1 MiB by default). Counts 10 requests against the rate limit and one game against the address's CREATE_QUOTA_PER_HOUR.`,
+          tags: ['games'],
+          parameters: [
+            {
+              name: 'kind',
+              in: 'query',
+              required: true,
+              description: 'Which game the record is (the GraphQL `gameKinds` query lists them)',
+              schema: { type: 'string', examples: ['backgammon', 'cerke', 'chicken-foot'] },
+            },
+          ],
+          requestBody: {
+            description: 'The record in the game own format, as text or JSON (`curl --data-binary @match.mat` sends it as a form body, taken as text too)',
+            required: true,
+            content: {
+              'text/plain': { schema: { type: 'string' } },
+              'application/octet-stream': { schema: { type: 'string', format: 'binary', description: 'UTF-8 text' } },
+              'application/json': { schema: { type: 'object', description: 'A JSON record (Chicken Foot)' } },
+              'application/x-www-form-urlencoded': { schema: { type: 'string', description: 'The record as is (not decoded as a form)' } },
+            },
+          },
+          responses: {
+            '201': { description: 'The imported game and a token per seat', content: json(ref('schemas', 'ImportedGame')) },
+            '400': ref('responses', 'InvalidInput'),
+            '413': ref('responses', 'PayloadTooLarge'),
+            '422': ref('responses', 'Refused'),
+            ...commonRefusals,
+          },
+        },
+      },
+      '/api/openapi.json': {
+        get: {
+          operationId: 'getOpenApi',
+          summary: 'This document',
+          tags: ['operations'],
+          security: [],
+          responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) }, '429': ref('responses', 'RateLimited') },
+        },
+      },
+      '/healthz': {
+        get: {
+          operationId: 'health',
+          summary: 'Liveness: 200 while the process serves',
+          description: '503 `DATABASE_FAILED` only when the embedded database failed in a way only a restart recovers from. Not rate limited.',
+          tags: ['operations'],
+          security: [],
+          responses: {
+            '200': { description: 'Serving', content: json(ref('schemas', 'Health')) },
+            '503': { description: 'Restart needed', content: json(ref('schemas', 'Health')) },
+          },
+        },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'ready',
+          summary: 'Readiness: 200 when requests can be served (point load balancers here)',
+          tags: ['operations'],
+          security: [],
+          responses: {
+            '200': { description: 'Ready', headers: { 'Cache-Control': { description: '`no-store`', schema: { type: 'string' } } }, content: json(ref('schemas', 'Readiness')) },
+            '429': ref('responses', 'RateLimited'),
+            '503': { description: 'Not ready, with a reason', headers: { 'Cache-Control': { description: '`no-store`', schema: { type: 'string' } } }, content: json(ref('schemas', 'Readiness')) },
+          },
+        },
+      },
+      '/metrics': {
+        get: {
+          operationId: 'metrics',
+          summary: 'Prometheus metrics (text exposition format 0.0.4). Not rate limited.',
+          tags: ['operations'],
+          security: [],
+          responses: { '200': { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        seatToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A seat token from createGame, joinGame or an import. Optional: without one the caller is a spectator.',
+        },
+      },
+      parameters: {
+        GameId: { name: 'id', in: 'path', required: true, description: 'The game id', schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } },
+        IfNoneMatch: { name: 'If-None-Match', in: 'header', description: 'An ETag this endpoint gave: 304 while it still holds', schema: { type: 'string' } },
+      },
+      headers: {
+        ETag: { description: 'The game version and the caller seat, e.g. `"42-0"` or `"42-spectator"`', schema: { type: 'string', pattern: '^"[0-9]+-[A-Za-z0-9]+"$' } },
+        RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+      },
+      responses: {
+        InvalidInput: { description: '`INVALID_INPUT`: a malformed parameter or body', content: json(ref('schemas', 'Error')) },
+        Unauthorized: { description: '`UNAUTHORIZED`: the bearer token is not a seat of this game', content: json(ref('schemas', 'Error')) },
+        NotFound: { description: '`NOT_FOUND`: no such game', content: json(ref('schemas', 'Error')) },
+        NotFinished: { description: '`GAME_NOT_FINISHED`: the game hides information until it ends', content: json(ref('schemas', 'Error')) },
+        Refused: { description: 'A refusal with its stable code (`ILLEGAL_MOVE` in an imported record, `INTEGRITY_ERROR`, ...)', content: json(ref('schemas', 'Error')) },
+        PayloadTooLarge: { description: '`PAYLOAD_TOO_LARGE`: the body is larger than MAX_BODY_BYTES', content: json(ref('schemas', 'Error')) },
+        RateLimited: {
+          description: '`RATE_LIMITED`: too many requests (RATE_LIMIT_PER_MINUTE) or games created (CREATE_QUOTA_PER_HOUR)',
+          headers: { 'Retry-After': ref('headers', 'RetryAfter') },
+          content: json(ref('schemas', 'Error')),
+        },
+        Unavailable: { description: '`SHUTTING_DOWN` or `STORAGE_UNAVAILABLE`: try again later (or on another instance)', content: json(ref('schemas', 'Error')) },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          additionalProperties: false,
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string', description: 'Stable: INVALID_INPUT, NOT_FOUND, RATE_LIMITED, GAME_NOT_FINISHED, PAYLOAD_TOO_LARGE, SHUTTING_DOWN, ...', examples: ['NOT_FOUND'] },
+                message: { type: 'string', description: 'For people; may change' },
+              },
+            },
+          },
+        },
+        Seat: {
+          type: 'object',
+          required: ['index', 'name', 'taken'],
+          properties: { index: { type: 'integer', minimum: 0 }, name: { type: ['string', 'null'] }, taken: { type: 'boolean', description: 'Whether a player holds this seat' } },
+        },
+        Outcome: {
+          type: ['object', 'null'],
+          description: 'Null until the game ends',
+          properties: {
+            winners: { type: 'array', items: { type: 'integer' } },
+            points: { type: 'array', items: { type: 'number' } },
+            summary: { type: 'string' },
+            details: { description: 'Game-specific detail' },
+          },
+        },
+        GameDetail: {
+          type: 'object',
+          required: ['id', 'kind', 'status', 'version', 'ruleset', 'rulesetHash', 'imported', 'createdAt', 'seats', 'mySeat', 'toAct', 'view', 'legalActions', 'result', 'fairness'],
+          properties: {
+            id: { type: 'string' },
+            kind: { type: 'string', examples: ['backgammon'] },
+            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED'] },
+            version: { type: 'integer', description: 'seq of the last event; pass it as expectedVersion' },
+            headHash: { type: ['string', 'null'], description: 'Hash of the event at `version`' },
+            ruleset: { type: 'object', description: 'The complete ruleset, defaults filled in' },
+            rulesetHash: { type: 'string' },
+            imported: { type: 'boolean' },
+            createdAt: { type: 'string', format: 'date-time' },
+            seats: { type: 'array', items: ref('schemas', 'Seat') },
+            mySeat: { type: ['integer', 'null'], description: "The caller's seat (null for a spectator)" },
+            toAct: { type: 'array', items: { type: 'integer' }, description: 'Seats that may act now' },
+            view: { description: 'The game as the caller may see it (game-specific JSON)' },
+            legalActions: { type: 'array', description: "The caller's legal actions (game-specific JSON)", items: {} as Schema },
+            result: ref('schemas', 'Outcome'),
+            fairness: {
+              type: 'object',
+              required: ['seedCommitment', 'randomSource', 'serverSeed'],
+              properties: {
+                seedCommitment: { type: 'string', description: 'SHA-256 of the server seed, published at creation' },
+                randomSource: { type: 'string', enum: ['fair', 'supplied'] },
+                serverSeed: { type: ['string', 'null'], description: 'Revealed when the game ends' },
+              },
+            },
+          },
+        },
+        StoredEvent: {
+          type: 'object',
+          required: ['seq', 'type', 'actor', 'moveId', 'bodyHash', 'payload', 'createdAt', 'prevHash', 'hash'],
+          properties: {
+            seq: { type: 'integer', minimum: 1 },
+            type: { type: 'string', examples: ['GameCreated', 'DiceRolled', 'ActionTaken', 'SeedRevealed'] },
+            actor: { type: ['integer', 'null'], description: "The seat that caused it; null for the referee's own events" },
+            moveId: { type: ['string', 'null'] },
+            bodyHash: { type: ['string', 'null'] },
+            payload: { type: 'object' },
+            createdAt: { type: 'string', format: 'date-time' },
+            prevHash: { type: 'string' },
+            hash: { type: 'string', description: 'SHA-256(prevHash || RFC 8785 JSON of the event)' },
+          },
+        },
+        Bundle: {
+          type: 'object',
+          required: ['format', 'game', 'hashAlgorithm', 'events'],
+          properties: {
+            format: { type: 'string', const: 'arbiter-bundle/1' },
+            game: { type: 'object', description: 'The game: id, kind, status, ruleset, seedCommitment, serverSeed, seats, result, ...' },
+            hashAlgorithm: { type: 'string', const: 'sha256(prevHash || RFC8785(event))' },
+            head: { type: 'object', required: ['seq', 'hash'], properties: { seq: { type: 'integer' }, hash: { type: 'string' } } },
+            events: { type: 'array', items: ref('schemas', 'StoredEvent') },
+          },
+        },
+        ImportedGame: {
+          type: 'object',
+          required: ['id', 'kind', 'status', 'version', 'result', 'tokens'],
+          properties: {
+            id: { type: 'string' },
+            kind: { type: 'string' },
+            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED'] },
+            version: { type: 'integer' },
+            result: ref('schemas', 'Outcome'),
+            tokens: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['seat', 'token'],
+                properties: { seat: { type: 'integer' }, token: { type: 'string', description: 'Secret: send it as `Authorization: Bearer <token>`' } },
+              },
+            },
+          },
+        },
+        Health: {
+          type: 'object',
+          required: ['status', 'database'],
+          properties: {
+            status: { type: 'string', enum: ['ok', 'failed'] },
+            reason: { type: 'string', enum: ['DATABASE_FAILED'] },
+            database: { type: 'string', examples: ['pglite', 'postgresql'] },
+          },
+        },
+        Readiness: {
+          type: 'object',
+          required: ['status'],
+          properties: {
+            status: { type: 'string', enum: ['ready', 'unavailable'] },
+            reason: { type: 'string', enum: ['DRAINING', 'STORAGE_UNAVAILABLE', 'DATABASE_UNAVAILABLE', 'MIGRATIONS_PENDING'] },
+          },
+        },
+      },
+    },
+  };
+}

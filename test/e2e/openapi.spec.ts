@@ -1,0 +1,112 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import request from 'supertest';
+import { startApp, type TestApp } from '../support/app.js';
+
+/** GET /api/openapi.json: a valid OpenAPI 3.1 document naming exactly the REST and operations routes the app registers. */
+let t: TestApp;
+let doc: any;
+
+beforeAll(async () => {
+  t = await startApp();
+  const res = await request(t.app.getHttpServer()).get('/api/openapi.json').expect(200);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  doc = JSON.parse(res.text);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** "METHOD /path/{param}" for every route Express was given, from its router's stack. */
+function registeredRoutes(): string[] {
+  const express = t.app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
+  const routes: string[] = [];
+  for (const layer of express.router.stack) {
+    if (!layer.route) continue;
+    const path = layer.route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') routes.push(`${method.toUpperCase()} ${path}`);
+  }
+  return routes;
+}
+
+/** The REST API (under /api) and the operations endpoints; GraphQL and GraphiQL are described elsewhere. */
+const isDocumented = (route: string) => / \/api\//.test(route) || / \/(healthz|readyz|metrics)$/.test(route);
+
+describe('OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document whose references all resolve', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // Every $ref names something in the document.
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(10);
+    for (const r of refs) {
+      const pointer = r.slice('"$ref":"'.length, -1);
+      expect(pointer.startsWith('#/')).toBe(true);
+      const target = pointer
+        .slice(2)
+        .split('/')
+        .reduce((node: any, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      if (target === undefined) throw new Error(`unresolved $ref ${pointer}`);
+    }
+  });
+
+  it('describes every REST and operations route the app registers, and no other', () => {
+    const registered = registeredRoutes().filter(isDocumented).sort();
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
+    expect(registered).toContain('GET /api/games/{id}');
+    expect(registered).toContain('GET /healthz');
+    expect(documented).toEqual(registered);
+  });
+
+  it('declares each path parameter, the query parameters, the import body types, errors, ETag/304, 429 Retry-After and the bearer scheme', () => {
+    const resolve = (x: any) =>
+      x?.$ref
+        ? x.$ref
+            .slice(2)
+            .split('/')
+            .reduce((n: any, k: string) => n[k], doc)
+        : x;
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const m of METHODS) {
+        const op = item[m];
+        if (!op) continue;
+        const params = (op.parameters ?? []).map(resolve);
+        for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) expect(params).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
+        expect(Object.keys(op.responses).length).toBeGreaterThan(0);
+      }
+    }
+    const names = (path: string) => (doc.paths[path].get ?? doc.paths[path].post).parameters.map((p: any) => resolve(p).name);
+    expect(names('/api/games/{id}')).toEqual(expect.arrayContaining(['id', 'atLeastVersion', 'If-None-Match']));
+    expect(names('/api/games/{id}/events')).toEqual(expect.arrayContaining(['id', 'afterSeq', 'follow']));
+    expect(names('/api/games/import')).toEqual(['kind']);
+    expect(Object.keys(doc.paths['/api/games/import'].post.requestBody.content).sort()).toEqual(
+      ['application/json', 'application/octet-stream', 'application/x-www-form-urlencoded', 'text/plain'].sort(),
+    );
+    const game = doc.paths['/api/games/{id}'].get.responses;
+    expect(resolve(game['200']).headers.ETag).toBeDefined();
+    expect(game['304']).toBeDefined();
+    const limited = resolve(game['429']);
+    expect(Object.keys(limited.headers)).toContain('Retry-After');
+    expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
+    expect(doc.components.securitySchemes.seatToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('matches what the endpoints answer: the error shape, the ETag and 304', async () => {
+    const server = t.app.getHttpServer();
+    const missing = await request(server).get('/api/games/nosuchgame12').expect(404);
+    expect(Object.keys(missing.body.error).sort()).toEqual(['code', 'message']);
+    const created = await t.gql('mutation { createGame(input: { kind: "duel" }) { ... on GameCreated { game { id } } } }');
+    const id = created.data.createGame.game.id;
+    const first = await request(server).get(`/api/games/${id}`).expect(200);
+    expect(first.headers.etag).toMatch(new RegExp(doc.components.headers.ETag.schema.pattern));
+    await request(server).get(`/api/games/${id}`).set('if-none-match', first.headers.etag).expect(304);
+    for (const key of doc.components.schemas.GameDetail.required) expect(first.body).toHaveProperty(key);
+  });
+});
