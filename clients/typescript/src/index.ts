@@ -1,0 +1,3 @@
+/** The Arbiter TypeScript client: the hand-written ArbiterClient and the generated typed documents. */
+export * from './client.js';
+export * from './generated/graphql.js';
