@@ -7,7 +7,9 @@ import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
-import { GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
+import { GameConnectionResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
+import { GraphiqlController } from './api/graphiql.controller.js';
+import { OpenApiController } from './api/openapi.controller.js';
 import { JSONScalar } from './api/json.scalar.js';
 import { callerLimits, limitsPlugin, MAX_QUERY_TOKENS, queryLimits } from './api/limits.js';
 import { ConfigModule } from './config/config.module.js';
@@ -17,6 +19,7 @@ import { GAME_MODULES } from './games/index.js';
 import { OpsController } from './ops/ops.controller.js';
 import { RefereeModule } from './referee/application/referee.module.js';
 import { ENGINES } from './games/engines.js';
+import { graphqlMetricsPlugin } from './ops/graphql-metrics.plugin.js';
 import { MetricsService } from './ops/metrics.service.js';
 import { WorkerRecordParser } from './workers/record-parser.js';
 
@@ -41,10 +44,13 @@ export class AppModule {
           // HTTP requests carry { req }; graphql-ws connections carry their connection params.
           context: (c: { req?: unknown; connectionParams?: unknown }) => (c.req ? { req: c.req } : { connectionParams: c.connectionParams ?? {} }),
           validationRules: [queryLimits(config.maxQueryDepth, config.maxQueryComplexity, config.maxExpensiveFields)],
-          playground: false,
+          // No landing page from Apollo (Sandbox, loaded from a CDN) nor the driver's GraphiQL: Apollo's landing page is
+          // disabled, and src/api/graphiql.controller.ts serves a GraphiQL bundled at build time at /graphiql.
+          graphiql: false,
           // Answers are per caller and never HTTP-cached: skip the per-field cache-control hooks.
           // limitsPlugin charges expensive fields and game creations to the caller before anything runs.
-          plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), limitsPlugin(limits)],
+          // graphqlMetricsPlugin names each operation and its outcome for the request's metrics and log line.
+          plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), limitsPlugin(limits), graphqlMetricsPlugin()],
           introspection: true,
           includeStacktraceInErrorResponses: false,
           // A document of more tokens than any real query is refused before it can exhaust the parser's stack.
@@ -64,8 +70,8 @@ export class AppModule {
         }),
         ...GAME_MODULES,
       ],
-      controllers: [GamesController, OpsController],
-      providers: [GamesResolver, MoveAcceptedResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
+      controllers: [GamesController, OpsController, GraphiqlController, OpenApiController],
+      providers: [GamesResolver, MoveAcceptedResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
     };
   }
 }

@@ -10,8 +10,9 @@ import { AppModule } from './app.module.js';
 import type { TrustProxy } from './api/caller.js';
 import { callerLimits, importQuota, rateLimiter } from './api/limits.js';
 import type { Config } from './config/config.js';
-import { JsonLogger } from './ops/json-logger.js';
+import { createLogger, PinoLogger } from './ops/logger.js';
 import { MetricsService } from './ops/metrics.service.js';
+import { requestLog, requestMetrics } from './ops/requests.js';
 import { RefereeService } from './referee/application/referee.service.js';
 
 /**
@@ -46,8 +47,9 @@ class TimedExpressAdapter extends ExpressAdapter {
 
 /** Builds the whole service (used by main.ts and by the end-to-end tests). */
 export async function createApp(config: Config): Promise<NestExpressApplication> {
+  const logger = createLogger(config.logLevel);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new TimedExpressAdapter(config), {
-    logger: new JsonLogger(config.logLevel),
+    logger: new PinoLogger(logger),
     bodyParser: false,
     // Throw start-up failures to main.ts, which prints them whatever LOG_LEVEL says (Nest would abort the process after logging through the possibly silent logger).
     abortOnError: false,
@@ -83,26 +85,31 @@ export async function createApp(config: Config): Promise<NestExpressApplication>
     socket.once('close', release);
   });
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const started = performance.now();
-    res.on('finish', () => {
-      // A fixed set of routes: a label per unknown path would grow the metrics without bound.
-      const route = req.path.startsWith('/api/games') ? '/api/games' : ['/graphql', '/healthz', '/readyz', '/metrics'].includes(req.path) ? req.path : 'other';
-      metrics.inc('arbiter_http_requests_total', { method: req.method, route, status: String(res.statusCode) });
-      metrics.observe('arbiter_http_request_duration_seconds', { route }, (performance.now() - started) / 1000);
+  // First, so that every request (refused ones too) gets its request id, log line and metrics.
+  app.use(requestLog(logger), requestMetrics(metrics));
+  // Browser apps on the origins CORS_ORIGINS names; a preflight is answered before any limit counts it.
+  if (config.corsOrigins === '*' || config.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
+      methods: ['GET', 'POST', 'OPTIONS'],
+      allowedHeaders: ['authorization', 'content-type', 'if-none-match', 'x-request-id'],
+      exposedHeaders: ['etag', 'retry-after', 'x-request-id', 'content-disposition'],
+      maxAge: 600,
     });
-    next();
-  });
+  }
   app.use(rateLimiter(limits));
   app.use('/api/games/import', importQuota(limits));
   app.useBodyParser('json', { limit: config.maxBodyBytes });
-  app.useBodyParser('text', { limit: config.maxBodyBytes, type: ['text/*', 'application/octet-stream'] });
-  // Body-parser failures (too large, malformed JSON) answer as JSON like every other refusal.
-  app.use((err: { status?: number; type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
+  // A record's text, whatever the client calls it: curl sends form encoding unless told otherwise.
+  app.useBodyParser('text', { limit: config.maxBodyBytes, type: ['text/*', 'application/octet-stream', 'application/x-www-form-urlencoded'] });
+  // Body-parser failures (too large, malformed JSON) answer as JSON like every other refusal; on
+  // /graphql as a GraphQL `errors` list, the one shape GraphQL clients read.
+  app.use((err: { status?: number; type?: string; message?: string }, req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     const status = err.status ?? 400;
     const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_INPUT';
-    res.status(status).json({ error: { code, message: status === 413 ? `the request body is larger than ${config.maxBodyBytes} bytes` : `the request body is not valid: ${err.message}` } });
+    const message = status === 413 ? `the request body is larger than ${config.maxBodyBytes} bytes` : `the request body is not valid: ${err.message}`;
+    res.status(status).json(/^\/graphql\/?$/i.test(req.path) ? { errors: [{ message, extensions: { code } }] } : { error: { code, message } });
   });
   return app;
 }

@@ -64,7 +64,8 @@ export class Bot {
   private moveNo = 0;
 
   constructor(
-    private readonly url: string,
+    /** The instance this bot talks to; the load bench moves it between instances (one database behind them all). */
+    public url: string,
     private readonly engine: Engine,
     private readonly ruleset: unknown,
     private readonly rand: (n: number) => number,

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { Request } from 'express';
+import { RefereeError } from '../referee/core/errors.js';
 
 /** The GraphQL context: the HTTP request, or the graphql-ws connection's parameters. */
 export interface GqlContext {
@@ -14,14 +15,22 @@ const bearer = (value: unknown): string | null => {
   return m ? m[1] : null;
 };
 
-/** The caller's seat token: the Authorization header, or `authorization` in graphql-ws connection params. */
+/**
+ * The caller's seat token: the `Authorization: Bearer <token>` header, or in graphql-ws
+ * connection params `authorization` (with or without `Bearer `) or `token`. A value given
+ * there that is no token at all is refused (UNAUTHORIZED), never taken for a spectator.
+ */
 export function tokenOf(ctx: GqlContext | Request | IncomingMessage | undefined): string | null {
   if (!ctx) return null;
   if ('headers' in ctx && ctx.headers) return bearer(ctx.headers.authorization);
   const c = ctx as GqlContext;
   if (c.req?.headers) return bearer(c.req.headers.authorization);
   const params = c.connectionParams ?? {};
-  return bearer(params.authorization ?? params.Authorization);
+  const given = params.authorization ?? params.Authorization ?? params.token;
+  if (given === undefined || given === null || given === '') return null;
+  const token = bearer(given) ?? (typeof given === 'string' && /^\S+$/.test(given.trim()) ? given.trim() : null);
+  if (!token) throw new RefereeError('UNAUTHORIZED', 'connectionParams.authorization must be a seat token, with or without "Bearer "');
+  return token;
 }
 
 /** Whether the peer at `address`, `hops` proxies away, is a proxy we trust (Express's compiled `trust proxy`). */

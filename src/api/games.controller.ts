@@ -5,6 +5,7 @@ import { RefereeService } from '../referee/application/referee.service.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
 import { gameIdOf, toGame } from './mapping.js';
+import { gameEventStream } from './subscriptions.js';
 
 /** REST for plain clients and files. Errors are JSON: { error: { code, message } }. */
 @Controller('api/games')
@@ -40,14 +41,46 @@ export class GamesController {
     };
   }
 
-  /** Newline-delimited JSON, one event per line, as the caller may see them. */
+  /**
+   * Newline-delimited JSON, one event per line, as the caller may see them, after `afterSeq`.
+   * With `follow=1` the answer stays open and streams each new event as it is stored, until the
+   * game ends (its last line is `SeedRevealed`) or the client goes away; an empty line every
+   * 15 s keeps idle proxies from closing it.
+   */
   @Get(':id/events')
-  async events(@Param('id') id: string, @Query('afterSeq') afterSeq: unknown, @Req() req: Request, @Res() res: Response) {
+  async events(@Param('id') id: string, @Query('afterSeq') afterSeq: unknown, @Query('follow') follow: unknown, @Req() req: Request, @Res() res: Response) {
     gameIdOf(id);
     const after = afterSeq === undefined ? 0 : wholeNumber(afterSeq, 'afterSeq');
+    if (follow !== undefined && follow !== '0' && follow !== '1' && follow !== 'true' && follow !== 'false') throw new RefereeError('INVALID_INPUT', 'follow must be 1 or 0');
     const viewer = await this.referee.viewerOf(id, tokenOf(req));
     const game = await this.referee.game(id);
     res.setHeader('content-type', 'application/x-ndjson');
+    if (follow === '1' || follow === 'true') {
+      res.setHeader('cache-control', 'no-store');
+      res.setHeader('x-accel-buffering', 'no');
+      res.flushHeaders();
+      const stream = gameEventStream(this.referee, id, after, viewer);
+      const gone = () => void stream.return?.();
+      res.on('close', gone);
+      const keepAlive = setInterval(() => res.write('\n'), 15_000);
+      try {
+        for await (const e of stream)
+          if (!res.write(`${JSON.stringify(e)}\n`))
+            await new Promise((r) => {
+              res.once('drain', r);
+              res.once('close', r);
+            });
+      } catch (err) {
+        // The status is sent already: the refusal is the stream's last line.
+        const { code, message } = err instanceof RefereeError ? err : { code: 'INTERNAL', message: 'the stream failed' };
+        res.write(`${JSON.stringify({ error: { code, message } })}\n`);
+      } finally {
+        clearInterval(keepAlive);
+        res.off('close', gone);
+        res.end();
+      }
+      return;
+    }
     for (let last = after; last < game.version; ) {
       const page = await this.referee.events(id, last, viewer);
       if (page.length === 0) break;

@@ -5,10 +5,11 @@ import { RefereeError } from '../referee/core/errors.js';
 import { isGameId, type LiveGame } from '../referee/application/live-games.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { isCleanText } from '../referee/application/seat-tokens.js';
+import { normaliseRuleset } from '../games/ruleset-spellings.js';
 import { tokenOf, type GqlContext } from './caller.js';
 import { asGraphQLError } from './error.filter.js';
 import { JSONScalar } from './json.scalar.js';
-import { gameIdOf, rejectGameId, toGame, toGameFromRow, toMoveResult, toRejection, type GameModel } from './mapping.js';
+import { gameIdOf, ofGame, rejectGameId, seatsToAct, toGame, toGameFromRow, toMoveResult, toRejection, type GameModel } from './mapping.js';
 import {
   CreateGameInput,
   CreateGameResult,
@@ -25,6 +26,7 @@ import {
   Verdict,
 } from './models.js';
 import { gameEventStream } from './subscriptions.js';
+import { GameOutcome, GameState, LegalMoves, typedLegalMoves, typedOutcome, typedState } from './typed.js';
 
 /** The generic game API every kind shares. Thin: every decision is the referee's. */
 @Resolver(() => Game)
@@ -49,17 +51,28 @@ export class GamesResolver {
     return toGame(await this.referee.game(gameIdOf(id), undefined, atLeastVersion));
   }
 
-  @Query(() => GameConnection, { description: 'Games, newest first, with cursor pagination' })
+  @Query(() => GameConnection, {
+    description: 'Games, newest first, as a Relay cursor connection: `first` after a cursor pages forwards (20 by default), `last` before a cursor pages backwards (not both)',
+  })
   async games(
     @Args('filter', { type: () => GameFilterInput, nullable: true }) filter: GameFilterInput | null,
-    @Args('first', { type: () => Int, nullable: true, defaultValue: 20 }) first: number | null,
-    @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Args('first', { type: () => Int, nullable: true, description: 'At most 100; 20 when neither first nor last is given' }) first: number | null,
+    @Args('after', { type: () => String, nullable: true, description: 'A cursor: the games after it' }) after: string | null,
+    @Args('last', { type: () => Int, nullable: true, description: 'At most 100: the last games (before `before`)' }) last: number | null,
+    @Args('before', { type: () => String, nullable: true, description: 'A cursor: the games before it' }) before: string | null,
   ): Promise<GameConnection> {
     const kind = filter?.kind;
     if (kind !== null && kind !== undefined && (kind.length > 64 || !isCleanText(kind))) throw new RefereeError('INVALID_INPUT', 'filter.kind must be a game kind (the gameKinds query lists them)');
-    if (after !== null && after !== undefined) checkCursor(after);
-    const page = await this.referee.list({ kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined }, first ?? 20, after);
-    return { nodes: page.games.map(toGameFromRow), pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
+    if (after !== null && after !== undefined) checkCursor(after, 'after');
+    if (before !== null && before !== undefined) checkCursor(before, 'before');
+    const page = await this.referee.list({ kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined }, { first, after, last, before });
+    const nodes = page.games.map(toGameFromRow);
+    return {
+      edges: nodes.map((node, i) => ({ node, cursor: page.cursors[i] })),
+      nodes,
+      pageInfo: { startCursor: page.startCursor, endCursor: page.endCursor, hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage },
+      count: page.totalCount,
+    };
   }
 
   @Query(() => [GameEvent], { description: 'Events after a sequence number, as the caller may see them' })
@@ -73,7 +86,7 @@ export class GamesResolver {
     const after = checkAfterSeq(afterSeq);
     const most = limit ?? 1000;
     if (most < 1 || most > 1000) throw new RefereeError('INVALID_INPUT', 'limit must be between 1 and 1000');
-    return this.referee.events(gameId, after, await this.viewer(gameId, ctx), most);
+    return ofGame(gameId, await this.referee.events(gameId, after, await this.viewer(gameId, ctx), most));
   }
 
   @Query(() => GameSnapshot, { description: 'The game as it was just after event `seq` (replayed from the log)' })
@@ -93,7 +106,8 @@ export class GamesResolver {
     try {
       const { game, tokens } = await this.referee.createGame({
         kind: input.kind,
-        ruleset: input.ruleset,
+        // Choices in the typed API's spelling (ONLINE) or the engine's ("online").
+        ruleset: normaliseRuleset(input.kind, input.ruleset),
         seats: input.seats?.map((s) => ({ name: s.name, clientSeed: s.clientSeed, open: s.open ?? false })),
       });
       return { game: toGame(game), tokens };
@@ -149,10 +163,10 @@ export class GamesResolver {
     // Over graphql-ws this serves each event. A subscription POSTed over HTTP is run as a one-shot
     // query that never subscribes: this resolver is then all that runs, and it says why.
     // (Over graphql-ws the context has the connection's params; over HTTP only the Express request.)
-    resolve: (e: GameEvent, _args: unknown, ctx: GqlContext | undefined) => {
+    resolve: (e: GameEvent, args: { gameId: string }, ctx: GqlContext | undefined) => {
       if (ctx && !ctx.connectionParams && typeof ctx.req?.method === 'string')
         throw new GraphQLError('subscriptions are served over WebSocket (graphql-ws on /graphql), not over HTTP', { extensions: { code: 'WEBSOCKET_REQUIRED' } });
-      return e;
+      return { ...e, gameId: args.gameId };
     },
   })
   async subscribeGameEvents(
@@ -183,15 +197,34 @@ export class GamesResolver {
     return this.referee.legalActions(await this.liveOf(game), await this.viewerOrSpectator(game, ctx));
   }
 
-  @ResolveField(() => [Int], { description: 'Seats that may act now' })
+  @ResolveField(() => [Int], { description: "Seat indexes that may act now (the same in every game's typed state); empty while a chance is drawn, seats are open or the game is over" })
   async toAct(@Parent() game: GameModel): Promise<number[]> {
-    const live = await this.liveOf(game);
-    return live.status === 'ACTIVE' ? live.engine.toAct(live.state) : [];
+    return seatsToAct(await this.liveOf(game));
   }
 
-  @ResolveField(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over' })
+  @ResolveField(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over (typed: outcome)' })
   async result(@Parent() game: GameModel): Promise<unknown> {
     return (await this.liveOf(game)).outcome;
+  }
+
+  @ResolveField(() => GameState, { nullable: true, description: 'The game as the caller may see it, typed per game (use inline fragments); view is the same as JSON' })
+  async state(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<typeof GameState | null> {
+    const live = await this.liveOf(game);
+    const viewer = await this.viewerOrSpectator(game, ctx);
+    return typedState(live, viewer, this.referee.view(live, viewer));
+  }
+
+  @ResolveField(() => LegalMoves, { nullable: true, description: "The caller's legal actions now, typed per game; legalActions is the same as JSON" })
+  async legalMoves(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<typeof LegalMoves | null> {
+    const live = await this.liveOf(game);
+    const viewer = await this.viewerOrSpectator(game, ctx);
+    return typedLegalMoves(live, viewer, this.referee.legalActions(live, viewer));
+  }
+
+  @ResolveField(() => GameOutcome, { nullable: true, description: 'How the game ended, typed; null while it goes on (result is the same as JSON)' })
+  async outcome(@Parent() game: GameModel): Promise<GameOutcome | null> {
+    const live = await this.liveOf(game);
+    return typedOutcome(live.kind, live.outcome);
   }
 
   @ResolveField(() => Fairness)
@@ -244,6 +277,15 @@ export class MoveAcceptedResolver {
     return this.referee.legalActions(await this.liveOf(move), move.seat);
   }
 
+  @ResolveField(() => Game, { description: "The game at this move's version or later, its seat-specific fields (state, legalMoves) for the caller: no second query needed" })
+  async game(@Parent() move: MoveAccepted): Promise<GameModel> {
+    try {
+      return toGame(await this.referee.game(move.gameId, undefined, move.version));
+    } catch (err) {
+      throw asGraphQLError(err);
+    }
+  }
+
   private async liveOf(move: MoveAccepted): Promise<LiveGame> {
     try {
       return await this.referee.game(move.gameId);
@@ -261,9 +303,18 @@ function checkAfterSeq(afterSeq: number | null): number {
 }
 
 /** A `games` cursor as this API gives them out (base64url of "<ISO time>|<game id>"), checked before it reaches a query. */
-function checkCursor(after: string): void {
-  const [at, id, ...rest] = /^[A-Za-z0-9_-]{1,200}$/.test(after) ? Buffer.from(after, 'base64url').toString().split('|') : [];
+function checkCursor(cursor: string, name: 'after' | 'before'): void {
+  const [at, id, ...rest] = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString().split('|') : [];
   if (rest.length > 0 || !at || !isGameId(id) || Number.isNaN(new Date(at).getTime())) {
-    throw new RefereeError('INVALID_INPUT', 'after is not a cursor this API gave out');
+    throw new RefereeError('INVALID_INPUT', `${name} is not a cursor this API gave out`);
+  }
+}
+
+/** `GameConnection.totalCount`: counted only when asked for. */
+@Resolver(() => GameConnection)
+export class GameConnectionResolver {
+  @ResolveField(() => Int, { description: 'How many games match the filter, on all pages' })
+  totalCount(@Parent() connection: GameConnection): Promise<number> {
+    return connection.count();
   }
 }

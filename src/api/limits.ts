@@ -34,6 +34,15 @@ import { addressKey, addressOf, clientAddress, type GqlContext, type TrustProxy,
 export const MAX_QUERY_TOKENS = 5000;
 
 /** Fields that cost more than 1 in an operation's complexity (`Parent.field`). */
+/**
+ * Introspection is always allowed, within its own depth: graphql-js's getIntrospectionQuery()
+ * (what GraphiQL, Apollo tooling and graphql-codegen send) reaches depth 15 with
+ * every option on. Its fields count in the cost as any others, so a crafted, wider one is still
+ * bounded.
+ */
+const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
+export const MAX_INTROSPECTION_DEPTH = 16;
+
 export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.verifyGame': 100,
   'Query.gameStateAt': 50,
@@ -44,6 +53,8 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Mutation.importGame': 100,
   'Mutation.createGame': 10,
   'Mutation.createChickenFootGame': 10,
+  'Mutation.createBackgammonGame': 10,
+  'Mutation.createCerkeGame': 10,
 };
 
 /** Fields that replay or check a whole game: at most `maxExpensiveFields` per operation (aliases counted). */
@@ -57,9 +68,18 @@ export const EXPENSIVE_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Mutations that make a game: counted against the creation quota of the caller's address. */
-export const CREATION_FIELDS: ReadonlySet<string> = new Set(['Mutation.createGame', 'Mutation.createChickenFootGame', 'Mutation.importGame']);
+export const CREATION_FIELDS: ReadonlySet<string> = new Set([
+  'Mutation.createGame',
+  'Mutation.createChickenFootGame',
+  'Mutation.createBackgammonGame',
+  'Mutation.createCerkeGame',
+  'Mutation.importGame',
+]);
 
 /** Lists whose selection is paid once per item they may answer: `first` (a literal; a variable counts as the most). */
+/** A connection's fields that hold one entry per item of the page (pageInfo and totalCount are paid once). */
+const PAGE_ITEMS = new Set(['edges', 'nodes']);
+
 const LISTS: Readonly<Record<string, { default: number; max: number }>> = {
   'Query.games': { default: 20, max: 100 },
 };
@@ -68,7 +88,10 @@ const LISTS: Readonly<Record<string, { default: number; max: number }>> = {
 export const EXPENSIVE_REQUEST_COST = 10;
 
 export interface OperationMeasure {
+  /** Deepest selection outside introspection. */
   depth: number;
+  /** Deepest selection under `__schema` / `__type`. */
+  introspectionDepth: number;
   cost: number;
   /** Fields of EXPENSIVE_FIELDS selected, aliases and fragments expanded. */
   expensive: number;
@@ -92,8 +115,10 @@ export function measureOperation(schema: GraphQLSchema | undefined, document: Do
   let exceeded = false;
   let expensive = 0;
   let creations = 0;
+  let introspectionDepth = 0;
   const typeNamed = (name: string): GraphQLNamedType | undefined => schema?.getType(name) ?? undefined;
-  const measure = (set: SelectionSetNode, parent: GraphQLNamedType | undefined, depth: number, seen: Set<string>, top: boolean): { depth: number; cost: number } => {
+  // `items`: the page size of the list field this selection set belongs to; its `edges` and `nodes` cost that many times.
+  const measure = (set: SelectionSetNode, parent: GraphQLNamedType | undefined, depth: number, seen: Set<string>, top: boolean, items = 1): { depth: number; cost: number } => {
     let deepest = depth;
     let cost = 0;
     for (const sel of set.selections) {
@@ -110,9 +135,11 @@ export function measureOperation(schema: GraphQLSchema | undefined, document: Do
         if (top && CREATION_FIELDS.has(key)) creations++;
         let own = FIELD_COSTS[key] ?? 1;
         if (sel.selectionSet) {
-          const inner = measure(sel.selectionSet, def ? getNamedType(def.type) : undefined, depth + 1, seen, false);
-          deepest = Math.max(deepest, inner.depth);
-          own += inner.cost * itemsOf(key, sel.arguments ?? []);
+          const inner = measure(sel.selectionSet, def ? getNamedType(def.type) : undefined, depth + 1, seen, false, itemsOf(key, sel.arguments ?? []));
+          // Introspection has its own, deeper bound: tools' standard query nests type references deeply.
+          if (top && INTROSPECTION_FIELDS.has(name)) introspectionDepth = Math.max(introspectionDepth, inner.depth);
+          else deepest = Math.max(deepest, inner.depth);
+          own += inner.cost * (PAGE_ITEMS.has(name) ? items : 1);
         } else deepest = Math.max(deepest, depth + 1);
         cost += own;
       } else {
@@ -129,7 +156,7 @@ export function measureOperation(schema: GraphQLSchema | undefined, document: Do
           type = typeNamed(f.typeCondition.name.value);
           innerSeen = new Set(seen).add(f.name.value);
         }
-        const m = measure(inner, type, depth, innerSeen, top);
+        const m = measure(inner, type, depth, innerSeen, top, items);
         deepest = Math.max(deepest, m.depth);
         cost += m.cost;
       }
@@ -139,14 +166,14 @@ export function measureOperation(schema: GraphQLSchema | undefined, document: Do
   };
   const root = op.operation === 'query' ? schema?.getQueryType() : op.operation === 'mutation' ? schema?.getMutationType() : schema?.getSubscriptionType();
   const m = measure(op.selectionSet, root ?? undefined, 0, new Set(), true);
-  return { depth: m.depth, cost: m.cost, expensive, creations, exceeded: exceeded || m.cost > budget };
+  return { depth: m.depth, introspectionDepth, cost: m.cost, expensive, creations, exceeded: exceeded || m.cost > budget };
 }
 
-/** How many items a list field may answer, from its `first` argument. */
+/** How many items a list field may answer, from its `first` (or `last`, paging backwards) argument. */
 function itemsOf(key: string, args: readonly ArgumentNode[]): number {
   const list = LISTS[key];
   if (!list) return 1;
-  const first = args.find((a) => a.name.value === 'first');
+  const first = args.find((a) => a.name.value === 'first') ?? args.find((a) => a.name.value === 'last');
   if (!first) return list.default;
   if (first.value.kind === Kind.INT) return Math.min(list.max, Math.max(1, Number(first.value.value)));
   return list.max;
@@ -163,6 +190,9 @@ export function queryLimits(maxDepth: number, maxCost: number, maxExpensive = 5)
       const m = measureOperation(context.getSchema(), context.getDocument(), op, maxCost);
       if (m.depth > maxDepth) {
         context.reportError(new GraphQLError(`query depth ${m.depth} exceeds the limit of ${maxDepth}`, { extensions: { code: 'QUERY_TOO_DEEP' } }));
+      }
+      if (m.introspectionDepth > MAX_INTROSPECTION_DEPTH) {
+        context.reportError(new GraphQLError(`introspection depth ${m.introspectionDepth} exceeds the limit of ${MAX_INTROSPECTION_DEPTH}`, { extensions: { code: 'QUERY_TOO_DEEP' } }));
       }
       if (m.exceeded) {
         context.reportError(
@@ -231,7 +261,7 @@ export class CallerLimits {
   private readonly creations = new Map<string, { tokens: number; at: number }>();
   private readonly subscriptions = new Map<string, number>();
   private readonly connections = new Map<string, number>();
-  private readonly callers = new WeakMap<object, string>();
+  private readonly callers = new WeakMap<object, { key: string; overdrawn: Refusal | null }>();
   private bindings: LimitBindings | null = null;
   private sweptWindows: number;
   private sweptCreations: number;
@@ -260,7 +290,7 @@ export class CallerLimits {
    * Counts a request of `cost` against its caller's minute and answers the caller's key, or a
    * refusal. A token not seen before is paid for by the address, then looked up.
    */
-  async admit(token: string | null, address: string, cost = 1): Promise<{ key: string } | { refusal: Refusal }> {
+  async admit(token: string | null, address: string, cost = 1): Promise<{ key: string } | { key: string; refusal: Refusal }> {
     const byAddress = `a:${addressKey(address)}`;
     if (!token) return this.charged(byAddress, cost);
     const hash = sha256Hex(token);
@@ -297,13 +327,24 @@ export class CallerLimits {
     return null;
   }
 
+  /** Gives back units counted in the caller's current minute (a request found to belong to another budget). */
+  private refund(key: string, units: number): void {
+    const w = this.windows.get(key);
+    if (w) w.count = Math.max(0, w.count - units);
+  }
+
   /** Remembers which caller an HTTP request was counted under (for the GraphQL plugin). */
-  remember(req: object, key: string): void {
-    this.callers.set(req, key);
+  remember(req: object, key: string, overdrawn: Refusal | null = null): void {
+    this.callers.set(req, { key, overdrawn });
   }
 
   callerOf(req: object): string | null {
-    return this.callers.get(req) ?? null;
+    return this.callers.get(req)?.key ?? null;
+  }
+
+  /** The refusal a seat's request over its reading budget is held to unless it turns out to be a move. */
+  overdrawnOf(req: object): Refusal | null {
+    return this.callers.get(req)?.overdrawn ?? null;
   }
 
   /** Takes `n` game creations from the address's hourly quota (a bucket refilled continuously). */
@@ -382,8 +423,15 @@ export class CallerLimits {
    * What an operation costs its caller beyond the request itself: expensive fields against the
    * minute, creations against the address's hour. A refusal, or null.
    */
-  chargeOperation(schema: GraphQLSchema | undefined, document: DocumentNode, op: OperationDefinitionNode, caller: string | null, address: string): Refusal | null {
+  chargeOperation(schema: GraphQLSchema | undefined, document: DocumentNode, op: OperationDefinitionNode, caller: string | null, address: string, overdrawn: Refusal | null = null): Refusal | null {
     const m = measureOperation(schema, document, op, this.settings.maxQueryComplexity);
+    // A seat's moves have a budget of their own: reading (polling, spectating) never starves them.
+    // The request was counted as a read (or let through over the reads budget, `overdrawn`).
+    if (caller?.startsWith('t:') && op.operation === 'mutation') {
+      if (!overdrawn) this.refund(caller, 1);
+      const refused = this.charge(`${caller}:moves`, 1);
+      if (refused) return refused;
+    } else if (overdrawn) return overdrawn;
     if (caller && m.expensive > 0) {
       const refused = this.charge(caller, m.expensive * (EXPENSIVE_REQUEST_COST - 1));
       if (refused) return refused;
@@ -391,9 +439,9 @@ export class CallerLimits {
     return op.operation === 'mutation' ? this.takeCreations(address, m.creations) : null;
   }
 
-  private charged(key: string, cost: number): { key: string } | { refusal: Refusal } {
+  private charged(key: string, cost: number): { key: string } | { key: string; refusal: Refusal } {
     const refusal = this.charge(key, cost);
-    return refusal ? { refusal } : { key };
+    return refusal ? { key, refusal } : { key };
   }
 
   private async isIssued(token: string, hash: string): Promise<boolean> {
@@ -424,7 +472,13 @@ export class CallerLimits {
       onConnect: async (ctx: Ctx) => {
         const request = ctx.extra?.request;
         const address = request ? clientAddress(request, this.trust) : 'unknown';
-        const admitted = await this.admit(tokenOf({ connectionParams: ctx.connectionParams ?? {} }), address);
+        let token: string | null;
+        try {
+          token = tokenOf({ connectionParams: ctx.connectionParams ?? {} });
+        } catch {
+          return false; // a malformed token: 4403 Forbidden, not a silent spectator
+        }
+        const admitted = await this.admit(token, address);
         if ('refusal' in admitted) return false;
         const conn = { key: admitted.key, address, subscriptions: new Map<string, () => void>() };
         connections.set(ctx, conn);
@@ -495,12 +549,11 @@ export function refusalError(refusal: Refusal, http = true): GraphQLError {
   return new GraphQLError(refusal.message, { extensions });
 }
 
-/** 429 with Retry-After; the body is the REST error, and on /graphql also a GraphQL `errors` list. */
+/** 429 with Retry-After; the body is the REST error, or on /graphql a GraphQL `errors` list (nothing else at its top level). */
 function refuse(req: Request, res: Response, refusal: Refusal): void {
   if (refusal.retryAfter !== undefined) res.setHeader('retry-after', String(refusal.retryAfter));
-  const body: Record<string, unknown> = { error: { code: refusal.code, message: refusal.message } };
-  if (/^\/graphql\/?$/i.test(req.path)) body.errors = [{ message: refusal.message, extensions: { code: refusal.code, retryAfter: refusal.retryAfter } }];
-  res.status(429).json(body);
+  const { code, message, retryAfter } = refusal;
+  res.status(429).json(/^\/graphql\/?$/i.test(req.path) ? { errors: [{ message, extensions: { code, retryAfter } }] } : { error: { code, message } });
 }
 
 // ------------------------------------------------------------------ HTTP middleware and plugin
@@ -517,7 +570,15 @@ export function rateLimiter(limits: CallerLimits) {
     if (!limits.rateLimited || req.path === '/healthz' || req.path === '/metrics') return next();
     const cost = EXPENSIVE_REST.test(req.path) ? EXPENSIVE_REQUEST_COST : 1;
     limits.admit(tokenOf(req), addressOf(req), cost).then((admitted) => {
-      if ('refusal' in admitted) return refuse(req, res, admitted.refusal);
+      if ('refusal' in admitted) {
+        // Over a seat's reading budget, a GraphQL POST may still be a move, which has its own:
+        // the plugin decides once the operation is known (only real seat tokens get this far).
+        if (admitted.key.startsWith('t:') && req.method === 'POST' && /^\/graphql\/?$/i.test(req.path)) {
+          limits.remember(req, admitted.key, admitted.refusal);
+          return next();
+        }
+        return refuse(req, res, admitted.refusal);
+      }
       limits.remember(req, admitted.key);
       next();
     }, next);
@@ -546,7 +607,7 @@ export function limitsPlugin(limits: CallerLimits): ApolloServerPlugin<GqlContex
         async didResolveOperation({ operation, document, contextValue, schema }) {
           const req = contextValue.req;
           if (!req || !operation) return;
-          const refused = limits.chargeOperation(schema, document, operation, limits.callerOf(req), addressOf(req));
+          const refused = limits.chargeOperation(schema, document, operation, limits.callerOf(req), addressOf(req), limits.overdrawnOf(req));
           if (refused) throw refusalError(refused);
         },
       };

@@ -1,8 +1,10 @@
 import { RefereeError } from '../referee/core/errors.js';
+import { rejectionCode } from './rejection-codes.js';
 import type { GameRow, SeatRow } from '../referee/store/event-store.js';
 import type { MoveResult as RefereeMoveResult } from '../referee/application/command-handler.js';
 import { isGameId, type LiveGame } from '../referee/application/live-games.js';
-import type { Game, GameStatusEnum, MoveAccepted, Rejection } from './models.js';
+import type { StoredEvent } from '../referee/core/stream.js';
+import type { Game, GameEvent, GameStatusEnum, MoveAccepted, Rejection } from './models.js';
 
 /**
  * A Game model. From a command or a lookup it keeps the live game for its field resolvers; in a
@@ -32,9 +34,15 @@ export function toGameFromRow(row: Pick<GameRow, 'id' | 'kind' | 'status' | 'ver
 }
 
 export function toMoveResult(r: RefereeMoveResult): MoveAccepted | Rejection {
-  if (!r.accepted) return { code: r.code, message: r.message, currentVersion: r.version };
-  return { gameId: r.gameId, seat: r.seat, version: r.version, status: r.status as GameStatusEnum, events: r.events, result: r.outcome };
+  if (!r.accepted) return { code: rejectionCode(r.code), message: r.message, currentVersion: r.version };
+  return { gameId: r.gameId, seat: r.seat, version: r.version, status: r.status as GameStatusEnum, events: ofGame(r.gameId, r.events), result: r.outcome };
 }
+
+/** Events as GameEvent models: each names its game, so its typed `detail` can be read in the game's terms. */
+export const ofGame = (gameId: string, events: readonly StoredEvent[]): GameEvent[] => events.map((e) => ({ ...e, gameId }));
+
+/** The seats that may act now, as every typed answer gives them: none until the game started, nor once it is over. */
+export const seatsToAct = (game: LiveGame): number[] => (game.status === 'ACTIVE' ? game.engine.toAct(game.state) : []);
 
 /**
  * A game id argument, checked before it goes anywhere near the database: anything that is not
@@ -53,6 +61,6 @@ export function rejectGameId(id: unknown): Rejection | null {
 
 /** Mutations answer a refusal as a Rejection, never as an error. */
 export function toRejection(err: unknown): Rejection {
-  if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
+  if (err instanceof RefereeError) return { code: rejectionCode(err.code), message: err.message, currentVersion: null };
   throw err;
 }

@@ -1,3 +1,4 @@
+import { type RejectionCode, RejectionCodeEnum } from './rejection-codes.js';
 import { Field, ID, InputType, Int, ObjectType, createUnionType, registerEnumType } from '@nestjs/graphql';
 import { JSONScalar } from './json.scalar.js';
 
@@ -10,8 +11,8 @@ registerEnumType(GameStatusEnum, { name: 'GameStatus', description: 'WAITING for
 
 @ObjectType({ description: 'A refusal: nothing changed. `code` is stable; `message` explains the rule or input problem.' })
 export class Rejection {
-  @Field() code: string;
-  @Field() message: string;
+  @Field(() => RejectionCodeEnum, { description: 'Why: a stable code (see RejectionCode)' }) code: RejectionCode;
+  @Field({ description: 'What to do about it, for a person' }) message: string;
   @Field(() => Int, { nullable: true, description: 'The game version when refused, if known' }) currentVersion?: number | null;
 }
 
@@ -36,10 +37,13 @@ export class GameEvent {
   @Field() type: string;
   @Field(() => Int, { nullable: true }) actor: number | null;
   @Field(() => String, { nullable: true }) moveId: string | null;
-  @Field(() => JSONScalar) payload: unknown;
+  @Field(() => JSONScalar, { description: 'The payload as stored and hashed (a chance draw holds its values as drawn, 0 to range - 1), bar what the viewer may not see; typed: detail' })
+  payload: unknown;
   @Field() createdAt: string;
   @Field() prevHash: string;
   @Field() hash: string;
+  /** The game it belongs to (not a field: it lets `detail` read the event in its game's terms). */
+  gameId?: string;
 }
 
 @ObjectType()
@@ -102,16 +106,27 @@ export const MoveResult = createUnionType({
   resolveType: (v: object) => ('code' in v ? Rejection : MoveAccepted),
 });
 
-@ObjectType()
+@ObjectType({ description: 'Where a page of a list starts and ends (Relay cursor connections)' })
 export class PageInfo {
-  @Field(() => String, { nullable: true }) endCursor: string | null;
-  @Field() hasNextPage: boolean;
+  @Field(() => String, { nullable: true, description: "The first item's cursor (`before` it pages backwards)" }) startCursor: string | null;
+  @Field(() => String, { nullable: true, description: "The last item's cursor (`after` it pages forwards)" }) endCursor: string | null;
+  @Field({ description: 'More items follow the page (known when paging forwards with `first`; false with `last`)' }) hasNextPage: boolean;
+  @Field({ description: 'More items precede the page (known when paging backwards with `last`; false with `first`)' }) hasPreviousPage: boolean;
 }
 
 @ObjectType()
+export class GameEdge {
+  @Field({ description: 'Opaque: pass it as `after` or `before`' }) cursor: string;
+  @Field(() => Game) node: Game;
+}
+
+@ObjectType({ description: 'A page of games, newest first (Relay cursor connection)' })
 export class GameConnection {
-  @Field(() => [Game]) nodes: Game[];
+  @Field(() => [GameEdge]) edges: GameEdge[];
+  @Field(() => [Game], { description: "The page's games without their cursors (the edges' nodes)" }) nodes: Game[];
   @Field(() => PageInfo) pageInfo: PageInfo;
+  /** Counts the filter's matches; resolved only when `totalCount` is asked for. */
+  count: () => Promise<number>;
 }
 
 @ObjectType()

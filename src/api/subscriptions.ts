@@ -4,11 +4,16 @@ import type { RefereeService } from '../referee/application/referee.service.js';
 import { viewEvent } from '../referee/core/game/views.js';
 import type { StoredEvent } from '../referee/core/stream.js';
 
+/** The event a finished game's stream ends with. */
+const LAST_EVENT = 'SeedRevealed';
+
 /**
  * A game's events for one viewer: the stored ones after `afterSeq`, then live ones as they are
  * appended. The listener is attached before reading the past, so nothing falls in between.
  * Completing the subscription (`return`) ends the wait for the next event at once, so the
  * listener is dropped and the subscription's slot freed without waiting for another move.
+ * The stream completes by itself after the game's last event (`SeedRevealed`: a finished
+ * game's stream always ends with GameEnded and SeedRevealed).
  */
 export function gameEventStream(referee: RefereeService, gameId: string, afterSeq: number, viewer: Viewer): AsyncIterableIterator<StoredEvent> {
   let stop: () => void = () => undefined;
@@ -39,7 +44,11 @@ export function gameEventStream(referee: RefereeService, gameId: string, afterSe
             for (const e of page) yield e;
             if (page.length === 0) break;
             last = page.at(-1)!.seq;
+            if (page.at(-1)!.type === LAST_EVENT) return;
           }
+          // Subscribed past the end of a finished game: nothing more will come.
+          const game = await referee.game(gameId);
+          if (game.ended && last >= game.version) return;
           told = Math.min(told, last);
         }
         while (queue.length > 0 && queue[0].seq <= last + 1) {
@@ -47,6 +56,7 @@ export function gameEventStream(referee: RefereeService, gameId: string, afterSe
           if (e.seq > last) {
             last = e.seq;
             yield e;
+            if (e.type === LAST_EVENT) return;
           }
         }
         if (queue.length > 0 || told > last) {

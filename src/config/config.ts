@@ -37,6 +37,10 @@ export interface Config {
   headersTimeoutSeconds: number;
   /** Seconds an idle keep-alive connection stays open. */
   keepAliveTimeoutSeconds: number;
+  /** Browser origins allowed to call the API (CORS): a list, `*` for any, empty for none. */
+  corsOrigins: string[] | '*';
+  /** Serve GraphiQL at /graphiql (GRAPHIQL=on|off; off by default under NODE_ENV=production). */
+  graphiql: boolean;
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -104,6 +108,35 @@ function trustProxy(env: NodeJS.ProcessEnv): string[] {
   return items;
 }
 
+/** CORS_ORIGINS: `*`, or comma-separated origins such as https://app.example.com or http://localhost:5173. */
+function corsOrigins(env: NodeJS.ProcessEnv): string[] | '*' {
+  const raw = env.CORS_ORIGINS;
+  if (raw === undefined || raw.trim() === '') return [];
+  if (raw.trim() === '*') return '*';
+  return raw.split(',').map((item) => {
+    const origin = item.trim();
+    let url: URL | null = null;
+    try {
+      url = new URL(origin);
+    } catch {
+      /* refused below */
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== origin.replace(/\/$/, '')) {
+      throw new ConfigError(`CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com (scheme, host and port only), got "${origin}"`);
+    }
+    return url.origin;
+  });
+}
+
+/** GRAPHIQL: `on` or `off`; unset, on except under NODE_ENV=production. */
+function graphiql(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.GRAPHIQL;
+  if (raw === undefined || raw.trim() === '') return env.NODE_ENV?.trim() !== 'production';
+  const value = raw.trim().toLowerCase();
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new ConfigError(`GRAPHIQL must be on or off, got "${raw}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -135,6 +168,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutSeconds,
     headersTimeoutSeconds,
     keepAliveTimeoutSeconds: int(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 5, 1, 3600),
+    corsOrigins: corsOrigins(env),
+    graphiql: graphiql(env),
   };
 }
 

@@ -165,7 +165,7 @@ describe(`game lifecycle over GraphQL`, () => {
     expect(rest.body.error.code).toBe('NOT_FOUND');
     const malformed = await request(t.app.getHttpServer()).post('/graphql').set('content-type', 'application/json').send('{"query": ');
     expect(malformed.status).toBe(400);
-    expect(malformed.body.error.code).toBe('INVALID_INPUT');
+    expect(malformed.body.errors[0].extensions.code).toBe('INVALID_INPUT');
     const badMoveId = (await t.gql(ACT, { gameId: 'nope', moveId: '', action: {} })).data.submitAction;
     expect(badMoveId.code).toBe('INVALID_INPUT');
   });

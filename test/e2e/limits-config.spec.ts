@@ -42,6 +42,8 @@ describe('configuration', () => {
     ['RATE_LIMIT_PER_MINUTE', 'ten'],
     ['PORT', '70000'],
     ['LOG_LEVEL', 'loud'],
+    ['CORS_ORIGINS', 'app.example.com'],
+    ['CORS_ORIGINS', 'https://app.example.com/path'],
   ])('%s=%j is refused, naming the variable', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
   });
@@ -58,6 +60,8 @@ describe('configuration', () => {
       expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
     }
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,::1, fd00::/8' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '::1', 'fd00::/8']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
   });
 
   it('has safe defaults: trust no proxy, every limit on', () => {

@@ -5,10 +5,11 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
 import { gameDecider } from '../core/game/decider.js';
 import type { StoredEvent } from '../core/stream.js';
-import { EventStore, type GameFilter, type StoredGame } from '../store/event-store.js';
+import { EventStore, type GameFilter } from '../store/event-store.js';
 import { Freshness } from './freshness.js';
 import { GameCommands, type MoveResult } from './command-handler.js';
-import { GameQueries } from './game-queries.js';
+import { EventViews } from './event-views.js';
+import { type GamePage, type GamePageArgs, GameQueries } from './game-queries.js';
 import { type CreateGameInput, GameSetup, type NewGameAnswer } from './game-setup.js';
 import { isGameId, type LiveGame, LiveGames } from './live-games.js';
 import { RefereeMetrics } from './metrics.port.js';
@@ -43,7 +44,7 @@ export class RefereeService implements OnModuleInit, OnModuleDestroy {
     const tokens = (this.tokens = new SeatTokens(store));
     const slicer = new Slicer();
     this.live = new LiveGames(store, registry, slicer, decider);
-    this.queries = new GameQueries(this.live, tokens, store, registry, slicer);
+    this.queries = new GameQueries(this.live, tokens, store, registry, slicer, new EventViews(store, registry, slicer));
     this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics);
     this.setup = new GameSetup(this.live, tokens, store, decider, metrics, slicer);
     this.records = new Records(registry, store, this.queries, this.setup, parser);
@@ -128,8 +129,8 @@ export class RefereeService implements OnModuleInit, OnModuleDestroy {
     return this.queries.stateAt(gameId, seq, viewer);
   }
 
-  list(filter: GameFilter, first: number, after?: string | null): Promise<{ games: StoredGame[]; endCursor: string | null; hasNextPage: boolean }> {
-    return this.queries.list(filter, first, after);
+  list(filter: GameFilter, page?: GamePageArgs): Promise<GamePage> {
+    return this.queries.list(filter, page);
   }
 
   bundle(gameId: string): Promise<Bundle> {

@@ -40,6 +40,12 @@ export interface GameHead {
 /** The stream's expected version was taken by another writer (the compare-and-set failed). */
 export class AppendConflict extends Error {}
 
+/** Where a games list is cut: a row's creation time and id (newest first, ties by id). */
+export interface GameCursor {
+  createdAt: Date;
+  id: string;
+}
+
 export interface GameFilter {
   kind?: string;
   status?: GameStatus;
@@ -116,7 +122,14 @@ export abstract class EventStore {
    */
   abstract watch(watcher: AppendWatcher): Promise<() => Promise<void>>;
   abstract seatByTokenHash(tokenHash: string): Promise<{ gameId: string; index: number } | null>;
-  /** Newest first; the cursor is the last row's (createdAt, id). */
-  abstract list(filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<StoredGame[]>;
+  /**
+   * Newest first, at most `first` rows. A cursor is a row's (createdAt, id): `after` keeps the
+   * rows older than it, `options.before` the rows newer than it. `options.fromOldest` takes the
+   * `first` oldest rows of that window instead of the newest (paging backwards), still answered
+   * newest first.
+   */
+  abstract list(filter: GameFilter, first: number, after?: GameCursor, options?: { before?: GameCursor; fromOldest?: boolean }): Promise<StoredGame[]>;
+  /** How many games match the filter. */
+  abstract count(filter: GameFilter): Promise<number>;
   abstract ping(): Promise<void>;
 }

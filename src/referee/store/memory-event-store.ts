@@ -1,5 +1,17 @@
 import type { StoredEvent } from '../core/stream.js';
-import { AppendConflict, AppendWatchers, type AppendWatcher, EventStore, type GameFilter, type GameHead, type NewGame, type SeatClaim, type SeatRow, type StoredGame } from './event-store.js';
+import {
+  AppendConflict,
+  AppendWatchers,
+  type AppendWatcher,
+  EventStore,
+  type GameCursor,
+  type GameFilter,
+  type GameHead,
+  type NewGame,
+  type SeatClaim,
+  type SeatRow,
+  type StoredGame,
+} from './event-store.js';
 
 /**
  * The event store in memory, for unit tests: the same contract as PostgreSQL's (an append at a
@@ -69,20 +81,24 @@ export class MemoryEventStore extends EventStore {
     return null;
   }
 
-  async list(filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<StoredGame[]> {
+  async list(filter: GameFilter, first: number, after?: GameCursor, options: { before?: GameCursor; fromOldest?: boolean } = {}): Promise<StoredGame[]> {
+    const { before, fromOldest = false } = options;
     const newestFirst = (a: StoredGame, b: StoredGame) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1);
     const isAfter = (g: StoredGame) => !after || g.createdAt < after.createdAt || (g.createdAt.getTime() === after.createdAt.getTime() && g.id < after.id);
-    return [...this.games.values()]
-      .filter(
-        (g) =>
-          (filter.kind === undefined || g.kind === filter.kind) &&
-          (filter.status === undefined || g.status === filter.status) &&
-          (filter.imported === undefined || g.imported === filter.imported) &&
-          isAfter(g),
-      )
-      .sort(newestFirst)
-      .slice(0, first);
+    const isBefore = (g: StoredGame) => !before || g.createdAt > before.createdAt || (g.createdAt.getTime() === before.createdAt.getTime() && g.id > before.id);
+    const rows = [...this.games.values()].filter((g) => matches(g, filter) && isAfter(g) && isBefore(g)).sort(newestFirst);
+    return fromOldest ? rows.slice(Math.max(0, rows.length - first)) : rows.slice(0, first);
+  }
+
+  async count(filter: GameFilter): Promise<number> {
+    let n = 0;
+    for (const g of this.games.values()) if (matches(g, filter)) n++;
+    return n;
   }
 
   async ping(): Promise<void> {}
+}
+
+function matches(g: StoredGame, filter: GameFilter): boolean {
+  return (filter.kind === undefined || g.kind === filter.kind) && (filter.status === undefined || g.status === filter.status) && (filter.imported === undefined || g.imported === filter.imported);
 }

@@ -2,7 +2,19 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendListener } from './append-listener.js';
-import { AppendConflict, AppendWatchers, type AppendWatcher, EventStore, type GameFilter, type GameHead, type NewGame, type SeatClaim, type SeatRow, type StoredGame } from './event-store.js';
+import {
+  AppendConflict,
+  AppendWatchers,
+  type AppendWatcher,
+  EventStore,
+  type GameCursor,
+  type GameFilter,
+  type GameHead,
+  type NewGame,
+  type SeatClaim,
+  type SeatRow,
+  type StoredGame,
+} from './event-store.js';
 
 /**
  * The only code that talks to the database about games. An append is ONE statement: the
@@ -194,19 +206,29 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
     return this.prisma.seat.findUnique({ where: { tokenHash }, select: { gameId: true, index: true } });
   }
 
-  async list(filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<StoredGame[]> {
+  async list(filter: GameFilter, first: number, after?: GameCursor, options: { before?: GameCursor; fromOldest?: boolean } = {}): Promise<StoredGame[]> {
+    const { before, fromOldest = false } = options;
+    const order = fromOldest ? 'asc' : 'desc';
     const rows = await this.prisma.game.findMany({
       where: {
         kind: filter.kind,
         status: filter.status,
         imported: filter.imported,
-        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+        AND: [
+          ...(after ? [{ OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }] : []),
+          ...(before ? [{ OR: [{ createdAt: { gt: before.createdAt } }, { createdAt: before.createdAt, id: { gt: before.id } }] }] : []),
+        ],
       },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy: [{ createdAt: order }, { id: order }],
       take: first,
       include: { seats: { orderBy: { index: 'asc' } } },
     });
+    if (fromOldest) rows.reverse();
     return rows as unknown as StoredGame[];
+  }
+
+  count(filter: GameFilter): Promise<number> {
+    return this.prisma.game.count({ where: { kind: filter.kind, status: filter.status, imported: filter.imported } });
   }
 
   async ping(): Promise<void> {

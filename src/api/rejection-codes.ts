@@ -1,0 +1,47 @@
+import { registerEnumType } from '@nestjs/graphql';
+
+/**
+ * Every code a `Rejection` (and a REST error) carries: stable, so clients may branch on them.
+ * test/api/rejection-codes.spec.ts checks that every code the engines and the referee can give
+ * is listed here.
+ */
+export const REJECTION_CODES = {
+  INVALID_INPUT: 'The request is malformed or names something that cannot be: fix the input (the message says what).',
+  NOT_FOUND: 'No game has this id.',
+  UNAUTHORIZED: "The seat token is missing, unknown, or not one of this game's seats.",
+  NOT_YOUR_TURN: 'The seat may not act now; see `toAct`.',
+  ILLEGAL_MOVE: 'The rules do not allow this action now; see `legalActions`.',
+  GAME_OVER: 'The game has ended; nothing more can be played.',
+  GAME_NOT_STARTED: 'Seats are still open; the game starts when the last one is taken.',
+  GAME_NOT_FINISHED: 'Available only once the game ended (it has hidden information until then): bundles and records.',
+  NO_PENDING_DECISION: 'The action answers a decision (a double, a Cerke stake) that is not pending.',
+  SEAT_TAKEN: 'The seat asked for is taken; join another, or without naming one.',
+  VERSION_CONFLICT: 'The game moved since the `expectedVersion` sent (or another move was stored first): read it again and decide anew.',
+  MOVE_ID_REUSED: 'The move id was already used in this game for another seat or another move: choose a new id (a retry must repeat the same move).',
+  RATE_LIMITED: 'Too many requests or games created: wait `retryAfter` seconds.',
+  TOO_MANY_SUBSCRIPTIONS: 'Too many open subscriptions for this caller or address: close some first.',
+  SHUTTING_DOWN: 'This instance is stopping: send the request again (another instance, or this one once restarted, takes it).',
+  STORAGE_UNAVAILABLE: 'The database cannot store now (disk full, unreachable): nothing was stored; try again later.',
+  INTEGRITY_ERROR: "The game's stored history failed verification; see `verifyGame`.",
+  ROUND_OVER: 'Chicken Foot: no round is in play (the next one is being dealt).',
+  TILE_NOT_IN_HAND: 'Chicken Foot: the seat does not hold this tile.',
+  TARGET_NOT_OPEN: 'Chicken Foot: the target end is not open for play.',
+  NO_MATCH: 'Chicken Foot: the tile does not match the open end.',
+  MUST_PLAY: 'Chicken Foot: a legal play exists, so the seat must play.',
+  MUST_DRAW: 'Chicken Foot: no legal play and the boneyard can be drawn from, so the seat must draw.',
+  CANNOT_DRAW: 'Chicken Foot: the boneyard cannot be drawn from now (empty down to its reserve, or already drawn this turn).',
+  MUST_PLAY_DRAWN: 'Chicken Foot: the tile just drawn fits, so it must be played.',
+} as const;
+
+export type RejectionCode = keyof typeof REJECTION_CODES;
+
+export const RejectionCodeEnum = Object.fromEntries(Object.keys(REJECTION_CODES).map((k) => [k, k])) as { [K in RejectionCode]: K };
+
+registerEnumType(RejectionCodeEnum, {
+  name: 'RejectionCode',
+  description: 'Why a request was refused. Stable: clients may branch on these.',
+  valuesMap: Object.fromEntries(Object.entries(REJECTION_CODES).map(([k, description]) => [k, { description }])) as Record<RejectionCode, { description: string }>,
+});
+
+/** A code as the enum has it; a code it lacks (a bug: the test lists them all) reads as INVALID_INPUT rather than failing the answer. */
+export const rejectionCode = (code: string): RejectionCode => (code in REJECTION_CODES ? (code as RejectionCode) : 'INVALID_INPUT');

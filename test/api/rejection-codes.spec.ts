@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ChickenFootCodes } from '../../src/engines/chicken-foot/game.js';
+import { Codes } from '../../src/engines/kit/index.js';
+import { REJECTION_CODES } from '../../src/api/rejection-codes.js';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
+
+/** Codes written out where refusals are made: fail('X', …), new RefereeError('X', …), reject('X', …). */
+function codesInSource(): Set<string> {
+  const found = new Set<string>();
+  for (const file of files(SRC)) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/\b(?:fail|RefereeError|reject)\(\s*'([A-Z][A-Z_]+)'/g)) found.add(m[1]);
+  }
+  return found;
+}
+
+describe('rejection codes', () => {
+  it('lists every code the engines and the referee can refuse with, each described', () => {
+    const listed = new Set(Object.keys(REJECTION_CODES));
+    const given = new Set([...Object.values(Codes), ...Object.values(ChickenFootCodes), ...codesInSource()]);
+    expect([...given].filter((c) => !listed.has(c))).toEqual([]);
+    for (const description of Object.values(REJECTION_CODES)) expect(description.length).toBeGreaterThan(10);
+  });
+
+  it('are all in the README table', () => {
+    const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    expect(Object.keys(REJECTION_CODES).filter((c) => !readme.includes(`| \`${c}\` |`))).toEqual([]);
+  });
+});
