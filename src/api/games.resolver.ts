@@ -40,7 +40,7 @@ export class GamesResolver {
 
   @Query(() => Game, { description: "One game; seat-specific fields answer for the caller's token" })
   async game(
-    @Args('id', { type: () => ID }) id: string,
+    @Args('id', { type: () => ID, description: 'The game id' }) id: string,
     @Args('atLeastVersion', {
       type: () => Int,
       nullable: true,
@@ -55,7 +55,7 @@ export class GamesResolver {
     description: 'Games, newest first, as a Relay cursor connection: `first` after a cursor pages forwards (20 by default), `last` before a cursor pages backwards (not both)',
   })
   async games(
-    @Args('filter', { type: () => GameFilterInput, nullable: true }) filter: GameFilterInput | null,
+    @Args('filter', { type: () => GameFilterInput, nullable: true, description: 'Which games; omitted: all' }) filter: GameFilterInput | null,
     @Args('first', { type: () => Int, nullable: true, description: 'At most 100; 20 when neither first nor last is given' }) first: number | null,
     @Args('after', { type: () => String, nullable: true, description: 'A cursor: the games after it' }) after: string | null,
     @Args('last', { type: () => Int, nullable: true, description: 'At most 100: the last games (before `before`)' }) last: number | null,
@@ -77,9 +77,9 @@ export class GamesResolver {
 
   @Query(() => [GameEvent], { description: 'Events after a sequence number, as the caller may see them' })
   async gameEvents(
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0 }) afterSeq: number | null,
-    @Args('limit', { type: () => Int, nullable: true, defaultValue: 1000 }) limit: number | null,
+    @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
+    @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0, description: 'Only events with a higher seq (0: from the first event)' }) afterSeq: number | null,
+    @Args('limit', { type: () => Int, nullable: true, defaultValue: 1000, description: 'At most this many events, 1 to 1000' }) limit: number | null,
     @Context() ctx: GqlContext,
   ): Promise<GameEvent[]> {
     gameIdOf(gameId);
@@ -90,19 +90,25 @@ export class GamesResolver {
   }
 
   @Query(() => GameSnapshot, { description: 'The game as it was just after event `seq` (replayed from the log)' })
-  async gameStateAt(@Args('gameId', { type: () => ID }) gameId: string, @Args('seq', { type: () => Int }) seq: number, @Context() ctx: GqlContext): Promise<GameSnapshot> {
+  async gameStateAt(
+    @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
+    @Args('seq', { type: () => Int, description: 'The event to stop after, from 1 to the game version' }) seq: number,
+    @Context() ctx: GqlContext,
+  ): Promise<GameSnapshot> {
     gameIdOf(gameId);
     const at = await this.referee.stateAt(gameId, seq, await this.viewer(gameId, ctx));
     return { seq: at.seq, view: at.view, result: at.outcome };
   }
 
   @Query(() => Verdict, { description: 'Recomputes the hash chain, every random outcome and every move' })
-  verifyGame(@Args('gameId', { type: () => ID }) gameId: string): Promise<Verdict> {
+  verifyGame(@Args('gameId', { type: () => ID, description: 'The game to check' }) gameId: string): Promise<Verdict> {
     return this.referee.verify(gameIdOf(gameId));
   }
 
-  @Mutation(() => CreateGameResult)
-  async createGame(@Args('input') input: CreateGameInput): Promise<typeof CreateGameResult> {
+  @Mutation(() => CreateGameResult, {
+    description: 'Create a game of any kind with a JSON ruleset; answers the game and the tokens of the seats taken (the typed create mutations per game are preferred)',
+  })
+  async createGame(@Args('input', { description: 'The kind, ruleset and seats' }) input: CreateGameInput): Promise<typeof CreateGameResult> {
     try {
       const { game, tokens } = await this.referee.createGame({
         kind: input.kind,
@@ -117,7 +123,10 @@ export class GamesResolver {
   }
 
   @Mutation(() => JoinGameResult, { description: "Take an open seat; answers the seat's token" })
-  async joinGame(@Args('gameId', { type: () => ID }) gameId: string, @Args('input', { type: () => JoinGameInput, nullable: true }) input: JoinGameInput | null): Promise<typeof JoinGameResult> {
+  async joinGame(
+    @Args('gameId', { type: () => ID, description: 'The game to join' }) gameId: string,
+    @Args('input', { type: () => JoinGameInput, nullable: true, description: 'The seat and name; omitted: the first open seat, unnamed' }) input: JoinGameInput | null,
+  ): Promise<typeof JoinGameResult> {
     try {
       const joined = await this.referee.join(gameIdOf(gameId), input ?? {});
       return { game: toGame(joined.game), seat: joined.seat, token: joined.token };
@@ -128,10 +137,12 @@ export class GamesResolver {
 
   @Mutation(() => MoveResult, { description: "Any game's action as JSON (typed mutations per game are preferred)" })
   async submitAction(
-    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
     @Args('moveId', { description: 'Client move id: a retry with the same id and body returns the original result' }) moveId: string,
-    @Args('action', { type: () => JSONScalar }) action: unknown,
-    @Args('expectedVersion', { type: () => Int, nullable: true }) expectedVersion: number | null,
+    @Args('action', { type: () => JSONScalar, description: 'The action in the engine\'s JSON, as legalActions lists them (e.g. {"type": "roll"})' }) action: unknown,
+    @Args('expectedVersion', { type: () => Int, nullable: true, description: 'The game version the action was chosen at; a newer game refuses it with VERSION_CONFLICT' }) expectedVersion:
+      | number
+      | null,
     @Context() ctx: GqlContext,
   ): Promise<typeof MoveResult> {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.act(gameId, tokenOf(ctx), moveId, action, expectedVersion));
@@ -139,16 +150,21 @@ export class GamesResolver {
 
   @Mutation(() => MoveResult, { description: 'Concede the whole game (match, all rounds)' })
   async resignGame(
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('moveId') moveId: string,
-    @Args('expectedVersion', { type: () => Int, nullable: true }) expectedVersion: number | null,
+    @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
+    @Args('moveId', { description: 'Client move id: a retry with the same id returns the original result' }) moveId: string,
+    @Args('expectedVersion', { type: () => Int, nullable: true, description: 'The game version the resignation was decided at; a newer game refuses it with VERSION_CONFLICT' }) expectedVersion:
+      | number
+      | null,
     @Context() ctx: GqlContext,
   ): Promise<typeof MoveResult> {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.resign(gameId, tokenOf(ctx), moveId, expectedVersion));
   }
 
   @Mutation(() => CreateGameResult, { description: "Replays a record in the game's own format into a new game" })
-  async importGame(@Args('kind') kind: string, @Args('record') record: string): Promise<typeof CreateGameResult> {
+  async importGame(
+    @Args('kind', { description: 'The game kind of the record (one of gameKinds)' }) kind: string,
+    @Args('record', { description: "The record's text: a GNU Backgammon .mat, an arbiter-chicken-foot/1 JSON or a cerke_online record" }) record: string,
+  ): Promise<typeof CreateGameResult> {
     try {
       const { game, tokens } = await this.referee.importRecord(kind, record);
       return { game: toGame(game), tokens };
@@ -170,8 +186,8 @@ export class GamesResolver {
     },
   })
   async subscribeGameEvents(
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0 }) afterSeq: number | null,
+    @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
+    @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0, description: 'Start after this seq (0: from the first event); resume with the last seq received' }) afterSeq: number | null,
     @Context() ctx: GqlContext,
   ) {
     gameIdOf(gameId);
@@ -227,7 +243,7 @@ export class GamesResolver {
     return typedOutcome(live.kind, live.outcome);
   }
 
-  @ResolveField(() => Fairness)
+  @ResolveField(() => Fairness, { description: "How this game's randomness can be checked: the seed commitment, the server seed once revealed, and the client seeds" })
   async fairness(@Parent() game: GameModel): Promise<Fairness> {
     const live = await this.liveOf(game);
     return {

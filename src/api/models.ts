@@ -7,7 +7,15 @@ export enum GameStatusEnum {
   ACTIVE = 'ACTIVE',
   FINISHED = 'FINISHED',
 }
-registerEnumType(GameStatusEnum, { name: 'GameStatus', description: 'WAITING for seats, ACTIVE, or FINISHED' });
+registerEnumType(GameStatusEnum, {
+  name: 'GameStatus',
+  description: 'WAITING for seats, ACTIVE, or FINISHED',
+  valuesMap: {
+    WAITING: { description: 'Some seats are still open (joinGame takes them); play has not started' },
+    ACTIVE: { description: 'Every seat is taken and the game is being played' },
+    FINISHED: { description: 'The game is over (Game.outcome tells how)' },
+  },
+});
 
 @ObjectType({ description: 'A refusal: nothing changed. `code` is stable; `message` explains the rule or input problem.' })
 export class Rejection {
@@ -16,10 +24,10 @@ export class Rejection {
   @Field(() => Int, { nullable: true, description: 'The game version when refused, if known' }) currentVersion?: number | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'One seat of a game and whether it is taken' })
 export class SeatInfo {
-  @Field(() => Int) index: number;
-  @Field(() => String, { nullable: true }) name: string | null;
+  @Field(() => Int, { description: "The seat's index, from 0 (backgammon: 0 White, 1 Black; Cerke: 0 IA, 1 A)" }) index: number;
+  @Field(() => String, { nullable: true, description: "The player's name; null when none was given or the seat is open" }) name: string | null;
   @Field({ description: 'Whether a player holds this seat' }) taken: boolean;
 }
 
@@ -33,75 +41,81 @@ export class Fairness {
 
 @ObjectType({ description: "One event of a game's hash-chained log, as the caller may see it" })
 export class GameEvent {
-  @Field(() => Int) seq: number;
-  @Field() type: string;
-  @Field(() => Int, { nullable: true }) actor: number | null;
-  @Field(() => String, { nullable: true }) moveId: string | null;
+  @Field(() => Int, { description: 'Its position in the log, from 1; the game version after it' }) seq: number;
+  @Field({
+    description: 'The event type: GameCreated, SeatJoined, GameStarted, ActionTaken, Resigned, GameEnded, SeedRevealed, or a chance draw (e.g. DiceRolled, TilesShuffled, SticksCast)',
+  })
+  type: string;
+  @Field(() => Int, { nullable: true, description: "The seat that caused it; null for the referee's own events (creation, chance draws, the end)" }) actor: number | null;
+  @Field(() => String, { nullable: true, description: 'The client move id, on the first event of an accepted move; null otherwise' }) moveId: string | null;
   @Field(() => JSONScalar, { description: 'The payload as stored and hashed (a chance draw holds its values as drawn, 0 to range - 1), bar what the viewer may not see; typed: detail' })
   payload: unknown;
-  @Field() createdAt: string;
-  @Field() prevHash: string;
-  @Field() hash: string;
+  @Field({ description: 'When it was stored: ISO 8601 UTC with milliseconds' }) createdAt: string;
+  @Field({ description: "The previous event's hash (64 zeros for the first event), hex" }) prevHash: string;
+  @Field({ description: 'SHA-256 (hex) of prevHash and the canonical JSON of the event: the hash chain' }) hash: string;
   /** The game it belongs to (not a field: it lets `detail` read the event in its game's terms). */
   gameId?: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A game the referee keeps: its kind, seats, ruleset and log head; seat-specific fields answer for the caller' })
 export class Game {
-  @Field(() => ID) id: string;
-  @Field() kind: string;
-  @Field(() => GameStatusEnum) status: GameStatusEnum;
+  @Field(() => ID, { description: 'The game id' }) id: string;
+  @Field({ description: 'The game kind (one of gameKinds), e.g. backgammon' }) kind: string;
+  @Field(() => GameStatusEnum, { description: 'WAITING for seats, ACTIVE or FINISHED' }) status: GameStatusEnum;
   @Field(() => Int, { description: 'seq of the last event; pass it as expectedVersion' }) version: number;
   @Field(() => String, { nullable: true, description: "Hash of the event at `version`: the head a bundle's stream must end at (compare it with the bundle's `head`)" })
   headHash: string | null;
   @Field(() => JSONScalar, { description: 'The complete ruleset, defaults filled in' }) ruleset: unknown;
-  @Field() rulesetHash: string;
-  @Field() imported: boolean;
-  @Field() createdAt: Date;
-  @Field(() => [SeatInfo]) seats: SeatInfo[];
+  @Field({ description: 'SHA-256 (hex) of the canonical ruleset JSON' }) rulesetHash: string;
+  @Field({ description: 'The game was replayed from an imported record (importGame)' }) imported: boolean;
+  @Field({ description: 'When the game was created' }) createdAt: Date;
+  @Field(() => [SeatInfo], { description: 'Every seat, seat 0 first' }) seats: SeatInfo[];
 }
 
-@ObjectType()
+@ObjectType({ description: "A seat's secret token" })
 export class SeatToken {
-  @Field(() => Int) seat: number;
+  @Field(() => Int, { description: 'The seat index, from 0' }) seat: number;
   @Field({ description: 'Secret: send it as "Authorization: Bearer <token>" to act for this seat' }) token: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The game was created' })
 export class GameCreated {
-  @Field(() => Game) game: Game;
-  @Field(() => [SeatToken]) tokens: SeatToken[];
+  @Field(() => Game, { description: 'The new game' }) game: Game;
+  @Field(() => [SeatToken], { description: 'A token per seat taken now (none for open seats); shown only here, keep them' }) tokens: SeatToken[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'The seat was taken' })
 export class SeatJoined {
-  @Field(() => Game) game: Game;
-  @Field(() => Int) seat: number;
-  @Field() token: string;
+  @Field(() => Game, { description: 'The game joined' }) game: Game;
+  @Field(() => Int, { description: 'The seat taken, from 0' }) seat: number;
+  @Field({ description: 'Secret: send it as "Authorization: Bearer <token>" to act for this seat; shown only here' }) token: string;
 }
 
 @ObjectType({ description: 'The move was stored. `events` are the events it produced, as the mover may see them.' })
 export class MoveAccepted {
-  @Field(() => ID) gameId: string;
-  @Field(() => Int) seat: number;
-  @Field(() => Int) version: number;
-  @Field(() => GameStatusEnum) status: GameStatusEnum;
-  @Field(() => [GameEvent]) events: GameEvent[];
+  @Field(() => ID, { description: 'The game' }) gameId: string;
+  @Field(() => Int, { description: 'The seat that moved' }) seat: number;
+  @Field(() => Int, { description: 'The game version after the move (its last event); pass it as expectedVersion or atLeastVersion' }) version: number;
+  @Field(() => GameStatusEnum, { description: 'The game status after the move' }) status: GameStatusEnum;
+  @Field(() => [GameEvent], { description: 'The events the move produced (chance draws included), as the mover may see them' }) events: GameEvent[];
   @Field(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over' }) result: unknown;
 }
 
 export const CreateGameResult = createUnionType({
   name: 'CreateGameResult',
+  description: 'The game created (GameCreated), or why not (Rejection)',
   types: () => [GameCreated, Rejection] as const,
   resolveType: (v: object) => ('code' in v ? Rejection : GameCreated),
 });
 export const JoinGameResult = createUnionType({
   name: 'JoinGameResult',
+  description: 'The seat taken (SeatJoined), or why not (Rejection)',
   types: () => [SeatJoined, Rejection] as const,
   resolveType: (v: object) => ('code' in v ? Rejection : SeatJoined),
 });
 export const MoveResult = createUnionType({
   name: 'MoveResult',
+  description: 'The move stored (MoveAccepted), or why it was refused, nothing changed (Rejection)',
   types: () => [MoveAccepted, Rejection] as const,
   resolveType: (v: object) => ('code' in v ? Rejection : MoveAccepted),
 });
@@ -114,63 +128,63 @@ export class PageInfo {
   @Field({ description: 'More items precede the page (known when paging backwards with `last`; false with `first`)' }) hasPreviousPage: boolean;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A game of a page, with its cursor' })
 export class GameEdge {
   @Field({ description: 'Opaque: pass it as `after` or `before`' }) cursor: string;
-  @Field(() => Game) node: Game;
+  @Field(() => Game, { description: 'The game' }) node: Game;
 }
 
 @ObjectType({ description: 'A page of games, newest first (Relay cursor connection)' })
 export class GameConnection {
-  @Field(() => [GameEdge]) edges: GameEdge[];
+  @Field(() => [GameEdge], { description: "The page's games with their cursors" }) edges: GameEdge[];
   @Field(() => [Game], { description: "The page's games without their cursors (the edges' nodes)" }) nodes: Game[];
-  @Field(() => PageInfo) pageInfo: PageInfo;
+  @Field(() => PageInfo, { description: 'Where the page starts and ends, and whether more games follow or precede it' }) pageInfo: PageInfo;
   /** Counts the filter's matches; resolved only when `totalCount` is asked for. */
   count: () => Promise<number>;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A game as it was just after one event of its log' })
 export class GameSnapshot {
-  @Field(() => Int) seq: number;
-  @Field(() => JSONScalar) view: unknown;
-  @Field(() => JSONScalar, { nullable: true }) result: unknown;
+  @Field(() => Int, { description: 'The event the game is shown after' }) seq: number;
+  @Field(() => JSONScalar, { description: 'The game then, as the caller may see it (as Game.view)' }) view: unknown;
+  @Field(() => JSONScalar, { nullable: true, description: 'The outcome, if the game was over by then; else null' }) result: unknown;
 }
 
 @ObjectType({ description: 'The result of recomputing a game from its log' })
 export class Verdict {
-  @Field() ok: boolean;
-  @Field(() => Int) eventsChecked: number;
-  @Field(() => Int) drawsRecomputed: number;
+  @Field({ description: 'Everything checked out' }) ok: boolean;
+  @Field(() => Int, { description: 'Events checked before the verdict' }) eventsChecked: number;
+  @Field(() => Int, { description: 'Fair random outcomes recomputed from the server seed' }) drawsRecomputed: number;
   @Field(() => Int, { nullable: true, description: 'The first event that fails' }) badSeq: number | null;
-  @Field(() => String, { nullable: true }) problem: string | null;
-  @Field() fairnessChecked: boolean;
-  @Field() summary: string;
+  @Field(() => String, { nullable: true, description: 'What is wrong; null when ok' }) problem: string | null;
+  @Field({ description: 'The random outcomes could be checked (the server seed is known: revealed once the game ends)' }) fairnessChecked: boolean;
+  @Field({ description: 'One line a person can read' }) summary: string;
 }
 
-@InputType()
+@InputType({ description: 'One seat of a new game' })
 export class SeatInput {
-  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, { nullable: true, description: "The player's name (optional)" }) name?: string | null;
   @Field(() => String, { nullable: true, description: "Mixed into the game's randomness before play starts" }) clientSeed?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Leave this seat open for joinGame (no token now)' }) open?: boolean | null;
 }
 
-@InputType()
+@InputType({ description: 'A new game of any kind, its ruleset as JSON (the typed create mutations per game are preferred)' })
 export class CreateGameInput {
   @Field({ description: 'A game kind this referee plays (the gameKinds query lists them)' }) kind: string;
   @Field(() => JSONScalar, { nullable: true, description: 'Ruleset options; defaults fill the rest' }) ruleset?: unknown;
   @Field(() => [SeatInput], { nullable: true, description: 'One per seat; omitted: every seat taken by the creator' }) seats?: SeatInput[] | null;
 }
 
-@InputType()
+@InputType({ description: 'Which open seat to take, and as whom' })
 export class JoinGameInput {
   @Field(() => Int, { nullable: true, description: 'Seat to take; default the first open one' }) seat?: number | null;
-  @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => String, { nullable: true }) clientSeed?: string | null;
+  @Field(() => String, { nullable: true, description: "The player's name (optional)" }) name?: string | null;
+  @Field(() => String, { nullable: true, description: "Mixed into the game's randomness before play starts (optional)" }) clientSeed?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'Which games to list; every criterion given must match, an omitted one matches all' })
 export class GameFilterInput {
-  @Field(() => String, { nullable: true }) kind?: string | null;
-  @Field(() => GameStatusEnum, { nullable: true }) status?: GameStatusEnum | null;
-  @Field(() => Boolean, { nullable: true }) imported?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'Only games of this kind (one of gameKinds)' }) kind?: string | null;
+  @Field(() => GameStatusEnum, { nullable: true, description: 'Only games with this status' }) status?: GameStatusEnum | null;
+  @Field(() => Boolean, { nullable: true, description: 'Only imported games (true) or only played ones (false)' }) imported?: boolean | null;
 }

@@ -1,3 +1,4 @@
+import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isSpecifiedScalarType } from 'graphql';
 import { buildSchemaSdl, committedSchema } from '../../scripts/print-schema.js';
 
 /** The first line where two texts differ, for the failure message. */
@@ -15,5 +16,22 @@ describe('schema.graphql (the committed GraphQL schema)', () => {
     const committed = committedSchema();
     if (committed === null) throw new Error('schema.graphql is missing: run npm run schema');
     if (committed !== built) throw new Error(`schema.graphql is out of date: run npm run schema\n${firstDifference(committed, built)}`);
+  });
+
+  it('describes every type, field, argument and input field a client uses', async () => {
+    const schema = buildSchema(await buildSchemaSdl());
+    const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((t) => (t ? [t.name] : [])));
+    const missing: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      // Introspection types and the built-in scalars are graphql-js's own; the root types are named by the spec.
+      if (type.name.startsWith('__') || isSpecifiedScalarType(type)) continue;
+      if (!roots.has(type.name) && !type.description?.trim()) missing.push(`${isEnumType(type) ? 'enum' : 'type'} ${type.name}`);
+      if (!isObjectType(type) && !isInterfaceType(type) && !isInputObjectType(type)) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (!field.description?.trim()) missing.push(`${isInputObjectType(type) ? 'input field' : 'field'} ${type.name}.${field.name}`);
+        for (const arg of 'args' in field ? field.args : []) if (!arg.description?.trim()) missing.push(`argument ${type.name}.${field.name}(${arg.name})`);
+      }
+    }
+    if (missing.length > 0) throw new Error(`${missing.length} without a description (add one to the decorator, then npm run schema):\n  ${missing.join('\n  ')}`);
   });
 });

@@ -30,7 +30,8 @@ export class BackgammonResolver {
   @Mutation(() => MoveResult, { description: 'Play the dice: one checker move per die used (four for doubles), e.g. 13/8 6/5 is [{from: 13, to: 8}, {from: 6, to: 5}]' })
   backgammonPlay(
     @Args() move: BackgammonMoveArgs,
-    @Args('moves', { type: () => [BackgammonCheckerMoveInput] }) moves: BackgammonCheckerMoveInput[],
+    @Args('moves', { type: () => [BackgammonCheckerMoveInput], description: "The checker moves, one per die used, in the mover's own numbering (bar 25, off 0), in an order they can be played" })
+    moves: BackgammonCheckerMoveInput[],
     @Context() ctx: GqlContext,
   ): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'play', moves });
@@ -64,7 +65,7 @@ export class BackgammonResolver {
   @Mutation(() => MoveResult, { description: 'Offer to resign the current game at a level; your opponent accepts or rejects (resignGame concedes the whole match)' })
   backgammonOfferResignation(
     @Args() move: BackgammonMoveArgs,
-    @Args('level', { type: () => BackgammonResignationLevel }) level: ResignationLevel,
+    @Args('level', { type: () => BackgammonResignationLevel, description: 'What your opponent wins if he accepts: a single game, a gammon or a backgammon (times the cube)' }) level: ResignationLevel,
     @Context() ctx: GqlContext,
   ): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'resign', level });
@@ -81,7 +82,7 @@ export class BackgammonResolver {
   }
 
   @Query(() => BackgammonPosition, { description: 'The board, dice, cube, score and whose turn, typed, with the gnubg Position ID and Match ID' })
-  async backgammonPosition(@Args('gameId', { type: () => ID }) gameId: string): Promise<BackgammonPosition> {
+  async backgammonPosition(@Args('gameId', { type: () => ID, description: 'A backgammon game' }) gameId: string): Promise<BackgammonPosition> {
     const game = await this.backgammonGame(gameId);
     return toPosition(game, this.referee.view(game, 'spectator') as BackgammonView);
   }
@@ -99,20 +100,23 @@ export class BackgammonResolver {
   }
 
   @Query(() => [BackgammonPlay], { description: 'Every legal play of the dice rolled, one per distinct resulting position; empty unless dice await a play' })
-  async backgammonLegalPlays(@Args('gameId', { type: () => ID }) gameId: string): Promise<BackgammonPlay[]> {
+  async backgammonLegalPlays(@Args('gameId', { type: () => ID, description: 'A backgammon game' }) gameId: string): Promise<BackgammonPlay[]> {
     const game = await this.backgammonGame(gameId);
     return legalPlays(game.state as BackgammonState).map(toPlay);
   }
 
   @Query(() => [BackgammonPlay], { description: 'Analysis, no game needed: every legal play for the side on roll in a gnubg Position ID with these dice; empty when the roll cannot be played' })
-  backgammonPlays(@Args('positionId') positionId: string, @Args('dice', { type: () => [Int], description: 'Two dice, 1-6 each' }) dice: number[]): BackgammonPlay[] {
+  backgammonPlays(
+    @Args('positionId', { description: 'A GNU Backgammon Position ID (14 characters), seen from the side on roll' }) positionId: string,
+    @Args('dice', { type: () => [Int], description: 'Two dice, 1-6 each' }) dice: number[],
+  ): BackgammonPlay[] {
     const plays = playsForPosition(positionId, dice);
     if (!plays.ok) throw new RefereeError(plays.error.code, plays.error.message);
     return plays.value.map(toPlay);
   }
 
   @Query(() => String, { description: 'The game as a GNU Backgammon .mat record' })
-  async backgammonRecord(@Args('gameId', { type: () => ID }) gameId: string): Promise<string> {
+  async backgammonRecord(@Args('gameId', { type: () => ID, description: 'A backgammon game' }) gameId: string): Promise<string> {
     await this.backgammonGame(gameId);
     return (await this.referee.record(gameId)).text;
   }

@@ -72,20 +72,20 @@ export class CerkeResolver {
   }
 
   @Query(() => CerkeStateModel, { name: 'cerkeState', description: 'The board, both captured piles and their hands, points, stake, season, turn, pending decision and last stick cast' })
-  async cerkeState(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<CerkeStateModel> {
+  async cerkeState(@Args('gameId', { type: () => ID, description: 'A Cerke game' }) gameId: string, @Context() ctx: GqlContext): Promise<CerkeStateModel> {
     const game = await this.cerkeGame(gameId);
     const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));
     return toCerkeState(game, this.referee.view(game, viewer) as CerkeView);
   }
 
   @Query(() => [CerkeLegalAction], { description: "Every legal action for the caller's seat now (empty for spectators and out of turn)" })
-  async cerkeLegalActions(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<CerkeAction[]> {
+  async cerkeLegalActions(@Args('gameId', { type: () => ID, description: 'A Cerke game' }) gameId: string, @Context() ctx: GqlContext): Promise<CerkeAction[]> {
     const game = await this.cerkeGame(gameId);
     return this.referee.legalActions(game, await this.referee.viewerOf(gameId, tokenOf(ctx))) as CerkeAction[];
   }
 
   @Query(() => String, { description: 'The game as a cerke_online record (as GET /api/games/:id/record serves it)' })
-  async cerkeRecord(@Args('gameId', { type: () => ID }) gameId: string): Promise<string> {
+  async cerkeRecord(@Args('gameId', { type: () => ID, description: 'A Cerke game' }) gameId: string): Promise<string> {
     await this.cerkeGame(gameId);
     return (await this.referee.record(gameId)).text;
   }

@@ -38,7 +38,7 @@ export class ChickenFootResolver {
   @Mutation(() => CreateGameResult, {
     description: 'Create a Chicken Foot game with a typed ruleset; with `deals` the rounds are dealt exactly as the organizer prepared them (the game is then marked randomSource "supplied")',
   })
-  createChickenFootGame(@Args('input') input: ChickenFootGameInput): Promise<typeof CreateGameResult> {
+  createChickenFootGame(@Args('input', { description: 'The ruleset, the seats and any organizer deals' }) input: ChickenFootGameInput): Promise<typeof CreateGameResult> {
     return createTypedGame(this.referee, () => {
       const ruleset = rulesetOf(input.ruleset);
       return {
@@ -53,28 +53,30 @@ export class ChickenFootResolver {
   @Query(() => ChickenFootRulesetCheck, {
     description: 'Check a ruleset (JSON, as createGame takes it; choices in either spelling, e.g. "malta-cross" or "MALTA_CROSS") without creating a game: its resolved options and any warnings',
   })
-  chickenFootRulesetCheck(@Args('ruleset', { type: () => JSONScalar }) ruleset: unknown): ChickenFootRulesetCheck {
+  chickenFootRulesetCheck(
+    @Args('ruleset', { type: () => JSONScalar, description: 'The ruleset JSON to check: preset, players and any other options by name' }) ruleset: unknown,
+  ): ChickenFootRulesetCheck {
     return checkRuleset(chickenFootEngine, normaliseRuleset(chickenFootEngine.kind, ruleset), rulesetWarnings, () => null);
   }
 
   @Query(() => ChickenFootTable, {
     description: "The table as the caller may see it: its own hand (none for spectators), every seat's tile count, the table tree, scores, and finished rounds in full",
   })
-  async chickenFootTable(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootTable> {
+  async chickenFootTable(@Args('gameId', { type: () => ID, description: 'A Chicken Foot game' }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootTable> {
     const game = await this.chickenFootGame(gameId);
     const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));
     return toTable(game, this.referee.view(game, viewer) as ChickenFootView);
   }
 
   @Query(() => ChickenFootLegalActions, { description: "Every legal play of the caller's seat now (tile and target), or whether it may draw or pass" })
-  async chickenFootLegalActions(@Args('gameId', { type: () => ID }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootLegalActions> {
+  async chickenFootLegalActions(@Args('gameId', { type: () => ID, description: 'A Chicken Foot game' }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootLegalActions> {
     const game = await this.chickenFootGame(gameId);
     const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));
     return toLegalActions(viewer === 'spectator' ? null : viewer, this.referee.legalActions(game, viewer) as ChickenFootAction[]);
   }
 
   @Query(() => String, { description: 'The game record (arbiter-chicken-foot/1 JSON), once the game is over: until then it would reveal the hands' })
-  async chickenFootRecord(@Args('gameId', { type: () => ID }) gameId: string): Promise<string> {
+  async chickenFootRecord(@Args('gameId', { type: () => ID, description: 'A Chicken Foot game' }) gameId: string): Promise<string> {
     await this.chickenFootGame(gameId);
     return (await this.referee.record(gameId)).text;
   }

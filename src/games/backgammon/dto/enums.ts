@@ -11,6 +11,11 @@ export const BackgammonResignationLevel = {
 registerEnumType(BackgammonResignationLevel, {
   name: 'BackgammonResignationLevel',
   description: 'How much a resignation concedes: a single game (the cube value), a gammon (twice) or a backgammon (three times)',
+  valuesMap: {
+    SINGLE: { description: 'A single game: the cube value' },
+    GAMMON: { description: 'A gammon: twice the cube value' },
+    BACKGAMMON: { description: 'A backgammon: three times the cube value' },
+  },
 });
 
 export const BackgammonPhase = {
@@ -25,6 +30,14 @@ registerEnumType(BackgammonPhase, {
   name: 'BackgammonPhase',
   description:
     'Where the turn stands: the opening roll, the player on roll may double or roll, the dice are being rolled, a double awaits its answer, the dice await a play, or the match (or money game) is over',
+  valuesMap: {
+    OPENING_ROLL: { description: 'Each player throws one die; the higher starts (equal dice throw again)' },
+    AWAITING_ROLL: { description: 'The player on roll may double (backgammonDouble) or roll (backgammonRoll)' },
+    ROLLING: { description: 'The referee is rolling the dice (nobody acts)' },
+    DOUBLE_OFFERED: { description: "A double, beaver or raccoon awaits the other player's answer" },
+    AWAITING_PLAY: { description: 'The player on roll plays the dice (backgammonPlay)' },
+    MATCH_OVER: { description: 'The match (or money game) is over' },
+  },
 });
 
 export const BackgammonCubeStage = {
@@ -35,6 +48,11 @@ export const BackgammonCubeStage = {
 registerEnumType(BackgammonCubeStage, {
   name: 'BackgammonCubeStage',
   description: 'The cube turn awaiting an answer: a double, a beaver (the taker redoubles at once, keeping the cube) or a raccoon (the doubler redoubles the beaver)',
+  valuesMap: {
+    DOUBLE: { description: 'The player on roll doubled' },
+    BEAVER: { description: 'The taker redoubled at once, keeping the cube (money play)' },
+    RACCOON: { description: 'The doubler redoubled the beaver, keeping the cube (money play)' },
+  },
 });
 
 export const BackgammonGameEnd = {
@@ -46,6 +64,12 @@ export const BackgammonGameEnd = {
 registerEnumType(BackgammonGameEnd, {
   name: 'BackgammonGameEnd',
   description: 'How a game ended: a player bore off all fifteen checkers, a double was dropped, a resignation was accepted, or a player conceded the match',
+  valuesMap: {
+    BEAR_OFF: { description: 'The winner bore off all fifteen checkers' },
+    DROPPED_DOUBLE: { description: 'A double was dropped' },
+    RESIGNATION: { description: 'A resignation offer was accepted' },
+    FORFEIT: { description: 'A player conceded the whole match (resignGame)' },
+  },
 });
 
 export const BackgammonActionType = {
@@ -73,6 +97,10 @@ export const BackgammonOpeningRoll = {
 registerEnumType(BackgammonOpeningRoll, {
   name: 'BackgammonOpeningRoll',
   description: 'After the opening roll (one die each, higher starts): the starter plays the two opening dice, or rolls both dice afresh for his first turn',
+  valuesMap: {
+    USE_OPENING_DICE: { description: 'The starter plays the two opening dice' },
+    REROLL_BOTH_DICE: { description: 'The starter rolls both dice afresh for his first turn' },
+  },
 });
 
 export const BackgammonResignWhen = {
@@ -82,6 +110,10 @@ export const BackgammonResignWhen = {
 registerEnumType(BackgammonResignWhen, {
   name: 'BackgammonResignWhen',
   description: 'When a player may offer to resign: only on his own turn, or at any time',
+  valuesMap: {
+    OWN_TURN: { description: 'Only on his own turn' },
+    ANY_TIME: { description: "At any time, also on the opponent's turn" },
+  },
 });
 
 /** The ruleset options whose values are words: the spellings JSON rulesets may use (see src/games/ruleset-spellings.ts). */

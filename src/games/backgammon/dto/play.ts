@@ -6,7 +6,7 @@ const TO = "The point the checker reaches, in the mover's own numbering: 1-24, o
 /** The arguments every backgammon move mutation shares. */
 @ArgsType()
 export class BackgammonMoveArgs {
-  @Field(() => ID) gameId: string;
+  @Field(() => ID, { description: 'The backgammon game' }) gameId: string;
   @Field({ description: 'Client move id: a retry with the same id and move returns the original result' }) moveId: string;
   @Field(() => Int, { nullable: true, description: 'The game version the move was chosen at; a newer game refuses it with VERSION_CONFLICT' })
   expectedVersion?: number | null;

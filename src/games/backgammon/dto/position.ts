@@ -32,20 +32,20 @@ export class BackgammonPendingDouble {
   @Field(() => Int, { description: 'The seat that turned the cube; the other seat answers' }) by: number;
   @Field(() => Int, { description: 'The stake if taken; a drop gives `by` half of it' }) value: number;
   @Field(() => Int, { description: 'Who owns the cube if it is taken' }) owner: number;
-  @Field(() => BackgammonCubeStage) stage: PendingDouble['stage'];
+  @Field(() => BackgammonCubeStage, { description: 'Which cube turn awaits the answer: the double, a beaver or a raccoon' }) stage: PendingDouble['stage'];
 }
 
 @ObjectType({ description: 'A resignation waiting for the other player to accept or reject it' })
 export class BackgammonResignationOffer {
   @Field(() => Int, { description: 'The seat that offers to resign' }) by: number;
-  @Field(() => BackgammonResignationLevel) level: ResignationLevel;
+  @Field(() => BackgammonResignationLevel, { description: 'What accepting concedes: a single game, a gammon or a backgammon (times the cube)' }) level: ResignationLevel;
 }
 
 @ObjectType({ description: 'What the last turn did' })
 export class BackgammonTurn {
-  @Field(() => Int) seat: number;
+  @Field(() => Int, { description: `The seat that played the turn. ${SEAT}` }) seat: number;
   @Field(() => [Int], { nullable: true, description: 'The dice thrown, pips 1-6 each; null when the roll was skipped against a closed board' }) dice: number[] | null;
-  @Field(() => [BackgammonCheckerMove]) moves: BackgammonCheckerMove[];
+  @Field(() => [BackgammonCheckerMove], { description: "The checker moves played, in the mover's own numbering, hits marked; empty for a pass" }) moves: BackgammonCheckerMove[];
   @Field({ description: 'The play as gnubg writes it; empty for a pass' }) notation: string;
   @Field({ description: 'No checker could move' }) passed: boolean;
 }
@@ -53,10 +53,10 @@ export class BackgammonTurn {
 @ObjectType({ description: 'A finished game of the match' })
 export class BackgammonGameResult {
   @Field(() => Int, { description: 'Game number in the match, from 1' }) game: number;
-  @Field(() => Int) winner: number;
+  @Field(() => Int, { description: `The seat that won the game. ${SEAT}` }) winner: number;
   @Field(() => Int, { description: 'Points scored: the cube times the level (a dropped double scores the cube before it was turned)' }) points: number;
   @Field(() => BackgammonResignationLevel, { description: 'Single game, gammon or backgammon' }) level: ResignationLevel;
-  @Field(() => BackgammonGameEnd) endedBy: GameEnd;
+  @Field(() => BackgammonGameEnd, { description: 'How the game ended: bear-off, a dropped double, an accepted resignation or a forfeit (resignGame)' }) endedBy: GameEnd;
   @Field(() => Int, { description: 'The cube value when the game ended' }) cube: number;
   @Field({ description: 'It was the Crawford game' }) crawford: boolean;
   @Field(() => [Int], { description: 'The match score after this game, per seat' }) scoreAfter: number[];
@@ -64,14 +64,14 @@ export class BackgammonGameResult {
 
 @ObjectType({ description: 'A backgammon game as anyone may see it: the board, the dice, the cube, the score and whose turn it is, with the gnubg IDs' })
 export class BackgammonPosition {
-  @Field(() => ID) gameId: string;
+  @Field(() => ID, { description: 'The game' }) gameId: string;
   @Field(() => Int, { description: 'seq of the last event; pass it as expectedVersion' }) version: number;
   @Field(() => Int, { description: '0 for a money game, else the match length in points' }) matchLength: number;
   @Field(() => [Int], { description: `Score per seat before the current game (the final score once the match is over). ${SEAT}` }) score: number[];
   @Field(() => Int, { description: 'The game being played, from 1' }) gameNumber: number;
   @Field({ description: 'This is the Crawford game: nobody may double' }) crawfordGame: boolean;
   @Field({ description: 'The Crawford game has been played' }) postCrawford: boolean;
-  @Field(() => BackgammonPhase) phase: Phase;
+  @Field(() => BackgammonPhase, { description: 'Where the turn stands (opening roll, awaiting roll, rolling, double offered, awaiting play, match over)' }) phase: Phase;
   @Field(() => Int, {
     description: `The player whose turn it is (he rolls and plays the dice). Not always a seat that may act now: while he waits for the answer to his double or resignation, toAct names the answerer. ${SEAT}`,
   })
@@ -82,14 +82,14 @@ export class BackgammonPosition {
   })
   toAct: number[];
   @Field(() => [Int], { nullable: true, description: "The dice of the current turn as thrown, pips 1-6 each (the opening roll: the starter's die first); null before the roll" }) dice: number[] | null;
-  @Field(() => BackgammonCube) cube: BackgammonCube;
-  @Field(() => BackgammonPendingDouble, { nullable: true }) pendingDouble: BackgammonPendingDouble | null;
-  @Field(() => BackgammonResignationOffer, { nullable: true }) resignation: BackgammonResignationOffer | null;
-  @Field(() => BackgammonBoard) board: BackgammonBoard;
+  @Field(() => BackgammonCube, { description: 'The doubling cube: its value, owner and whether the player on roll may double' }) cube: BackgammonCube;
+  @Field(() => BackgammonPendingDouble, { nullable: true, description: 'The double, beaver or raccoon awaiting an answer; null when none does' }) pendingDouble: BackgammonPendingDouble | null;
+  @Field(() => BackgammonResignationOffer, { nullable: true, description: 'The resignation offer awaiting an answer; null when none does' }) resignation: BackgammonResignationOffer | null;
+  @Field(() => BackgammonBoard, { description: "Every checker: per seat in the seat's own numbering (points, bar, borne off, pip count), and in White's numbering" }) board: BackgammonBoard;
   @Field({ description: 'GNU Backgammon Position ID (the checkers), seen from the player on roll' }) positionId: string;
   @Field({ description: 'GNU Backgammon Match ID (cube, dice, score, whose turn)' }) matchId: string;
   @Field({ description: '"PositionID:MatchID", as gnubg prints and reads it' }) gnubgId: string;
-  @Field(() => BackgammonTurn, { nullable: true }) lastTurn: BackgammonTurn | null;
+  @Field(() => BackgammonTurn, { nullable: true, description: 'The last turn played in the match (it carries over into the next game); null before the first turn' }) lastTurn: BackgammonTurn | null;
   @Field(() => [BackgammonGameResult], { description: 'Games finished so far' }) games: BackgammonGameResult[];
   @Field(() => Int, { nullable: true, description: 'The seat that won the match, once it is over' }) matchWinner: number | null;
 }

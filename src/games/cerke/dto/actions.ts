@@ -8,7 +8,7 @@ const SQUARE = 'A square: column K L N T Z X C M P, then row A E I U O Y AI AU I
 /** What every Cerke turn names: the game, a client move id and, optionally, the version it expects. */
 @ArgsType()
 export class CerkeTurnArgs {
-  @Field(() => ID) gameId: string;
+  @Field(() => ID, { description: 'The Cerke game' }) gameId: string;
   @Field({ description: 'Client move id: a retry with the same id and body returns the original result' }) moveId: string;
   @Field(() => Int, { nullable: true, description: 'Refuse the move (VERSION_CONFLICT) unless the game is at this version' }) expectedVersion?: number | null;
 }
@@ -31,8 +31,8 @@ export class CerkeCompleteStepArgs extends CerkeTurnArgs {
 
 @ArgsType()
 export class CerkeDropArgs extends CerkeTurnArgs {
-  @Field(() => CerkeColour) colour: Colour;
-  @Field(() => CerkeKind) kind: Kind;
+  @Field(() => CerkeColour, { description: 'The colour of the captured piece to drop (it keeps its colour and becomes yours)' }) colour: Colour;
+  @Field(() => CerkeKind, { description: 'The kind of the captured piece to drop' }) kind: Kind;
   @Field({ description: `An empty square. ${SQUARE}` }) to: string;
 }
 
@@ -41,7 +41,7 @@ export class CerkeMoveTam2Args extends CerkeTurnArgs {
   @Field({ description: 'The empty square Tam2 reaches with its first King step' }) firstSquare: string;
   @Field({ description: 'The empty square its second King step ends on' }) to: string;
   @Field(() => String, { nullable: true, description: 'An occupied square Tam2 steps on (give stepDuring too)' }) via?: string | null;
-  @Field(() => CerkeStepDuring, { nullable: true }) stepDuring?: StepDuring | null;
+  @Field(() => CerkeStepDuring, { nullable: true, description: 'With `via`: whether Tam2 steps on it during its first or its second King step' }) stepDuring?: StepDuring | null;
 }
 
 @ObjectType({
@@ -49,14 +49,19 @@ export class CerkeMoveTam2Args extends CerkeTurnArgs {
     'A Cerke action (a legal one, or one a seat took); only the fields its type uses are set. Each type has its mutation: cerkeMove, cerkeCompleteStep, cerkeAbandonStep, cerkeDrop, cerkeMoveTam2, cerkeDeclareContinue, cerkeDeclareEndSeason',
 })
 export class CerkeLegalAction {
-  @Field(() => CerkeActionType) type: CerkeAction['type'];
-  @Field(() => String, { nullable: true }) from?: string;
-  @Field(() => String, { nullable: true }) via?: string;
-  @Field(() => String, { nullable: true }) to?: string;
-  @Field(() => String, { nullable: true }) firstSquare?: string;
-  @Field(() => CerkeStepDuring, { nullable: true }) stepDuring?: StepDuring;
-  @Field(() => CerkeColour, { nullable: true }) colour?: Colour;
-  @Field(() => CerkeKind, { nullable: true }) kind?: Kind;
+  @Field(() => CerkeActionType, { description: 'What the action does; it names the mutation to send it with' }) type: CerkeAction['type'];
+  @Field(() => String, { nullable: true, description: `MOVE: the piece's square; null for other types. ${SQUARE}` }) from?: string;
+  @Field(() => String, { nullable: true, description: 'MOVE, MOVE_TAM2: the occupied square stepped on; null for a move without a step and for other types' }) via?: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'MOVE: the final square (or, with a stick-limited leg, the square named before the cast); COMPLETE_STEP: where the leg ends; DROP: the empty square; MOVE_TAM2: where Tam2 ends. Null for other types',
+  })
+  to?: string;
+  @Field(() => String, { nullable: true, description: "MOVE_TAM2: the empty square Tam2's first King step reaches; null for other types" }) firstSquare?: string;
+  @Field(() => CerkeStepDuring, { nullable: true, description: 'MOVE_TAM2 with `via`: during which King step Tam2 steps on it; null otherwise' }) stepDuring?: StepDuring;
+  @Field(() => CerkeColour, { nullable: true, description: 'DROP: the colour of the captured piece dropped; null for other types' }) colour?: Colour;
+  @Field(() => CerkeKind, { nullable: true, description: 'DROP: the kind of the captured piece dropped; null for other types' }) kind?: Kind;
 }
 
 @ObjectType({ description: "What the caller's seat may do now (no actions for spectators and out of turn)" })

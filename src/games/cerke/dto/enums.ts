@@ -21,7 +21,10 @@ function engineEnum<V extends string>(name: string, description: string, values:
   return ref;
 }
 
-export const CerkeSide = engineEnum('CerkeSide', 'IA: home rows AI AU IA, black King, seat 0. A: home rows A E I, red King, seat 1.', SIDES);
+export const CerkeSide = engineEnum('CerkeSide', 'IA: home rows AI AU IA, black King, seat 0. A: home rows A E I, red King, seat 1.', SIDES, {
+  IA: 'Seat 0: home rows AI AU IA, black King',
+  A: 'Seat 1: home rows A E I, red King',
+});
 
 export const CerkeColour = engineEnum('CerkeColour', "A piece's colour (red or black); it never changes, even when the piece changes side", COLOURS);
 
@@ -38,13 +41,17 @@ export const CerkeKind = engineEnum('CerkeKind', "A piece's kind", KINDS, {
   King: '王',
 });
 
-export const CerkeProfile = engineEnum('CerkeProfile', "The rule profile: cerke_online's rules, or the strict standardized rules", every<Profile>()(['online', 'strict']));
+export const CerkeProfile = engineEnum('CerkeProfile', "The rule profile: cerke_online's rules, or the strict standardized rules", every<Profile>()(['online', 'strict']), {
+  online: "cerke_online's rules",
+  strict: 'The strict standardized rules',
+});
 
 export type StepDuring = NonNullable<Extract<CerkeAction, { type: 'moveTam2' }>['stepDuring']>;
 export const CerkeStepDuring = engineEnum(
   'CerkeStepDuring',
   'When Tam2 steps on the occupied `via` square: during its first or its second King step',
   every<StepDuring>()(['firstHalf', 'secondHalf']),
+  { firstHalf: 'During its first King step', secondHalf: 'During its second King step' },
 );
 
 export const CerkeActionType = engineEnum(

@@ -8,44 +8,44 @@ import { CerkeCastPurpose, CerkeColour, CerkeGameEndReason, CerkeHandName, Cerke
 @ObjectType({ description: 'A piece on the board' })
 export class CerkePiece {
   @Field({ description: 'Column letter then row name, e.g. ZO, ZAI' }) square: string;
-  @Field(() => CerkeKind) kind: Kind;
-  @Field(() => CerkeColour) colour: Colour;
+  @Field(() => CerkeKind, { description: "The piece's kind" }) kind: Kind;
+  @Field(() => CerkeColour, { description: "The piece's colour, red or black (it never changes)" }) colour: Colour;
   @Field(() => CerkeSide, { description: 'Its owner now: a captured piece dropped back changes side, never colour' }) side: Side;
 }
 
 @ObjectType({ description: 'A piece in a captured pile (hop1zuo1)' })
 export class CerkeCapturedPiece {
-  @Field(() => CerkeKind) kind: Kind;
-  @Field(() => CerkeColour) colour: Colour;
+  @Field(() => CerkeKind, { description: "The piece's kind" }) kind: Kind;
+  @Field(() => CerkeColour, { description: "The piece's colour, red or black (hands count flashes by it)" }) colour: Colour;
 }
 
 @ObjectType({ description: 'A hand (役) and what it is worth; [strict] negative hands are worth less than nothing' })
 export class CerkeHand {
-  @Field(() => CerkeHandName) name: HandName | NegativeHand['name'];
+  @Field(() => CerkeHandName, { description: 'Which hand' }) name: HandName | NegativeHand['name'];
   @Field({ description: 'All of one colour (同色): worth 2 more. Always true for the King hand, false for negative hands' }) flash: boolean;
-  @Field(() => Int) value: number;
+  @Field(() => Int, { description: 'Its value: the base value, plus 2 for a flash; negative for a negative hand' }) value: number;
 }
 
 @ObjectType({ description: "A side's captured pile (hop1zuo1) and the hands it forms now" })
 export class CerkeCapturedPile {
-  @Field(() => [CerkeCapturedPiece]) pieces: CerkeCapturedPiece[];
-  @Field(() => [CerkeHand]) hands: CerkeHand[];
+  @Field(() => [CerkeCapturedPiece], { description: 'The pieces the side captured (it may drop them back as its own)' }) pieces: CerkeCapturedPiece[];
+  @Field(() => [CerkeHand], { description: 'The hands (役) the pile forms now' }) hands: CerkeHand[];
   @Field(() => Int, { description: "The hands' total value" }) score: number;
 }
 
 @ObjectType({ description: 'Both captured piles, by side' })
 export class CerkeCapturedPiles {
-  @Field(() => CerkeCapturedPile) IA: CerkeCapturedPile;
-  @Field(() => CerkeCapturedPile) A: CerkeCapturedPile;
+  @Field(() => CerkeCapturedPile, { description: "IA's pile (seat 0)" }) IA: CerkeCapturedPile;
+  @Field(() => CerkeCapturedPile, { description: "A's pile (seat 1)" }) A: CerkeCapturedPile;
 }
 
 @ObjectType({ description: 'Points by side; they always sum to 40' })
 export class CerkePoints {
-  @Field(() => Int) IA: number;
-  @Field(() => Int) A: number;
+  @Field(() => Int, { description: "IA's points (seat 0), 0 to 40" }) IA: number;
+  @Field(() => Int, { description: "A's points (seat 1), 0 to 40" }) A: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The season being played (a game has 1, 2 or 4: Spring, Summer, Autumn, Winter)' })
 export class CerkeSeason {
   @Field(() => Int, { description: '1-based' }) number: number;
   @Field({ description: 'Spring, Summer, Autumn or Winter' }) name: string;
@@ -54,34 +54,34 @@ export class CerkeSeason {
 
 @ObjectType({ description: "One side's five sticks" })
 export class CerkeSideCast {
-  @Field(() => CerkeSide) side: Side;
+  @Field(() => CerkeSide, { description: 'The side that cast' }) side: Side;
   @Field(() => [Int], { description: 'Each stick: 1 shows the marked face' }) sticks: number[];
   @Field(() => Int, { description: 'The count: how many sticks show the marked face' }) value: number;
 }
 
 @ObjectType({ description: 'A stick cast as the referee drew it' })
 export class CerkeStickCast {
-  @Field(() => CerkeCastPurpose) purpose: StickCast['purpose'];
+  @Field(() => CerkeCastPurpose, { description: 'Why the sticks were cast: the first mover, a stepping leg or a water entry' }) purpose: StickCast['purpose'];
   @Field(() => [CerkeSideCast], { description: "Both sides for the first-mover cast (IA first), else the mover's" }) casts: CerkeSideCast[];
 }
 
 @ObjectType({ description: 'The mover made a new hand: ty mok1 (cerkeDeclareContinue) or ta xot1 (cerkeDeclareEndSeason)' })
 export class CerkeDeclarationPending {
-  @Field(() => CerkeSide) side: Side;
+  @Field(() => CerkeSide, { description: 'The side that made the new hand and must declare' }) side: Side;
   @Field(() => [CerkeHand], { description: 'What ending the season now would score' }) hands: CerkeHand[];
-  @Field(() => Int) handValue: number;
+  @Field(() => Int, { description: "The hands' total value" }) handValue: number;
   @Field(() => Int, { description: 'handValue × stake' }) pointsIfSeasonEnds: number;
   @Field(() => Int, { description: 'The stake after ty mok1 (doubled, at most 64)' }) stakeIfContinued: number;
 }
 
 @ObjectType({ description: 'After the stepping cast: cerkeCompleteStep on one of `completions`, or cerkeAbandonStep' })
 export class CerkeStepCompletionPending {
-  @Field(() => CerkeSide) side: Side;
-  @Field() from: string;
-  @Field() via: string;
+  @Field(() => CerkeSide, { description: 'The side completing its stepping move' }) side: Side;
+  @Field({ description: "The moving piece's square" }) from: string;
+  @Field({ description: 'The occupied square it stepped on' }) via: string;
   @Field({ description: 'The square (or direction) named before the cast' }) planned: string;
   @Field(() => Int, { description: 'The count cast: the most squares the second leg may go' }) cast: number;
-  @Field(() => [String]) completions: string[];
+  @Field(() => [String], { description: 'The squares cerkeCompleteStep may end the leg on (empty: only cerkeAbandonStep)' }) completions: string[];
 }
 
 export const CerkePendingDecision = createUnionType({
@@ -97,46 +97,46 @@ export class CerkeSteppingPayment {
   @Field(() => Int, { description: 'Points actually paid (after clamping to 0-40)' }) points: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'What ended a season, and the side it concerns' })
 export class CerkeSeasonEnd {
-  @Field(() => CerkeSeasonEndCause) how: SeasonResult['endedBy']['how'];
-  @Field(() => CerkeSide) side: Side;
+  @Field(() => CerkeSeasonEndCause, { description: 'How the season ended' }) how: SeasonResult['endedBy']['how'];
+  @Field(() => CerkeSide, { description: 'The side that declared, stepped on Tam2, resigned or had no legal action' }) side: Side;
 }
 
 @ObjectType({ description: 'How a season ended and what it scored' })
 export class CerkeSeasonResult {
   @Field(() => Int, { description: '1-based' }) season: number;
-  @Field() name: string;
-  @Field(() => CerkeSide, { nullable: true }) firstMover: Side | null;
-  @Field(() => CerkeSeasonEnd) endedBy: CerkeSeasonEnd;
+  @Field({ description: 'Spring, Summer, Autumn or Winter' }) name: string;
+  @Field(() => CerkeSide, { nullable: true, description: 'Who moved first in the season; null if it ended before the sticks decided' }) firstMover: Side | null;
+  @Field(() => CerkeSeasonEnd, { description: 'What ended the season' }) endedBy: CerkeSeasonEnd;
   @Field(() => [CerkeHand], { description: 'Hands scored by the side that ended the season' }) hands: CerkeHand[];
-  @Field(() => Int) handValue: number;
-  @Field(() => Int) stake: number;
+  @Field(() => Int, { description: "The scored hands' total value (0 when the season ended without ta xot1)" }) handValue: number;
+  @Field(() => Int, { description: 'The stake (rate) of the season when it ended: ×1 … ×64' }) stake: number;
   @Field(() => Int, { description: 'handValue × stake for the declarer, before clamping' }) pointsDeclared: number;
   @Field(() => Int, { description: 'Points that actually moved to the declarer (negative: it paid)' }) pointsMoved: number;
-  @Field(() => [CerkeSteppingPayment]) steppingOnTam2: CerkeSteppingPayment[];
-  @Field(() => CerkePoints) pointsAfter: CerkePoints;
+  @Field(() => [CerkeSteppingPayment], { description: '[online] stepping-on-Tam2 payments made during the season' }) steppingOnTam2: CerkeSteppingPayment[];
+  @Field(() => CerkePoints, { description: 'Points by side after the season' }) pointsAfter: CerkePoints;
 }
 
-@ObjectType()
+@ObjectType({ description: 'How a Cerke game ended' })
 export class CerkeGameResult {
   @Field(() => [CerkeSide], { description: 'Both on a draw' }) winners: Side[];
-  @Field(() => CerkeGameEndReason) reason: GameResult['reason'];
-  @Field(() => CerkeSide, { nullable: true }) resignedBy: Side | null;
+  @Field(() => CerkeGameEndReason, { description: 'Why the game ended' }) reason: GameResult['reason'];
+  @Field(() => CerkeSide, { nullable: true, description: 'The side that resigned; null unless one did' }) resignedBy: Side | null;
 }
 
 @ObjectType('CerkeState', { description: 'A Cerke game now. Everything in Cerke is public, so every caller sees the same, bar `viewerSide`.' })
 export class CerkeStateModel {
-  @Field(() => ID) gameId: string;
+  @Field(() => ID, { description: 'The game' }) gameId: string;
   @Field(() => Int, { description: "The game's version; pass it as expectedVersion" }) version: number;
-  @Field(() => GameStatusEnum) status: GameStatusEnum;
+  @Field(() => GameStatusEnum, { description: 'WAITING for seats, ACTIVE or FINISHED' }) status: GameStatusEnum;
   @Field(() => CerkeSide, { nullable: true, description: "The caller's side, if the token holds a seat" }) viewerSide: Side | null;
-  @Field(() => CerkeProfile) profile: Profile;
+  @Field(() => CerkeProfile, { description: 'The rule profile: ONLINE or STRICT' }) profile: Profile;
   @Field(() => JSONScalar, { description: 'The complete ruleset: profile, seasons and every rule flag' }) ruleset: unknown;
   @Field(() => Int, { description: 'Seasons in the game: 1, 2 or 4' }) seasonCount: number;
-  @Field(() => CerkeSeason) season: CerkeSeason;
+  @Field(() => CerkeSeason, { description: 'The season being played (the last one once the game is over)' }) season: CerkeSeason;
   @Field(() => Int, { description: 'The stake (rate) of this season: ×1 … ×64' }) stake: number;
-  @Field(() => CerkePoints) points: CerkePoints;
+  @Field(() => CerkePoints, { description: 'Points by side, always summing to 40 (20 each at the start)' }) points: CerkePoints;
   @Field(() => CerkeSide, {
     nullable: true,
     description:
@@ -147,11 +147,13 @@ export class CerkeStateModel {
     description: 'Seat indexes that may act now, as Game.toAct answers them (seat 0 is IA, seat 1 is A); empty while the sticks are cast, while seats are open and once the game is over',
   })
   toAct: number[];
-  @Field(() => CerkePhase) phase: Phase['name'];
-  @Field(() => [CerkePiece]) board: CerkePiece[];
+  @Field(() => CerkePhase, { description: 'What the game waits for' }) phase: Phase['name'];
+  @Field(() => [CerkePiece], { description: 'Every piece on the board, Tam2 excepted (see tam2)' }) board: CerkePiece[];
   @Field(() => String, { nullable: true, description: "Tam2's square" }) tam2: string | null;
-  @Field(() => CerkeCapturedPiles) capturedPiles: CerkeCapturedPiles;
-  @Field(() => CerkePendingDecision, { nullable: true }) pendingDecision: typeof CerkePendingDecision | null;
+  @Field(() => CerkeCapturedPiles, { description: 'Both captured piles (hop1zuo1) and the hands they form, by side' }) capturedPiles: CerkeCapturedPiles;
+  @Field(() => CerkePendingDecision, { nullable: true, description: 'A declaration or a step completion the side to move owes; null when none is owed' }) pendingDecision:
+    | typeof CerkePendingDecision
+    | null;
   @Field(() => CerkeStickCast, { nullable: true, description: 'The last stick cast of the game' }) lastCast: CerkeStickCast | null;
   @Field({ description: 'Whether the last turn moved Tam2' }) tam2MovedLastTurn: boolean;
   @Field(() => [CerkeSteppingPayment], { description: '[online] stepping-on-Tam2 payments this season' }) steppingOnTam2ThisSeason: CerkeSteppingPayment[];

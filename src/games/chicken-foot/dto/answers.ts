@@ -5,17 +5,17 @@ import { ChickenFootActionType, ChickenFootRoundEnd } from './enums.js';
 
 @ObjectType({ description: 'One legal play: this tile on this target' })
 export class ChickenFootLegalPlay {
-  @Field() tile: string;
-  @Field() target: string;
+  @Field({ description: 'A tile from your hand, as "a-b" with a <= b (e.g. "5-8")' }) tile: string;
+  @Field({ description: '"hub" or the tile on the table to attach to (send both to chickenFootPlay)' }) target: string;
   @Field({ description: 'True when the play takes you to one tile and the ruleset wants "last tile" called' }) announce: boolean;
 }
 
 @ObjectType({ description: "What the caller's seat may do now: its legal plays, or draw, or pass (all empty when it is not its turn)" })
 export class ChickenFootLegalActions {
   @Field(() => Int, { nullable: true, description: "The caller's seat; null for spectators" }) seat: number | null;
-  @Field(() => [ChickenFootLegalPlay]) plays: ChickenFootLegalPlay[];
-  @Field() canDraw: boolean;
-  @Field() canPass: boolean;
+  @Field(() => [ChickenFootLegalPlay], { description: 'Every tile-and-target play open to the caller now; empty when none (or not its turn)' }) plays: ChickenFootLegalPlay[];
+  @Field({ description: 'The caller may draw a tile from the yard now (chickenFootDraw)' }) canDraw: boolean;
+  @Field({ description: 'The caller may pass now (chickenFootPass): no play and no tile it may draw' }) canPass: boolean;
 }
 
 @ObjectType({ description: 'A ruleset checked without creating a game' })

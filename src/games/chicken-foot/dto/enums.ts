@@ -19,6 +19,10 @@ export const ChickenFootDrawPolicy = {
 registerEnumType(ChickenFootDrawPolicy, {
   name: 'ChickenFootDrawPolicy',
   description: 'A seat without a play draws one tile per turn, or keeps drawing until it can play',
+  valuesMap: {
+    ONE: { description: 'Draw at most one tile per turn, then play or pass' },
+    UNTIL_PLAYABLE: { description: 'Keep drawing until a tile can be played (or no tile may be drawn)' },
+  },
 });
 
 export const ChickenFootStatus = {
@@ -29,6 +33,11 @@ export const ChickenFootStatus = {
 registerEnumType(ChickenFootStatus, {
   name: 'ChickenFootStatus',
   description: 'Waiting for a round to be dealt (or for seats), a round in play, or the whole game over',
+  valuesMap: {
+    DEALING: { description: 'Waiting for a round to be dealt (or for seats)' },
+    PLAYING: { description: 'A round is in play' },
+    FINISHED: { description: 'The whole game is over' },
+  },
 });
 
 export const ChickenFootPhase = {
@@ -39,6 +48,11 @@ export const ChickenFootPhase = {
 registerEnumType(ChickenFootPhase, {
   name: 'ChickenFootPhase',
   description: 'OPENING: the hub still needs arms; OPEN: any open end may be played; FOOT_OPEN: a chicken foot needs its toes before anything else',
+  valuesMap: {
+    OPENING: { description: 'The hub still needs arms: only the hub may be played on' },
+    OPEN: { description: 'Any open end may be played on' },
+    FOOT_OPEN: { description: 'A chicken foot needs its toes before anything else' },
+  },
 });
 
 export const ChickenFootRoundEnd = {
@@ -49,6 +63,11 @@ export const ChickenFootRoundEnd = {
 registerEnumType(ChickenFootRoundEnd, {
   name: 'ChickenFootRoundEnd',
   description: 'A seat played its last tile (domino), nobody could play or draw (blocked), or a resignation ended the game mid-round (abandoned, not scored)',
+  valuesMap: {
+    DOMINO: { description: 'A seat played its last tile' },
+    BLOCKED: { description: 'Nobody could play or draw' },
+    ABANDONED: { description: 'A resignation ended the game mid-round; the round is not scored' },
+  },
 });
 
 export const ChickenFootActionType = {

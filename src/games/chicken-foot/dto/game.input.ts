@@ -32,9 +32,9 @@ export class ChickenFootDealInput {
   finder?: number | null;
 }
 
-@InputType()
+@InputType({ description: 'A new Chicken Foot game: its ruleset, seats and, optionally, organizer deals' })
 export class ChickenFootGameInput {
-  @Field(() => ChickenFootRulesetInput) ruleset: ChickenFootRulesetInput;
+  @Field(() => ChickenFootRulesetInput, { description: 'The preset, the number of players and any options changed' }) ruleset: ChickenFootRulesetInput;
   @Field(() => [SeatInput], { nullable: true, description: 'One per seat; omitted: every seat taken by the creator' }) seats?: SeatInput[] | null;
   @Field(() => [ChickenFootDealInput], { nullable: true, description: 'Organizer deals for rounds 1, 2, ... in order; rounds beyond them are dealt by the referee' })
   deals?: ChickenFootDealInput[] | null;

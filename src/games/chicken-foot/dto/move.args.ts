@@ -2,7 +2,7 @@ import { ArgsType, Field, ID, Int } from '@nestjs/graphql';
 
 @ArgsType()
 export class ChickenFootMoveArgs {
-  @Field(() => ID) gameId: string;
+  @Field(() => ID, { description: 'The Chicken Foot game' }) gameId: string;
   @Field({ description: 'Client move id: a retry with the same id and body returns the original result' }) moveId: string;
   @Field(() => Int, { nullable: true, description: 'The game version you saw; the move is refused with VERSION_CONFLICT if the game has moved on' })
   expectedVersion?: number | null;
