@@ -4,6 +4,9 @@ import type { RefereeService } from '../referee/application/referee.service.js';
 import { viewEvent } from '../referee/core/game/views.js';
 import type { StoredEvent } from '../referee/core/stream.js';
 
+/** How long to wait before reading the log again when it had nothing beyond what was served. */
+const RETRY_READ_MS = 50;
+
 /** The event a finished game's stream ends with. */
 const LAST_EVENT = 'SeedRevealed';
 
@@ -37,19 +40,21 @@ export function gameEventStream(referee: RefereeService, gameId: string, afterSe
       let readLog = true;
       for (;;) {
         // The past, and then only what the bus told of without its events (a game caught up from the log).
+        let readSome = false;
+        const didRead = readLog;
         if (readLog) {
           readLog = false;
           for (;;) {
             const page = await referee.events(gameId, last, viewer);
             for (const e of page) yield e;
             if (page.length === 0) break;
+            readSome = true;
             last = page.at(-1)!.seq;
             if (page.at(-1)!.type === LAST_EVENT) return;
           }
           // Subscribed past the end of a finished game: nothing more will come.
           const game = await referee.game(gameId);
           if (game.ended && last >= game.version) return;
-          told = Math.min(told, last);
         }
         while (queue.length > 0 && queue[0].seq <= last + 1) {
           const e = queue.shift()!;
@@ -59,11 +64,21 @@ export function gameEventStream(referee: RefereeService, gameId: string, afterSe
             if (e.type === LAST_EVENT) return;
           }
         }
-        if (queue.length > 0 || told > last) {
+        const behind = queue.length > 0 || told > last;
+        // Behind what the bus told: read the log at once, unless this turn's read found nothing
+        // new (a catch-up still being stored here): then again after a short wait. Told versions
+        // are never forgotten, so a wake-up that arrives during a read is not lost.
+        if (behind && (readSome || !didRead)) {
           readLog = true;
           continue;
         }
-        const woke = await Promise.race([new Promise<'woke'>((resolve) => (wake = () => resolve('woke'))), stopped]);
+        const woke = await Promise.race([
+          new Promise<'woke'>((resolve) => {
+            wake = () => resolve('woke');
+            if (behind) setTimeout(wake, RETRY_READ_MS);
+          }),
+          stopped,
+        ]);
         wake = null;
         if (woke === 'stopped') return;
       }
