@@ -1,6 +1,7 @@
 /**
  * Load benchmark: `npm run bench -- bench/load.js [--pglite] [--seconds N] [--kind backgammon]
- * [--clients 10,50] [--instances N] [--spread alternate|pinned] [--staleness-every 10] [--staleness-cap-ms 10000] [--no-staleness]`.
+ * [--clients 10,50] [--instances N] [--spread alternate|pinned] [--staleness-every 10]
+ * [--staleness-cap-ms 10000] [--staleness-methods poll,subscription] [--no-staleness]`.
  * Starts the built service as its own process (N of them on one PostgreSQL with --instances N),
  * plays many games concurrently through GraphQL (one request per move, each durably stored
  * before it is answered) at 10 and 50 concurrent clients, and prints moves/s with p50/p99
@@ -48,6 +49,7 @@ const spread = flag('spread', 'alternate');
 const clientCounts = flag('clients', '10,50').split(',').map(Number);
 const stalenessEvery = Number(flag('staleness-every', '10'));
 const stalenessCapMs = Number(flag('staleness-cap-ms', '10000'));
+const stalenessMethods = flag('staleness-methods', 'poll,subscription').split(',');
 const measureStaleness = instances >= 2 && !args.includes('--no-staleness');
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const RULESETS: Record<string, unknown> = { backgammon: { autoRoll: true }, 'chicken-foot': { players: 4 }, cerke: {} };
@@ -107,7 +109,8 @@ async function playFor(urls: string[], clients: number, durationMs: number, opti
           continue;
         }
         latencies.push(acked - sent);
-        if (probing && ++accepted % probing.every === 0) await probing.probe.probe(c, bot.gameId, r.version, acked, (at + 1) % instances);
+        if (probing && ++accepted % probing.every === 0)
+          await probing.probe.probe(c, bot.gameId, r.version, acked, (at + 1) % instances, `move ${accepted} of the client${r.finished ? ', which ended the game' : ''}`);
       }
       probing?.probe.unwatch(c);
     }),
@@ -229,8 +232,9 @@ const ms = (v: number) => `${v.toFixed(1)} ms`;
 
 function stalenessLines(probe: StalenessProbe): string[] {
   const lines: string[] = [];
-  const report = (label: string, values: (number | null)[]) => {
-    const got = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+  const report = (label: string, measured: boolean, values: (number | null | undefined)[]) => {
+    if (!measured) return;
+    const got = values.filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
     const timeouts = values.length - got.length;
     lines.push(
       `  ${label.padEnd(13)} ${String(values.length).padStart(5)} probes   ${
@@ -240,12 +244,19 @@ function stalenessLines(probe: StalenessProbe): string[] {
   };
   report(
     'polling',
+    probe.polling,
     probe.samples.map((s) => s.polled),
   );
   report(
     'subscription',
+    probe.subscribing,
     probe.samples.map((s) => s.delivered),
   );
+  // The first few subscription timeouts in detail: a delivery that stopped short of v is a missed notification.
+  for (const { missed } of probe.samples.filter((s) => s.missed).slice(0, 3))
+    lines.push(
+      `  subscription timeout: game ${missed!.gameId} version ${missed!.version} on instance ${missed!.instance}: it had delivered up to ${missed!.lastDelivered ?? 'nothing'}, watching for ${(missed!.watchedSince / 1000).toFixed(1)} s (${missed!.note})`,
+    );
   const polls = probe.samples.reduce((sum, s) => sum + s.polls, 0);
   lines.push(`  (${polls} polls in all; ${probe.subscriptionErrors} subscription errors${probe.firstError ? `, first: ${JSON.stringify(probe.firstError).slice(0, 200)}` : ''})`);
   return lines;
@@ -283,13 +294,18 @@ async function main() {
     }
     if (measureStaleness) {
       const clients = Math.max(...clientCounts);
-      const probe = new StalenessProbe(urls, stalenessCapMs);
+      const probe = new StalenessProbe(urls, { capMs: stalenessCapMs, poll: stalenessMethods.includes('poll'), subscribe: stalenessMethods.includes('subscription') });
       try {
         const r = await playFor(urls, clients, seconds * 1000, { probe: { probe, every: stalenessEvery } });
         out(
           `staleness, ${clients} clients, 1 in ${stalenessEvery} acknowledged moves of each client probed on the next instance (the client waits for its probe; ${r.moves} moves in ${(r.elapsedMs / 1000).toFixed(1)} s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}):`,
         );
         for (const line of stalenessLines(probe)) out(line);
+        // What the instances logged (warnings and errors only at LOG_LEVEL=warn): a failed catch-up shows here.
+        services.forEach((service, i) => {
+          const logged = service.log().split('\n').filter(Boolean);
+          if (logged.length > 0) out(`  instance ${i} logged ${logged.length} lines, the first: ${logged.slice(0, 3).join(' | ').slice(0, 600)}`);
+        });
       } finally {
         await probe.close();
       }

@@ -18,11 +18,23 @@ const VERSION = 'query($id: ID!) { game(id: $id) { version } }';
 const EVENTS = 'subscription($id: ID!) { gameEvents(gameId: $id, afterSeq: 0) { seq } }';
 
 export interface StalenessSample {
-  /** ms from A's acknowledgement to B answering >= v; null when it did not within the cap. */
-  polled: number | null;
+  /** ms from A's acknowledgement to B answering >= v; null when it did not within the cap, undefined when not polled. */
+  polled?: number | null;
   polls: number;
-  /** ms from A's acknowledgement to B delivering seq >= v over its subscription; null when it did not within the cap. */
-  delivered: number | null;
+  /** ms from A's acknowledgement to B delivering seq >= v over its subscription; null when it did not within the cap, undefined when not subscribed. */
+  delivered?: number | null;
+  /** For a subscription timeout: what the probe knew, to tell a missed notification from a slow one. */
+  missed?: { gameId: string; version: number; instance: number; lastDelivered: number | null; watchedSince: number; note: string };
+}
+
+export interface StalenessOptions {
+  /** How long to wait for B before counting a timeout (default 10 s). */
+  capMs?: number;
+  /** Pause between two polls (default 2 ms). */
+  intervalMs?: number;
+  /** Which ways of asking B to measure (default both). */
+  poll?: boolean;
+  subscribe?: boolean;
 }
 
 /** One game's event stream on one instance, with the time each sequence number arrived. */
@@ -66,6 +78,14 @@ class Watch {
     }
   }
 
+  /** The newest seq delivered so far, or null. */
+  get lastSeq(): number | null {
+    return this.seqs.at(-1) ?? null;
+  }
+
+  /** When the watch was opened (performance.now()). */
+  readonly since = performance.now();
+
   /** When seq >= v arrived (perhaps already), or null if not before `deadline` (performance.now()). */
   arrivalOf(v: number, deadline: number): Promise<number | null> {
     const i = this.seqs.findIndex((s) => s >= v);
@@ -97,12 +117,19 @@ export class StalenessProbe {
   readonly samples: StalenessSample[] = [];
   subscriptionErrors = 0;
   firstError: unknown = null;
+  private readonly capMs: number;
+  private readonly intervalMs: number;
+  readonly polling: boolean;
+  readonly subscribing: boolean;
 
   constructor(
     private readonly urls: string[],
-    private readonly capMs = 10_000,
-    private readonly intervalMs = 2,
+    options: StalenessOptions = {},
   ) {
+    this.capMs = options.capMs ?? 10_000;
+    this.intervalMs = options.intervalMs ?? 2;
+    this.polling = options.poll ?? true;
+    this.subscribing = options.subscribe ?? true;
     // One WebSocket per instance, every subscription multiplexed on it.
     this.clients = urls.map((url) => createClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: {}, lazy: true, retryAttempts: 0 }));
   }
@@ -110,6 +137,7 @@ export class StalenessProbe {
   /** Opens `gameId`'s subscriptions on `instances` for load client `client` (closing the ones of its previous game). */
   watchGame(client: number, gameId: string, instances: number[]): void {
     this.unwatch(client);
+    if (!this.subscribing) return;
     const byInstance = new Map<number, Watch>();
     for (const i of instances)
       byInstance.set(
@@ -131,14 +159,15 @@ export class StalenessProbe {
    * Measures one acknowledged move: `version` acknowledged at `ackedAt` (performance.now()) by
    * another instance than `instance`, asked here by polling and by the subscription at once.
    */
-  async probe(client: number, gameId: string, version: number, ackedAt: number, instance: number): Promise<StalenessSample> {
+  async probe(client: number, gameId: string, version: number, ackedAt: number, instance: number, note = ''): Promise<StalenessSample> {
     const deadline = ackedAt + this.capMs;
     const watch = this.watches.get(client)?.get(instance);
     const [polled, delivered] = await Promise.all([
-      this.poll(this.urls[instance], gameId, version, ackedAt, deadline),
-      watch && watch.gameId === gameId ? watch.arrivalOf(version, deadline).then((t) => (t === null ? null : t - ackedAt)) : Promise.resolve(null),
+      this.polling ? this.poll(this.urls[instance], gameId, version, ackedAt, deadline) : Promise.resolve(undefined),
+      !this.subscribing ? Promise.resolve(undefined) : watch && watch.gameId === gameId ? watch.arrivalOf(version, deadline).then((t) => (t === null ? null : t - ackedAt)) : Promise.resolve(null),
     ]);
-    const sample = { polled: polled.at, polls: polled.polls, delivered };
+    const sample: StalenessSample = { polled: polled?.at, polls: polled?.polls ?? 0, delivered };
+    if (delivered === null) sample.missed = { gameId, version, instance, lastDelivered: watch?.lastSeq ?? null, watchedSince: watch ? ackedAt - watch.since : Number.NaN, note };
     this.samples.push(sample);
     return sample;
   }
