@@ -1,6 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serviceEntry, startService, type RunningService } from '../../bench/lib/service.js';
@@ -8,6 +7,7 @@ import { readHolder } from '../../src/database/data-dir-lock.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { freePort, gqlAt as gql } from '../support/net.js';
 
 /**
  * The embedded database (PGlite) as a clumsy or hostile user meets it: a second process on the
@@ -22,22 +22,6 @@ const MAT = readFileSync(resolve(import.meta.dirname, '../fixtures/backgammon/ma
 const CREATE_BACKGAMMON = `mutation { createGame(input: { kind: "backgammon", ruleset: { matchLength: 3 } }) {
   __typename ... on GameCreated { game { id version } } ... on Rejection { code message } } }`;
 const GAME_BY_ID = `query($id: ID!) { game(id: $id) { id version status } }`;
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function gql(url: string, query: string, variables: Record<string, unknown> = {}): Promise<any> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-  return res.json();
-}
 
 /** Starts the built service (dist/src/main.js) as its own process, and returns its exit code and output. */
 function runToExit(env: Record<string, string>, port: number): Promise<{ code: number | string | null; output: string }> {

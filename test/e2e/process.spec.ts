@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort, gqlAt as gql } from '../support/net.js';
 
 /**
  * The service under a process manager: started exactly as the README says (`npm start`, which
@@ -21,22 +21,6 @@ const STOP_TIMEOUT_MS = 60_000;
 const CREATE = `mutation { createGame(input: { kind: "backgammon", ruleset: { matchLength: 3 } }) {
   __typename ... on GameCreated { game { id version } } ... on Rejection { code message } } }`;
 const GAME_BY_ID = `query($id: ID!) { game(id: $id) { id version } }`;
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function gql(url: string, query: string, variables: Record<string, unknown> = {}): Promise<any> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-  return res.json();
-}
 
 /** A process as /proc shows it: its start time (against pid reuse) and whether it still runs (not a zombie). */
 function procStat(pid: number): { state: string; startTime: string } | null {
