@@ -229,7 +229,7 @@ export interface Refusal {
 
 type LimitSettings = Pick<
   Config,
-  'rateLimitPerMinute' | 'createQuotaPerHour' | 'maxSubscriptionsPerCaller' | 'maxSubscriptionsPerAddress' | 'maxConnectionsPerAddress' | 'maxQueryDepth' | 'maxQueryComplexity' | 'maxExpensiveFields'
+  'rateLimitPerMinute' | 'addressRateLimitPerMinute' | 'createQuotaPerHour' | 'maxSubscriptionsPerCaller' | 'maxSubscriptionsPerAddress' | 'maxConnectionsPerAddress' | 'maxQueryDepth' | 'maxQueryComplexity' | 'maxExpensiveFields'
 >;
 
 export interface LimitBindings {
@@ -306,10 +306,15 @@ export class CallerLimits {
     return { key: (await this.isIssued(token, hash)) ? `t:${hash}` : byAddress };
   }
 
-  /** Counts `cost` more requests against a caller's current minute. */
+  /**
+   * Counts `cost` more requests against a caller's current minute. Callers without a real token
+   * share their address's budget, generous by default (twice a seat's): one address may hold
+   * many spectators and players between moves.
+   */
   charge(key: string, cost: number): Refusal | null {
-    const perMinute = this.settings.rateLimitPerMinute;
-    if (perMinute === 0 || cost <= 0) return null;
+    const perSeat = this.settings.rateLimitPerMinute;
+    if (perSeat === 0 || cost <= 0) return null;
+    const perMinute = key.startsWith('a:') ? (this.settings.addressRateLimitPerMinute ?? 2 * perSeat) : perSeat;
     const now = this.now();
     if (now - this.sweptWindows > MINUTE) {
       for (const [k, w] of this.windows) if (now - w.start >= MINUTE) this.windows.delete(k);

@@ -10,8 +10,10 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   databasePoolSize: number;
-  /** Requests a minute per seat token, or per address for callers without a real token; 0 is off. */
+  /** Requests a minute per seat token (and as many moves); 0 turns every request limit off. */
   rateLimitPerMinute: number;
+  /** Requests a minute per client address, for callers without a real token; null: twice rateLimitPerMinute. */
+  addressRateLimitPerMinute: number | null;
   logLevel: LogLevel;
   maxBodyBytes: number;
   maxQueryDepth: number;
@@ -154,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: databaseUrl(env),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 200),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
+    addressRateLimitPerMinute: env.ADDRESS_RATE_LIMIT_PER_MINUTE?.trim() ? int(env, 'ADDRESS_RATE_LIMIT_PER_MINUTE', 0, 1, 1_000_000) : null,
     logLevel: logLevel as LogLevel,
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     maxQueryDepth: int(env, 'MAX_QUERY_DEPTH', 10, 2, 100),

@@ -146,6 +146,7 @@ describe('subscriptions and streams', () => {
 });
 
 describe('rate limits a playing client does not hit', () => {
+  // RATE_LIMIT_PER_MINUTE=8: a seat reads 8 a minute and moves 8 more; an address without a token gets 16.
   let limited: TestApp;
   beforeAll(async () => {
     limited = await startApp({ rateLimitPerMinute: 8 });
@@ -177,5 +178,17 @@ describe('rate limits a playing client does not hit', () => {
     });
     expect(moved.status).toBe(200);
     expect(((await moved.json()) as any).data.submitAction.__typename).toBe('MoveAccepted');
+  });
+
+  it('callers without a token share a budget per address twice a seat’s (ADDRESS_RATE_LIMIT_PER_MINUTE)', async () => {
+    let answered = 0;
+    for (;;) {
+      const res = await fetch(`${limited.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ gameKinds }' }) });
+      if (res.status === 429) break;
+      answered++;
+    }
+    // The address also paid for the games created and the tokens first seen in the test above.
+    expect(answered).toBeGreaterThan(8);
+    expect(answered).toBeLessThanOrEqual(16);
   });
 });

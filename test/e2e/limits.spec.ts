@@ -61,7 +61,7 @@ function wsOnce(client: Client, query: string, variables: Record<string, unknown
 describe('rate limits cannot be dodged with made-up tokens', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp({ rateLimitPerMinute: 5 });
+    t = await startApp({ rateLimitPerMinute: 5, addressRateLimitPerMinute: 5 });
   });
   afterAll(async () => {
     await t?.close();
@@ -98,7 +98,7 @@ describe('rate limits cannot be dodged with made-up tokens', () => {
 
 describe('X-Forwarded-For', () => {
   it('is ignored without TRUST_PROXY: every forged address shares the socket address bucket', async () => {
-    const t = await startApp({ rateLimitPerMinute: 3 });
+    const t = await startApp({ rateLimitPerMinute: 3, addressRateLimitPerMinute: 3 });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 10; i++) statuses.push((await post(t, TYPENAME, { 'x-forwarded-for': `10.9.0.${i + 1}` })).status);
@@ -110,7 +110,7 @@ describe('X-Forwarded-For', () => {
   });
 
   it('is honoured when TRUST_PROXY names the proxy: each client behind it has its own bucket', async () => {
-    const t = await startApp({ rateLimitPerMinute: 3, trustProxy: ['loopback'] });
+    const t = await startApp({ rateLimitPerMinute: 3, addressRateLimitPerMinute: 3, trustProxy: ['loopback'] });
     try {
       const a: number[] = [];
       for (let i = 0; i < 5; i++) a.push((await post(t, TYPENAME, { 'x-forwarded-for': '10.9.1.1' })).status);
