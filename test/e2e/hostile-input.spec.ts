@@ -225,9 +225,7 @@ describe('hostile input (issue 8)', () => {
     expect(await series()).toBe(before);
   });
 
-  // Needs a change outside the API layer (src/app.module.ts formatError): graphql-js stops after
-  // 50 variable errors with an error Apollo files as INTERNAL_SERVER_ERROR. Expected to fail until
-  // then; once it passes, make it a plain `it`.
+  // graphql-js stops after 50 variable errors with an error Apollo would file as INTERNAL_SERVER_ERROR (app.module's formatError keeps it BAD_USER_INPUT).
   it('a list argument with thousands of bad items is BAD_USER_INPUT, not INTERNAL_SERVER_ERROR', async () => {
     const res = await t.gql('mutation($x: [BackgammonCheckerMoveInput!]!) { backgammonPlay(gameId: "AAAAAAAAAAAA", moveId: "m", moves: $x) { __typename } }', {
       x: Array.from({ length: 1000 }, (_, i) => i),
