@@ -7,7 +7,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
-import { GameConnectionResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
+import { GameConnectionResolver, GameSnapshotResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
 import { GraphiqlController } from './api/graphiql.controller.js';
 import { OpenApiController } from './api/openapi.controller.js';
 import { JSONScalar } from './api/json.scalar.js';
@@ -71,7 +71,7 @@ export class AppModule {
         ...GAME_MODULES,
       ],
       controllers: [GamesController, OpsController, GraphiqlController, OpenApiController],
-      providers: [GamesResolver, MoveAcceptedResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
+      providers: [GamesResolver, MoveAcceptedResolver, GameSnapshotResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
     };
   }
 }

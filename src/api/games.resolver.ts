@@ -94,10 +94,11 @@ export class GamesResolver {
     @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
     @Args('seq', { type: () => Int, description: 'The event to stop after, from 1 to the game version' }) seq: number,
     @Context() ctx: GqlContext,
-  ): Promise<GameSnapshot> {
+  ): Promise<SnapshotModel> {
     gameIdOf(gameId);
-    const at = await this.referee.stateAt(gameId, seq, await this.viewer(gameId, ctx));
-    return { seq: at.seq, view: at.view, result: at.outcome };
+    const viewer = await this.viewer(gameId, ctx);
+    const at = await this.referee.stateAt(gameId, seq, viewer);
+    return { seq: at.seq, view: at.view, result: at.outcome, then: at.game, viewer };
   }
 
   @Query(() => Verdict, { description: 'Recomputes the hash chain, every random outcome and every move' })
@@ -276,6 +277,17 @@ export class GamesResolver {
       if (err instanceof RefereeError && err.code === 'UNAUTHORIZED') return 'spectator';
       throw asGraphQLError(err);
     }
+  }
+}
+
+/** A snapshot keeps the game as it was then and who asked, for its typed state. */
+type SnapshotModel = GameSnapshot & { then: LiveGame; viewer: Viewer };
+
+@Resolver(() => GameSnapshot)
+export class GameSnapshotResolver {
+  @ResolveField(() => GameState, { nullable: true, description: 'The game then, typed per game (as Game.state; use inline fragments); null for a game without typed answers' })
+  state(@Parent() snapshot: SnapshotModel): typeof GameState | null {
+    return typedState(snapshot.then, snapshot.viewer, snapshot.view);
   }
 }
 

@@ -145,6 +145,15 @@ describe('backgammon: typed answers', () => {
     expect(actions.map((e) => e.detail.action.__typename)).toContain('BackgammonActionTaken');
     expect(actions.some((e) => e.detail.action.bgType === 'PLAY' && e.detail.action.moves.length > 0)).toBe(true);
 
+    // The replay is typed too: the position as it was after each stored event, at that version.
+    const AT = `query($id: ID!, $seq: Int!) { gameStateAt(gameId: $id, seq: $seq) { seq state { __typename ... on BackgammonPosition { version toAct dice } } } }`;
+    const final = (await gql(GAME, { id })).game;
+    for (const seq of [1, Math.ceil(final.version / 2), final.version]) {
+      const at = (await gql(AT, { id, seq })).gameStateAt;
+      expect(at.state).toMatchObject({ __typename: 'BackgammonPosition', version: seq });
+      if (seq === final.version) expect(at.state.toAct).toEqual(final.toAct);
+    }
+
     // Every roll: the stored payload keeps the drawn values, the detail serves pips.
     const rolls = chance((await gql(EVENTS, { id })).gameEvents);
     expect(rolls.length).toBeGreaterThan(1);

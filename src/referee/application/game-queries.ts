@@ -3,7 +3,7 @@ import { buildBundle, type Bundle, type Verdict, verifyInSlices } from '../core/
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
 import { foldGameInSlices } from '../core/game/fold.js';
-import { hidesInformation } from '../core/game/state.js';
+import { hidesInformation, statusOf } from '../core/game/state.js';
 import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, GameCursor, GameFilter, StoredGame } from '../store/event-store.js';
 import type { EventViews } from './event-views.js';
@@ -28,6 +28,14 @@ export interface GamePage {
   hasNextPage: boolean;
   hasPreviousPage: boolean;
   totalCount(): Promise<number>;
+}
+
+/** A game at a point of its history (gameStateAt). */
+export interface GameAt {
+  seq: number;
+  view: unknown;
+  outcome: Outcome | null;
+  game: LiveGame;
 }
 
 /** Reads: games, views, events as each viewer may see them, history, lists, bundles and verification. */
@@ -80,11 +88,13 @@ export class GameQueries {
   }
 
   /** The view at any point of the game's history (replay). */
-  async stateAt(gameId: string, seq: number, viewer: Viewer): Promise<{ seq: number; view: unknown; outcome: Outcome | null }> {
+  /** The game as it was just after event `seq`: its view for `viewer`, its outcome by then, and the game at that point. */
+  async stateAt(gameId: string, seq: number, viewer: Viewer): Promise<GameAt> {
     const game = await this.live.get(gameId);
     if (!Number.isInteger(seq) || seq < 1 || seq > game.version) throw new RefereeError('INVALID_INPUT', `seq must be between 1 and ${game.version}`);
     const folded = await this.slicer.run(foldGameInSlices(this.registry, gameId, await this.store.events(gameId, 0, undefined, seq), null));
-    return { seq, view: folded.engine.view(folded.state, viewer), outcome: folded.engine.outcome(folded.state) };
+    const then: LiveGame = { ...game, ...folded, status: statusOf(folded) };
+    return { seq, view: folded.engine.view(folded.state, viewer), outcome: folded.engine.outcome(folded.state), game: then };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
-import type { Outcome, Viewer } from '../../engines/kit/index.js';
+import type { Viewer } from '../../engines/kit/index.js';
 import type { Bundle, Verdict } from '../core/audit.js';
 import { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
@@ -9,7 +9,7 @@ import { EventStore, type GameFilter } from '../store/event-store.js';
 import { Freshness } from './freshness.js';
 import { GameCommands, type MoveResult } from './command-handler.js';
 import { EventViews } from './event-views.js';
-import { type GamePage, type GamePageArgs, GameQueries } from './game-queries.js';
+import { type GameAt, type GamePage, type GamePageArgs, GameQueries } from './game-queries.js';
 import { type CreateGameInput, GameSetup, type NewGameAnswer } from './game-setup.js';
 import { isGameId, type LiveGame, LiveGames } from './live-games.js';
 import { RefereeMetrics } from './metrics.port.js';
@@ -125,7 +125,7 @@ export class RefereeService implements OnModuleInit, OnModuleDestroy {
     return this.queries.events(gameId, afterSeq, viewer, limit);
   }
 
-  stateAt(gameId: string, seq: number, viewer: Viewer): Promise<{ seq: number; view: unknown; outcome: Outcome | null }> {
+  stateAt(gameId: string, seq: number, viewer: Viewer): Promise<GameAt> {
     return this.queries.stateAt(gameId, seq, viewer);
   }
 
