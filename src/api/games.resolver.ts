@@ -98,7 +98,7 @@ export class GamesResolver {
     gameIdOf(gameId);
     const viewer = await this.viewer(gameId, ctx);
     const at = await this.referee.stateAt(gameId, seq, viewer);
-    return { seq: at.seq, view: at.view, result: at.outcome, then: at.game, viewer };
+    return { seq: at.seq, view: at.view, result: at.outcome, past: at.game, viewer };
   }
 
   @Query(() => Verdict, { description: 'Recomputes the hash chain, every random outcome and every move' })
@@ -281,13 +281,13 @@ export class GamesResolver {
 }
 
 /** A snapshot keeps the game as it was then and who asked, for its typed state. */
-type SnapshotModel = GameSnapshot & { then: LiveGame; viewer: Viewer };
+type SnapshotModel = GameSnapshot & { past: LiveGame; viewer: Viewer };
 
 @Resolver(() => GameSnapshot)
 export class GameSnapshotResolver {
   @ResolveField(() => GameState, { nullable: true, description: 'The game then, typed per game (as Game.state; use inline fragments); null for a game without typed answers' })
   state(@Parent() snapshot: SnapshotModel): typeof GameState | null {
-    return typedState(snapshot.then, snapshot.viewer, snapshot.view);
+    return typedState(snapshot.past, snapshot.viewer, snapshot.view);
   }
 }
 

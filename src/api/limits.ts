@@ -229,7 +229,15 @@ export interface Refusal {
 
 type LimitSettings = Pick<
   Config,
-  'rateLimitPerMinute' | 'addressRateLimitPerMinute' | 'createQuotaPerHour' | 'maxSubscriptionsPerCaller' | 'maxSubscriptionsPerAddress' | 'maxConnectionsPerAddress' | 'maxQueryDepth' | 'maxQueryComplexity' | 'maxExpensiveFields'
+  | 'rateLimitPerMinute'
+  | 'addressRateLimitPerMinute'
+  | 'createQuotaPerHour'
+  | 'maxSubscriptionsPerCaller'
+  | 'maxSubscriptionsPerAddress'
+  | 'maxConnectionsPerAddress'
+  | 'maxQueryDepth'
+  | 'maxQueryComplexity'
+  | 'maxExpensiveFields'
 >;
 
 export interface LimitBindings {
