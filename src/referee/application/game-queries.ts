@@ -87,7 +87,6 @@ export class GameQueries {
     return this.store.events(game.gameId, afterSeq, undefined, untilSeq);
   }
 
-  /** The view at any point of the game's history (replay). */
   /** The game as it was just after event `seq`: its view for `viewer`, its outcome by then, and the game at that point. */
   async stateAt(gameId: string, seq: number, viewer: Viewer): Promise<GameAt> {
     const game = await this.live.get(gameId);

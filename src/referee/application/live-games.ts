@@ -102,12 +102,13 @@ export class LiveGames {
    * alone: it is read fresh when asked for.
    */
   async catchUp(gameId: string, version?: number): Promise<void> {
+    // Nothing to do when the held game is over or already there; checked again under the lock.
+    const done = (held: LiveGame | undefined) => held !== undefined && (held.ended || (version !== undefined && held.version >= version));
     const known = this.cached(gameId);
-    if (known && (known.ended || (version !== undefined && known.version >= version))) return;
-    if (!known && this.bus.listenerCount(gameId) === 0) return;
+    if (done(known) || (!known && this.bus.listenerCount(gameId) === 0)) return;
     await this.withLock(gameId, async () => {
       const current = this.cached(gameId);
-      if (current && (current.ended || (version !== undefined && current.version >= version))) return;
+      if (done(current)) return;
       if (!current) {
         // Its subscribers know where they are: they read what they miss (gameEventStream).
         const game = await this.get(gameId);

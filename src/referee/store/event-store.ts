@@ -113,7 +113,9 @@ export abstract class EventStore {
   /** Events in (afterSeq, untilSeq], in order. */
   abstract events(gameId: string, afterSeq?: number, limit?: number, untilSeq?: number): Promise<StoredEvent[]>;
   /** The stored version of a game (to confirm a refusal made from a cached state). */
-  abstract version(gameId: string): Promise<number | null>;
+  async version(gameId: string): Promise<number | null> {
+    return (await this.versions([gameId])).get(gameId) ?? null;
+  }
   /** The stored versions of these games (those that exist). */
   abstract versions(gameIds: readonly string[]): Promise<Map<string, number>>;
   /**

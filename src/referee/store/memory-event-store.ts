@@ -61,10 +61,6 @@ export class MemoryEventStore extends EventStore {
     return limit === undefined ? picked : picked.slice(0, limit);
   }
 
-  async version(gameId: string): Promise<number | null> {
-    return this.games.get(gameId)?.version ?? null;
-  }
-
   async versions(gameIds: readonly string[]): Promise<Map<string, number>> {
     return new Map(gameIds.flatMap((id) => (this.games.has(id) ? [[id, this.games.get(id)!.version] as const] : [])));
   }

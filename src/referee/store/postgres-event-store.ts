@@ -197,11 +197,6 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
     }));
   }
 
-  async version(gameId: string): Promise<number | null> {
-    const { rows } = await this.db.pool.query<{ version: number }>('SELECT version FROM games WHERE id = $1', [gameId]);
-    return rows[0]?.version ?? null;
-  }
-
   async seatByTokenHash(tokenHash: string): Promise<{ gameId: string; index: number } | null> {
     return this.prisma.seat.findUnique({ where: { tokenHash }, select: { gameId: true, index: true } });
   }
