@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serviceEntry, startService, type RunningService } from '../../bench/lib/service.js';
@@ -8,6 +8,7 @@ import { DatabaseService } from '../../src/database/database.service.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { freePort, gqlAt as gql } from '../support/net.js';
+import { fillDisk, suiteTmpfs } from '../support/tmpfs.js';
 
 /**
  * The embedded database (PGlite) as a clumsy or hostile user meets it: a second process on the
@@ -281,40 +282,7 @@ describe(`health and concurrency (${pgUrl ? 'postgresql' : 'pglite'})`, () => {
   });
 });
 
-/** Mounts a small tmpfs (root only); null where the sandbox does not allow it. */
-function mountTmpfs(sizeMb: number): string | null {
-  if (process.getuid?.() !== 0) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'arbiter-tmpfs-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m`, 'tmpfs', dir], { stdio: 'ignore' });
-    return dir;
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    return null;
-  }
-}
-
-/** Fills the disk under `dir` with one file until it is full (ENOSPC); returns the file. */
-function fill(dir: string): string {
-  const path = join(dir, 'filler');
-  const fd = openSync(path, 'w');
-  const chunk = Buffer.alloc(1 << 20, 1);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-  } finally {
-    closeSync(fd);
-  }
-  return path;
-}
-
-const tmpfs = pgUrl ? null : mountTmpfs(192);
-afterAll(() => {
-  if (!tmpfs) return;
-  execFileSync('umount', ['-l', tmpfs], { stdio: 'ignore' });
-  rmSync(tmpfs, { recursive: true, force: true });
-});
+const tmpfs = suiteTmpfs(192, !pgUrl);
 
 (tmpfs ? describe : describe.skip)('a full disk (tmpfs, built service)', () => {
   let service: RunningService | null = null;
@@ -330,7 +298,7 @@ afterAll(() => {
     const created = (await gql(service.url, CREATE_BACKGAMMON)).data.createGame;
     expect(created.__typename).toBe('GameCreated');
 
-    const filler = fill(tmpfs!);
+    const filler = fillDisk(tmpfs!);
     const ready = await fetch(`${service.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ status: 'unavailable', reason: 'STORAGE_UNAVAILABLE' });

@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, symlinkSync, truncateSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect, type Server } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { DataDirLockedError, readHolder } from '../../src/database/data-dir-lock.js';
 import { DatabaseService, type DatabaseOptions } from '../../src/database/database.service.js';
 import { isStorageError } from '../../src/database/storage-errors.js';
+import { fillDisk, suiteTmpfs } from '../support/tmpfs.js';
 
 /**
  * DatabaseService on its own: the data folder's lock, the in-process bridge to PGlite (one
@@ -244,46 +245,13 @@ describe(`readiness and storage (${pgUrl ? 'postgresql' : 'pglite'})`, () => {
   });
 });
 
-/** Mounts a small tmpfs (root only); null where the sandbox does not allow it. */
-function mountTmpfs(sizeMb: number): string | null {
-  if (process.getuid?.() !== 0) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'arbiter-int-tmpfs-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m`, 'tmpfs', dir], { stdio: 'ignore' });
-    return dir;
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    return null;
-  }
-}
-
-const tmpfs = pgUrl ? null : mountTmpfs(96);
-afterAll(() => {
-  if (!tmpfs) return;
-  execFileSync('umount', ['-l', tmpfs], { stdio: 'ignore' });
-  rmSync(tmpfs, { recursive: true, force: true });
-});
-
-/** Fills the disk under `dir` with one file, leaving `leaveMb` free; returns the file. */
-function fill(dir: string, leaveMb: number): string {
-  const filler = join(dir, 'filler');
-  const fd = openSync(filler, 'w');
-  try {
-    for (const chunk = Buffer.alloc(1 << 20, 1); ; ) writeSync(fd, chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-  } finally {
-    closeSync(fd);
-  }
-  truncateSync(filler, Math.max(0, statSync(filler).size - leaveMb * 1024 * 1024));
-  return filler;
-}
+const tmpfs = suiteTmpfs(96, !pgUrl);
 
 (tmpfs ? describe : describe.skip)('a real full disk (tmpfs, embedded, no free-space reserve)', () => {
   it('a write that cannot extend a table fails softly as disk_full: the database goes on and is ready once space is freed', async () => {
     const db = await embedded(join(tmpfs!, 'soft'), { storageReserveBytes: 0, storageErrorWindowMs: 0 });
     await db.pool.query('CREATE TABLE soft_test (id serial PRIMARY KEY, body text)');
-    const filler = fill(tmpfs!, 0);
+    const filler = fillDisk(tmpfs!, 0);
     try {
       // A fresh table needs a new page, and there is no byte left for it.
       const err = await db.pool.query('INSERT INTO soft_test (body) VALUES ($1)', ['x']).then(
@@ -308,7 +276,7 @@ function fill(dir: string, leaveMb: number): string {
     await db.pool.query('CREATE TABLE hard_test (id serial PRIMARY KEY, body text)');
     for (let i = 0; i < 20; i++) await db.pool.query('INSERT INTO hard_test (body) VALUES ($1)', [`row ${i}`]);
     // Less than a WAL segment (16 MB) left; WAL-only records (no table grows) until a new segment is needed.
-    const filler = fill(tmpfs!, 8);
+    const filler = fillDisk(tmpfs!, 8);
     let failure: { code?: string; severity?: string } | null = null;
     for (let i = 0; i < 64 && !failure; i++) {
       await db.pool.query(`SELECT pg_logical_emit_message(true, 'arbiter-test', repeat('x', 1048576))`).catch((err) => (failure = err));
