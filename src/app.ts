@@ -7,7 +7,7 @@ import { GraphQLSchemaHost } from '@nestjs/graphql';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module.js';
-import type { TrustProxy } from './api/caller.js';
+import { isGraphqlPath, type TrustProxy } from './api/caller.js';
 import { callerLimits, importQuota, rateLimiter } from './api/limits.js';
 import type { Config } from './config/config.js';
 import { createLogger, PinoLogger } from './ops/logger.js';
@@ -109,7 +109,7 @@ export async function createApp(config: Config): Promise<NestExpressApplication>
     const status = err.status ?? 400;
     const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_INPUT';
     const message = status === 413 ? `the request body is larger than ${config.maxBodyBytes} bytes` : `the request body is not valid: ${err.message}`;
-    res.status(status).json(/^\/graphql\/?$/i.test(req.path) ? { errors: [{ message, extensions: { code } }] } : { error: { code, message } });
+    res.status(status).json(isGraphqlPath(req.path) ? { errors: [{ message, extensions: { code } }] } : { error: { code, message } });
   });
   return app;
 }

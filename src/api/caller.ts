@@ -53,6 +53,9 @@ export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
   return hops[hops.length - 1];
 }
 
+/** Whether a request path is the GraphQL endpoint (as Express routes it: a trailing slash, any case). */
+export const isGraphqlPath = (path: string): boolean => /^\/graphql\/?$/i.test(path);
+
 /** The client's address of an Express request (X-Forwarded-For only through trusted proxies). */
 export function addressOf(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';

@@ -2,10 +2,11 @@ import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver
 import { GraphQLError } from 'graphql';
 import type { Viewer } from '../engines/kit/index.js';
 import { RefereeError } from '../referee/core/errors.js';
-import { isGameId, type LiveGame } from '../referee/application/live-games.js';
+import type { LiveGame } from '../referee/application/live-games.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { isCleanText } from '../referee/application/seat-tokens.js';
 import { normaliseRuleset } from '../games/ruleset-spellings.js';
+import { createTypedGame, seatPlans } from '../games/rulesets.js';
 import { tokenOf, type GqlContext } from './caller.js';
 import { asGraphQLError } from './error.filter.js';
 import { JSONScalar } from './json.scalar.js';
@@ -63,8 +64,6 @@ export class GamesResolver {
   ): Promise<GameConnection> {
     const kind = filter?.kind;
     if (kind !== null && kind !== undefined && (kind.length > 64 || !isCleanText(kind))) throw new RefereeError('INVALID_INPUT', 'filter.kind must be a game kind (the gameKinds query lists them)');
-    if (after !== null && after !== undefined) checkCursor(after, 'after');
-    if (before !== null && before !== undefined) checkCursor(before, 'before');
     const page = await this.referee.list({ kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined }, { first, after, last, before });
     const nodes = page.games.map(toGameFromRow);
     return {
@@ -110,17 +109,8 @@ export class GamesResolver {
     description: 'Create a game of any kind with a JSON ruleset; answers the game and the tokens of the seats taken (the typed create mutations per game are preferred)',
   })
   async createGame(@Args('input', { description: 'The kind, ruleset and seats' }) input: CreateGameInput): Promise<typeof CreateGameResult> {
-    try {
-      const { game, tokens } = await this.referee.createGame({
-        kind: input.kind,
-        // Choices in the typed API's spelling (ONLINE) or the engine's ("online").
-        ruleset: normaliseRuleset(input.kind, input.ruleset),
-        seats: input.seats?.map((s) => ({ name: s.name, clientSeed: s.clientSeed, open: s.open ?? false })),
-      });
-      return { game: toGame(game), tokens };
-    } catch (err) {
-      return toRejection(err);
-    }
+    // Choices in the typed API's spelling (ONLINE) or the engine's ("online").
+    return createTypedGame(this.referee, () => ({ kind: input.kind, ruleset: normaliseRuleset(input.kind, input.ruleset), seats: seatPlans(input.seats) }));
   }
 
   @Mutation(() => JoinGameResult, { description: "Take an open seat; answers the seat's token" })
@@ -328,14 +318,6 @@ function checkAfterSeq(afterSeq: number | null): number {
   const after = afterSeq ?? 0;
   if (!Number.isInteger(after) || after < 0) throw new RefereeError('INVALID_INPUT', 'afterSeq must be a whole number (0 or more)');
   return after;
-}
-
-/** A `games` cursor as this API gives them out (base64url of "<ISO time>|<game id>"), checked before it reaches a query. */
-function checkCursor(cursor: string, name: 'after' | 'before'): void {
-  const [at, id, ...rest] = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString().split('|') : [];
-  if (rest.length > 0 || !at || !isGameId(id) || Number.isNaN(new Date(at).getTime())) {
-    throw new RefereeError('INVALID_INPUT', `${name} is not a cursor this API gave out`);
-  }
 }
 
 /** `GameConnection.totalCount`: counted only when asked for. */

@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { dirname, extname, join, resolve } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Controller, Get, Inject, Next, Param, Req, Res } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { CONFIG, type Config } from '../config/config.js';
+import { projectRoot } from '../config/project-root.js';
 
 /** One built file of the page, kept in memory with its gzipped copy. */
 interface Asset {
@@ -22,10 +23,6 @@ const TYPES: Record<string, string> = {
 };
 
 /** The project folder (where package.json is), from src/ under ts-jest or dist/src/ when built. */
-function projectRoot(from: string): string {
-  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) if (existsSync(resolve(dir, 'package.json'))) return dir;
-  throw new Error(`no package.json above ${from}`);
-}
 
 /** Where `npm run build` (scripts/build-graphiql.mjs) writes the page: index.html and assets/. */
 export const GRAPHIQL_DIR = resolve(projectRoot(import.meta.dirname), 'dist', 'graphiql');

@@ -26,7 +26,7 @@ import {
 import type { Context as WsContext, ServerOptions as WsServerOptions } from 'graphql-ws';
 import type { Config } from '../config/config.js';
 import { sha256Hex } from '../referee/core/canonical.js';
-import { addressKey, addressOf, clientAddress, type GqlContext, type TrustProxy, tokenOf } from './caller.js';
+import { addressKey, addressOf, clientAddress, type GqlContext, isGraphqlPath, type TrustProxy, tokenOf } from './caller.js';
 
 // ------------------------------------------------------------------ what a query costs
 
@@ -107,7 +107,21 @@ export interface OperationMeasure {
  * cost passes `budget` (or the walk visits far more selections than that), so a document built
  * to fan out costs little to refuse.
  */
+/**
+ * Measures per operation node and budget, once: Apollo's document cache hands back the same
+ * parsed nodes for a repeated query, so validation and the limits plugin share one walk.
+ */
+const measured = new WeakMap<OperationDefinitionNode, { budget: number; schema: GraphQLSchema | undefined; measure: OperationMeasure }>();
+
 export function measureOperation(schema: GraphQLSchema | undefined, document: DocumentNode, op: OperationDefinitionNode, budget: number): OperationMeasure {
+  const known = measured.get(op);
+  if (known && known.budget === budget && known.schema === schema) return known.measure;
+  const measure = walkOperation(schema, document, op, budget);
+  measured.set(op, { budget, schema, measure });
+  return measure;
+}
+
+function walkOperation(schema: GraphQLSchema | undefined, document: DocumentNode, op: OperationDefinitionNode, budget: number): OperationMeasure {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const maxVisits = budget * 4 + 1000;
@@ -566,7 +580,7 @@ export function refusalError(refusal: Refusal, http = true): GraphQLError {
 function refuse(req: Request, res: Response, refusal: Refusal): void {
   if (refusal.retryAfter !== undefined) res.setHeader('retry-after', String(refusal.retryAfter));
   const { code, message, retryAfter } = refusal;
-  res.status(429).json(/^\/graphql\/?$/i.test(req.path) ? { errors: [{ message, extensions: { code, retryAfter } }] } : { error: { code, message } });
+  res.status(429).json(isGraphqlPath(req.path) ? { errors: [{ message, extensions: { code, retryAfter } }] } : { error: { code, message } });
 }
 
 // ------------------------------------------------------------------ HTTP middleware and plugin
@@ -586,7 +600,7 @@ export function rateLimiter(limits: CallerLimits) {
       if ('refusal' in admitted) {
         // Over a seat's reading budget, a GraphQL POST may still be a move, which has its own:
         // the plugin decides once the operation is known (only real seat tokens get this far).
-        if (admitted.key.startsWith('t:') && req.method === 'POST' && /^\/graphql\/?$/i.test(req.path)) {
+        if (admitted.key.startsWith('t:') && req.method === 'POST' && isGraphqlPath(req.path)) {
           limits.remember(req, admitted.key, admitted.refusal);
           return next();
         }

@@ -44,4 +44,4 @@ registerEnumType(RejectionCodeEnum, {
 });
 
 /** A code as the enum has it; a code it lacks (a bug: the test lists them all) reads as INVALID_INPUT rather than failing the answer. */
-export const rejectionCode = (code: string): RejectionCode => (code in REJECTION_CODES ? (code as RejectionCode) : 'INVALID_INPUT');
+export const rejectionCode = (code: string): RejectionCode => (Object.hasOwn(REJECTION_CODES, code) ? (code as RejectionCode) : 'INVALID_INPUT');

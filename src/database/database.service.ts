@@ -10,12 +10,9 @@ import { DataDirLock } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
 import { PGliteBridge } from './pglite-bridge.js';
 import { isStorageError } from './storage-errors.js';
+import { projectRoot } from '../config/project-root.js';
 
 /** The project folder (where package.json is), from src/ under ts-jest or dist/src/ when built. */
-function projectRoot(from: string): string {
-  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) if (existsSync(resolve(dir, 'package.json'))) return dir;
-  throw new Error(`no package.json above ${from}`);
-}
 const MIGRATIONS_DIR = resolve(projectRoot(import.meta.dirname), 'prisma/migrations');
 
 const MB = 1024 * 1024;

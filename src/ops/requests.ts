@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { addressOf, isGraphqlPath } from '../api/caller.js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { graphqlOperationOf } from './graphql-metrics.plugin.js';
@@ -19,7 +20,8 @@ const pathOf = (req: Request): string => req.originalUrl.split('?', 1)[0];
 /** A fixed set of routes: a label per unknown path would grow the metrics without bound. */
 function routeOf(path: string): string {
   if (path.startsWith('/api/games')) return '/api/games';
-  return ['/graphql', '/healthz', '/readyz', '/metrics'].includes(path) ? path : 'other';
+  if (isGraphqlPath(path)) return '/graphql';
+  return PROBES.has(path) ? path : 'other';
 }
 
 /**
@@ -48,8 +50,8 @@ export function requestLog(logger: Logger): RequestHandler {
           path: path.slice(0, MAX_LOGGED_PATH),
           status: res.statusCode,
           durationMs: Math.round(performance.now() - started),
-          operation: path === '/graphql' ? graphqlOperationOf(req, res.statusCode).operation : undefined,
-          client: req.ip ?? req.socket.remoteAddress,
+          operation: isGraphqlPath(path) ? graphqlOperationOf(req, res.statusCode).operation : undefined,
+          client: addressOf(req),
           aborted: res.writableFinished ? undefined : true,
         },
         'request',

@@ -108,8 +108,8 @@ export class GameQueries {
     const backwards = last != null;
     const size = (backwards ? last : first) ?? 20;
     if (!Number.isInteger(size) || size < 1 || size > 100) throw new RefereeError('INVALID_INPUT', `${backwards ? 'last' : 'first'} must be between 1 and 100`);
-    const after = page.after ? decodeCursor(page.after, 'after') : undefined;
-    const before = page.before ? decodeCursor(page.before, 'before') : undefined;
+    const after = page.after != null ? decodeCursor(page.after, 'after') : undefined;
+    const before = page.before != null ? decodeCursor(page.before, 'before') : undefined;
     // One row more than asked says whether there is more beyond the page: after it forwards, before it backwards (the newest row).
     const rows = await this.store.list(filter, size + 1, after, { before, fromOldest: backwards });
     const more = rows.length > size;
@@ -158,8 +158,8 @@ function encodeCursor(g: StoredGame): string {
 }
 
 function decodeCursor(cursor: string, name: 'after' | 'before'): GameCursor {
-  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const [at, id, ...rest] = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString().split('|') : [];
   const createdAt = new Date(at);
-  if (!isGameId(id) || rest.length > 0 || Number.isNaN(createdAt.getTime())) throw new RefereeError('INVALID_INPUT', `${name} is not a cursor this API gave out`);
+  if (!at || !isGameId(id) || rest.length > 0 || Number.isNaN(createdAt.getTime())) throw new RefereeError('INVALID_INPUT', `${name} is not a cursor this API gave out`);
   return { createdAt, id };
 }
