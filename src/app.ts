@@ -12,7 +12,7 @@ import { callerLimits, importQuota, rateLimiter } from './api/limits.js';
 import type { Config } from './config/config.js';
 import { createLogger, PinoLogger } from './ops/logger.js';
 import { MetricsService } from './ops/metrics.service.js';
-import { requestLog, requestMetrics } from './ops/requests.js';
+import { observeRequests } from './ops/requests.js';
 import { RefereeService } from './referee/application/referee.service.js';
 
 /**
@@ -86,7 +86,7 @@ export async function createApp(config: Config): Promise<NestExpressApplication>
   });
 
   // First, so that every request (refused ones too) gets its request id, log line and metrics.
-  app.use(requestLog(logger), requestMetrics(metrics));
+  app.use(observeRequests(logger, metrics));
   // Browser apps on the origins CORS_ORIGINS names; a preflight is answered before any limit counts it.
   if (config.corsOrigins === '*' || config.corsOrigins.length > 0) {
     app.enableCors({

@@ -51,7 +51,8 @@ export function asGraphQLError(err: unknown): unknown {
 }
 
 /** HTTP status for a refusal code on the REST API. */
-function httpStatusOf(code: string): number {
+/** The HTTP status a refusal's code answers on REST (and says whether it is the service's failure: 5xx). */
+export function httpStatusOf(code: string): number {
   switch (code) {
     case 'NOT_FOUND':
       return 404;

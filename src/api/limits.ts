@@ -33,7 +33,6 @@ import { addressKey, addressOf, clientAddress, type GqlContext, isGraphqlPath, t
 /** Tokens one GraphQL document may have: far more than any real query, far fewer than would exhaust the parser's stack. */
 export const MAX_QUERY_TOKENS = 5000;
 
-/** Fields that cost more than 1 in an operation's complexity (`Parent.field`). */
 /**
  * Introspection is always allowed, within its own depth: graphql-js's getIntrospectionQuery()
  * (what GraphiQL, Apollo tooling and graphql-codegen send) reaches depth 15 with
@@ -43,6 +42,7 @@ export const MAX_QUERY_TOKENS = 5000;
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 export const MAX_INTROSPECTION_DEPTH = 16;
 
+/** Fields that cost more than 1 in an operation's complexity (`Parent.field`). */
 export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.verifyGame': 100,
   'Query.gameStateAt': 50,
@@ -76,10 +76,10 @@ export const CREATION_FIELDS: ReadonlySet<string> = new Set([
   'Mutation.importGame',
 ]);
 
-/** Lists whose selection is paid once per item they may answer: `first` (a literal; a variable counts as the most). */
 /** A connection's fields that hold one entry per item of the page (pageInfo and totalCount are paid once). */
 const PAGE_ITEMS = new Set(['edges', 'nodes']);
 
+/** Lists whose selection is paid once per item they may answer: `first` or `last` (a literal; a variable counts as the most). */
 const LISTS: Readonly<Record<string, { default: number; max: number }>> = {
   'Query.games': { default: 20, max: 100 },
 };

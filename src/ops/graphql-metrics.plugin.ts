@@ -1,7 +1,8 @@
 import type { ApolloServerPlugin, GraphQLResponse } from '@apollo/server';
 import { type GraphQLFormattedError, Kind, type OperationDefinitionNode } from 'graphql';
+import { httpStatusOf } from '../api/error.filter.js';
 
-export type GraphqlOutcome = 'ok' | 'rejected' | 'error';
+type GraphqlOutcome = 'ok' | 'rejected' | 'error';
 
 /** What one GraphQL request over HTTP was, for its metrics and its log line. */
 export interface GraphqlOperation {
@@ -15,8 +16,8 @@ export interface GraphqlOperation {
 /** Longest operation name kept: GraphQL names have no limit of their own. */
 const MAX_NAME_LENGTH = 64;
 
-/** Error codes that mean the service failed rather than refused the caller (an error without a code is Apollo's internal one too). */
-const SERVICE_FAILURES = new Set(['INTERNAL', 'INTERNAL_SERVER_ERROR', 'STORAGE_UNAVAILABLE']);
+/** Whether an error is the service's failure rather than a refusal of the caller: no code, an internal one, or one REST answers with a 5xx. */
+const isServiceFailure = (code: unknown): boolean => typeof code !== 'string' || code.startsWith('INTERNAL') || httpStatusOf(code) >= 500;
 
 /** Per HTTP request (Express's `req`), what Apollo answered: read back by the request metrics and log once the response is sent. */
 const operations = new WeakMap<object, GraphqlOperation>();
@@ -53,7 +54,7 @@ function nameOf(op: OperationDefinitionNode | undefined): Pick<GraphqlOperation,
 function outcomeOf(body: GraphQLResponse['body']): GraphqlOutcome {
   const result = body.kind === 'single' ? body.singleResult : body.initialResult;
   if (result.errors?.length) {
-    return result.errors.some((e: GraphQLFormattedError) => typeof e.extensions?.code !== 'string' || SERVICE_FAILURES.has(e.extensions.code)) ? 'error' : 'rejected';
+    return result.errors.some((e: GraphQLFormattedError) => isServiceFailure(e.extensions?.code)) ? 'error' : 'rejected';
   }
   // Refusals are answered as a Rejection in a union, not as errors: seen by its `code` (only Rejection has one) or its `__typename`.
   const answers = Object.values(result.data ?? {});

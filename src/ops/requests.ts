@@ -25,22 +25,33 @@ function routeOf(path: string): string {
 }
 
 /**
- * One log line per request once it is answered (or the client went away: `aborted`): request id,
- * method, path, status, duration, the GraphQL operation on /graphql, and the client's address
- * (X-Forwarded-For only through a trusted proxy). Never a header, the query string or a body,
- * which may carry a token. The request id is a well-formed incoming X-Request-Id or a new UUID,
- * echoed in the X-Request-Id response header. Written straight on the one pino logger, and only
- * built when its level is enabled: pino-http's per-request child logger cost a quarter of the
- * service's throughput even with the line disabled (bench/load.ts).
+ * Every HTTP request, once answered (or the client went away), is counted and timed by route,
+ * and by GraphQL operation, name, type and outcome on /graphql; and logged as one line: request
+ * id, method, path, status, duration, the GraphQL operation, and the client's address
+ * (X-Forwarded-For only through a trusted proxy), with `aborted` if the client left first. Never
+ * a header, the query string or a body, which may carry a token. The request id is a well-formed
+ * incoming X-Request-Id or a new UUID, echoed in the X-Request-Id response header. The line is
+ * written straight on the one pino logger, and only built when its level is on: pino-http's
+ * per-request child logger cost a quarter of the service's throughput even with the line
+ * disabled (bench/load.ts).
  */
-export function requestLog(logger: Logger): RequestHandler {
+export function observeRequests(logger: Logger, metrics: MetricsService): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
     res.once('close', () => {
+      const seconds = (performance.now() - started) / 1000;
       const path = pathOf(req);
+      const route = routeOf(path);
+      const graphql = route === '/graphql' ? graphqlOperationOf(req, res.statusCode) : undefined;
+      // Metrics count answered requests only; the log also says when the client went away.
+      if (res.writableFinished) {
+        metrics.inc('arbiter_http_requests_total', { method: req.method, route, status: String(res.statusCode) });
+        metrics.observe('arbiter_http_request_duration_seconds', { route }, seconds);
+        if (graphql) metrics.graphqlOperation(graphql, seconds);
+      }
       const level = PROBES.has(path) ? 'debug' : res.statusCode >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
@@ -49,28 +60,13 @@ export function requestLog(logger: Logger): RequestHandler {
           method: req.method,
           path: path.slice(0, MAX_LOGGED_PATH),
           status: res.statusCode,
-          durationMs: Math.round(performance.now() - started),
-          operation: isGraphqlPath(path) ? graphqlOperationOf(req, res.statusCode).operation : undefined,
+          durationMs: Math.round(seconds * 1000),
+          operation: graphql?.operation,
           client: addressOf(req),
           aborted: res.writableFinished ? undefined : true,
         },
         'request',
       );
-    });
-    next();
-  };
-}
-
-/** Counts and times every HTTP request by route, and every GraphQL operation by name, type and outcome. */
-export function requestMetrics(metrics: MetricsService): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const started = performance.now();
-    const route = routeOf(pathOf(req));
-    res.on('finish', () => {
-      const seconds = (performance.now() - started) / 1000;
-      metrics.inc('arbiter_http_requests_total', { method: req.method, route, status: String(res.statusCode) });
-      metrics.observe('arbiter_http_request_duration_seconds', { route }, seconds);
-      if (route === '/graphql') metrics.graphqlOperation(graphqlOperationOf(req, res.statusCode), seconds);
     });
     next();
   };
