@@ -520,8 +520,9 @@ export class CallerLimits {
         const conn = connections.get(ctx);
         const schema = this.bindings?.schema();
         if (!conn || !schema) return undefined; // not wired (no application): graphql-ws validates with `validate` below
-        const paid = this.charge(conn.key, 1);
-        if (paid) return [refusalError(paid, false)];
+        // Over a seat's reading budget, the operation may still be a move, which has its own (as over HTTP: see chargeOperation).
+        const overdrawn = this.charge(conn.key, 1);
+        if (overdrawn && !conn.key.startsWith('t:')) return [refusalError(overdrawn, false)];
         let document: DocumentNode;
         try {
           document = parse(payload.query, { maxTokens: MAX_QUERY_TOKENS });
@@ -532,7 +533,7 @@ export class CallerLimits {
         if (errors.length > 0) return errors;
         const op = getOperationAST(document, payload.operationName ?? undefined);
         if (!op) return [new GraphQLError('name the operation to run', { extensions: { code: 'INVALID_INPUT' } })];
-        const refused = this.chargeOperation(schema, document, op, conn.key, conn.address);
+        const refused = this.chargeOperation(schema, document, op, conn.key, conn.address, overdrawn);
         if (refused) return [refusalError(refused, false)];
         if (op.operation === 'subscription') {
           conn.subscriptions.get(id)?.();

@@ -180,6 +180,31 @@ describe('rate limits a playing client does not hit', () => {
     expect(((await moved.json()) as any).data.submitAction.__typename).toBe('MoveAccepted');
   });
 
+  it('over WebSocket too, a seat that read up to its budget still moves', async () => {
+    const game = await createDuel(limited);
+    const seat = (await limited.gql(STATE, { id: game.id })).data.game.toAct[0];
+    const client = createClient({ url: `${limited.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: game.tokens[seat] }, retryAttempts: 0 });
+    const run = (query: string, variables: Record<string, unknown>) =>
+      new Promise<{ data?: any; errors?: any }>((resolve) => {
+        let answer: { data?: any; errors?: any } = {};
+        client.subscribe({ query, variables }, { next: (m) => (answer = m as typeof answer), error: (errors) => resolve({ errors }), complete: () => resolve(answer) });
+      });
+    try {
+      let legal: unknown[] = [];
+      for (let i = 0; i < 20; i++) {
+        const read = await run(STATE, { id: game.id });
+        if (read.errors) break;
+        legal = read.data.game.legalActions;
+      }
+      const refused = await run(STATE, { id: game.id });
+      expect(JSON.stringify(refused.errors)).toContain('RATE_LIMITED');
+      const moved = await run(ACT, { g: game.id, m: 'ws-after-reads', a: legal[0] });
+      expect(moved.data.submitAction.__typename).toBe('MoveAccepted');
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it('callers without a token share a budget per address twice a seat’s (ADDRESS_RATE_LIMIT_PER_MINUTE)', async () => {
     let answered = 0;
     for (;;) {
