@@ -97,7 +97,7 @@ export class GamesResolver {
     gameIdOf(gameId);
     const viewer = await this.viewer(gameId, ctx);
     const at = await this.referee.stateAt(gameId, seq, viewer);
-    return { seq: at.seq, view: at.view, result: at.outcome, past: at.game, viewer };
+    return { seq: at.seq, view: at.view, result: at.outcome, past: at.game };
   }
 
   @Query(() => Verdict, { description: 'Recomputes the hash chain, every random outcome and every move' })
@@ -218,7 +218,7 @@ export class GamesResolver {
   async state(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<typeof GameState | null> {
     const live = await this.liveOf(game);
     const viewer = await this.viewerOrSpectator(game, ctx);
-    return typedState(live, viewer, this.referee.view(live, viewer));
+    return typedState(live, this.referee.view(live, viewer));
   }
 
   @ResolveField(() => LegalMoves, { nullable: true, description: "The caller's legal actions now, typed per game; legalActions is the same as JSON" })
@@ -270,14 +270,14 @@ export class GamesResolver {
   }
 }
 
-/** A snapshot keeps the game as it was then and who asked, for its typed state. */
-type SnapshotModel = GameSnapshot & { past: LiveGame; viewer: Viewer };
+/** A snapshot keeps the game as it was then, for its typed state. */
+type SnapshotModel = GameSnapshot & { past: LiveGame };
 
 @Resolver(() => GameSnapshot)
 export class GameSnapshotResolver {
   @ResolveField(() => GameState, { nullable: true, description: 'The game then, typed per game (as Game.state; use inline fragments); null for a game without typed answers' })
   state(@Parent() snapshot: SnapshotModel): typeof GameState | null {
-    return typedState(snapshot.past, snapshot.viewer, snapshot.view);
+    return typedState(snapshot.past, snapshot.view);
   }
 }
 

@@ -146,8 +146,8 @@ export const GameEventDetail = createUnionType({
 // ------------------------------------------------------------------ building them
 
 /** The game as `view` (the engine's view for `viewer`) shows it, typed; null for a game without typed answers. */
-export function typedState(game: LiveGame, viewer: Viewer, view: unknown): typeof GameState | null {
-  return typedGame(game.kind)?.state(game, viewer, view) ?? null;
+export function typedState(game: LiveGame, view: unknown): typeof GameState | null {
+  return typedGame(game.kind)?.state(game, view) ?? null;
 }
 
 /** The viewer's legal actions (as the referee lists them), typed. */
@@ -191,7 +191,7 @@ export function eventDetail(kind: string, e: { type: string; actor: number | nul
   const chance = p.chance as ServedChance;
   const hidden = chance.hidden === true;
   // Served hidden, a draw has no values but its commitment; once the game is over it is served whole (its commitment recomputed).
-  const values = chance.values ? (game?.chanceValues?.(e.type, chance.values) ?? chance.values) : null;
+  const values = chance.values ? (game?.chanceValues?.(chance.values) ?? chance.values) : null;
   const commitment = chance.commitment ?? (hidden && chance.values ? hashOf(chance.values) : null);
   return typedAs(ChanceDrawnDetail, { label: e.type, values, commitment, hidden, source: chance.source, seen: p.view ?? null });
 }

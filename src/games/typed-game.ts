@@ -8,8 +8,8 @@ import type { LiveGame } from '../referee/application/live-games.js';
  * of its GraphQL class (see `typedAs`), so the unions over the games resolve by class.
  */
 export interface TypedGame<State extends object = object, Legal extends object = object, Detail extends object = object, Action extends object = object> {
-  /** The game as `view` (the engine's view for `viewer`) shows it. */
-  state(game: LiveGame, viewer: Viewer, view: unknown): State;
+  /** The game as `view` (the engine's view for the caller) shows it. */
+  state(game: LiveGame, view: unknown): State;
   /** The viewer's legal actions (the engine's, empty for spectators). */
   legalMoves(game: LiveGame, viewer: Viewer, actions: unknown[]): Legal;
   /** The game-specific part of an outcome (its `details`, typed); null if it has none. */
@@ -17,7 +17,7 @@ export interface TypedGame<State extends object = object, Legal extends object =
   /** An action as an ActionTaken event serves it (through the engine's action view while the game runs). */
   action(served: unknown): Action;
   /** Drawn chance values in the game's own terms (backgammon pips 1-6); omitted: as drawn. */
-  chanceValues?(label: string, values: number[]): number[];
+  chanceValues?(values: number[]): number[];
 }
 
 /** `data` as an instance of its GraphQL class: a union's resolveType names the class of what it is given. */

@@ -6,7 +6,7 @@ import { BackgammonPosition } from './dto/position.js';
 import { toActionTaken, toLegalActions, toPosition } from './mapping.js';
 
 export const backgammonTyped: TypedGame<BackgammonPosition, BackgammonLegalActions, BackgammonOutcome, BackgammonActionTaken> = {
-  state: (game, _viewer, view) => typedAs(BackgammonPosition, toPosition(game, view as BackgammonView)),
+  state: (game, view) => typedAs(BackgammonPosition, toPosition(game, view as BackgammonView)),
   legalMoves: (game, viewer, actions) =>
     typedAs(
       BackgammonLegalActions,
@@ -18,5 +18,5 @@ export const backgammonTyped: TypedGame<BackgammonPosition, BackgammonLegalActio
   },
   action: (served) => typedAs(BackgammonActionTaken, toActionTaken(served as BackgammonAction)),
   // The referee draws each die as 0-5 (a uniform value below 6); the game's die shows that plus one.
-  chanceValues: (_label, values) => values.map((v) => v + 1),
+  chanceValues: (values) => values.map((v) => v + 1),
 };

@@ -9,7 +9,7 @@ import { CerkeOutcome, CerkeStateModel } from './dto/state.model.js';
 const toAction = (action: CerkeAction): CerkeLegalAction => typedAs(CerkeLegalAction, action as CerkeLegalAction);
 
 export const cerkeTyped: TypedGame<CerkeStateModel, CerkeLegalActions, CerkeOutcome, CerkeLegalAction> = {
-  state: (game, _viewer, view) => typedAs(CerkeStateModel, toCerkeState(game, view as CerkeView)),
+  state: (game, view) => typedAs(CerkeStateModel, toCerkeState(game, view as CerkeView)),
   legalMoves: (_game, viewer, actions) => typedAs(CerkeLegalActions, { seat: viewer === 'spectator' ? null : viewer, actions: (actions as CerkeAction[]).map(toAction) }),
   outcomeDetail: (outcome) => {
     const detail = toCerkeOutcome(outcome);

@@ -6,7 +6,7 @@ import { ChickenFootTable } from './dto/table.js';
 import { toActionTaken, toLegalActions, toTable } from './mapping.js';
 
 export const chickenFootTyped: TypedGame<ChickenFootTable, ChickenFootLegalActions, ChickenFootOutcome, ChickenFootActionTaken> = {
-  state: (game, _viewer, view) => typedAs(ChickenFootTable, toTable(game, view as ChickenFootView)),
+  state: (game, view) => typedAs(ChickenFootTable, toTable(game, view as ChickenFootView)),
   legalMoves: (_game, viewer, actions) => typedAs(ChickenFootLegalActions, toLegalActions(viewer === 'spectator' ? null : viewer, actions as ChickenFootAction[])),
   outcomeDetail: ({ details }) => {
     const d = details as Omit<ChickenFootOutcome, 'resigned'> & { resigned?: number | null };
