@@ -22,6 +22,8 @@ export interface RunningService {
   exited: Promise<number | string | null>;
 }
 
+const START_TIMEOUT_MS = 180_000;
+
 /** Starts `node dist/src/main.js` as its own process and waits until /healthz answers. */
 export async function startService(env: Record<string, string>, port: number): Promise<RunningService> {
   const child = spawn(process.execPath, [serviceEntry()], {
@@ -33,7 +35,9 @@ export async function startService(env: Record<string, string>, port: number): P
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | string | null>((r) => child.on('exit', (code, signal) => r(signal ?? code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // A safety net, not a speed requirement: on a machine busy with parallel test suites, loading
+  // the modules alone has taken most of a minute.
+  const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited during start-up:\n${output}`);
     try {
@@ -43,7 +47,7 @@ export async function startService(env: Record<string, string>, port: number): P
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the service did not start within 60 s:\n${output}`);
+      throw new Error(`the service did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

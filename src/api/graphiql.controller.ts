@@ -22,8 +22,6 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The project folder (where package.json is), from src/ under ts-jest or dist/src/ when built. */
-
 /** Where `npm run build` (scripts/build-graphiql.mjs) writes the page: index.html and assets/. */
 export const GRAPHIQL_DIR = resolve(projectRoot(import.meta.dirname), 'dist', 'graphiql');
 

@@ -179,7 +179,7 @@ describeOnPostgres('three instances on one PostgreSQL behind a round-robin proxy
     const base = 3900 + Math.floor(Math.random() * 80) * 3;
     instances = await Promise.all([pgUrl!, pgUrl!, throughProxy.toString()].map((db, i) => startService({ DATABASE_URL: db }, base + i)));
     proxy = await roundRobin(instances.map((s) => s.url));
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     for (const s of subscribers) await s.client.dispose();
