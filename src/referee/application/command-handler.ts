@@ -1,3 +1,4 @@
+import type { Outcome } from '../../engines/kit/index.js';
 import { hashOf } from '../core/canonical.js';
 import { RefereeError } from '../core/errors.js';
 import type { GameCommand, GameDecider } from '../core/game/commands.js';
@@ -115,6 +116,30 @@ export class GameCommands {
       if (err instanceof RefereeError) return reject(err.code, err.message);
       throw err;
     }
+  }
+
+  /**
+   * Ends a running game with an organizer's outcome (a tournament result entered for it, a
+   * forfeit). A game already over is left as it is: this is safe to repeat.
+   */
+  adjudicate(gameId: string, outcome: Outcome, reason: string): Promise<LiveGame> {
+    return this.live.withLock(gameId, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const game = await this.live.get(gameId);
+        if (game.ended) return game;
+        const decided = unwrap(this.decider.decide({ type: 'Adjudicate', outcome, reason }, game, { now: new Date().toISOString(), serverSeed: game.serverSeed, supplied: game.supplied }));
+        const { game: next, events, steps } = this.live.advance(game, game, decided);
+        try {
+          await this.store.append(gameId, events, head(next));
+        } catch (err) {
+          this.live.forget(gameId);
+          if (err instanceof AppendConflict && attempt === 1) continue;
+          throw err;
+        }
+        this.live.publish(next, steps);
+        return next;
+      }
+    });
   }
 
   /** Takes an open seat; the last seat taken starts the game. */

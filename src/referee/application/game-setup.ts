@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import type { ImportedRecord } from '../../engines/kit/index.js';
 import { RefereeError } from '../core/errors.js';
 import type { Decision, GameCommand, GameDecider } from '../core/game/commands.js';
-import type { EventStore, SeatRow } from '../store/event-store.js';
-import type { LiveGame, LiveGames } from './live-games.js';
+import type { StoredEvent } from '../core/stream.js';
+import type { EventStore, NewGame, SeatRow } from '../store/event-store.js';
+import type { LiveGame, LiveGames, Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
 import type { Slicer } from './slices.js';
 import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash, unwrap } from './seat-tokens.js';
@@ -66,39 +67,65 @@ export class GameSetup {
   private async start(command: Extract<GameCommand, { type: 'CreateGame' | 'ImportGame' }>, supplied: number[][]): Promise<NewGameAnswer> {
     const serverSeed = randomBytes(32).toString('hex');
     const decided: Decision = unwrap(await this.slicer.run(this.decider.decideInSlices(command, null, { now: new Date().toISOString(), serverSeed, supplied })));
-    const { game: founded } = decided;
     const tokens: { seat: number; token: string }[] = [];
-    const seats: SeatRow[] = founded.seatNames.map((name, index) => {
+    const seats: SeatRow[] = decided.game.seatNames.map((name, index) => {
       const plan = command.type === 'CreateGame' ? command.seats?.[index] : undefined;
       if (plan && !plan.taken) return { index, name: null, tokenHash: null, clientSeed: null };
       const token = newToken();
       tokens.push({ seat: index, token });
       return { index, name, tokenHash: tokenHash(token), clientSeed: plan?.clientSeed ?? null };
     });
-    const { game, events, steps } = this.live.advance(null, { serverSeed, supplied, seats, createdAt: new Date() }, decided);
-    await this.store.createGame(
-      {
-        id: game.gameId,
-        kind: game.kind,
-        status: game.status,
-        version: game.version,
-        headHash: game.lastHash,
-        ruleset: game.ruleset,
-        rulesetHash: game.rulesetHash,
-        seedCommitment: game.seedCommitment,
-        serverSeed,
-        randomSource: game.randomSource,
-        suppliedChance: supplied.length > 0 ? supplied : null,
-        imported: game.imported,
-        result: game.outcome,
-      },
-      seats,
-      events,
-    );
-    this.tokens.remember(game.gameId, tokens);
-    this.live.publish(game, steps);
-    return { game, tokens };
+    const made = this.rows(decided, serverSeed, supplied, seats);
+    await this.store.createGame(made.row, seats, made.events);
+    this.tokens.remember(made.game.gameId, tokens);
+    this.live.publish(made.game, made.steps);
+    return { game: made.game, tokens };
   }
+
+  /**
+   * A tournament's game, decided but not stored: its seats are the participants' (their tokens
+   * act as the seats), and the tournament stores it with the pairing that schedules it.
+   */
+  tournamentGame(input: { gameId: string; kind: string; ruleset: unknown; seats: { participantId: string; name: string }[]; tournament: { id: string; round: number; board: number } }): PreparedGame {
+    const serverSeed = randomBytes(32).toString('hex');
+    const seatPlans = input.seats.map((s) => ({ name: s.name, clientSeed: null, taken: true }));
+    const decided = unwrap(
+      this.decider.decide({ type: 'CreateGame', gameId: input.gameId, kind: input.kind, ruleset: input.ruleset, seats: seatPlans }, null, { now: new Date().toISOString(), serverSeed, supplied: [] }),
+    );
+    const seats: SeatRow[] = input.seats.map((s, index) => ({ index, name: s.name, tokenHash: null, clientSeed: null, participantId: s.participantId }));
+    const { tournament } = input;
+    return this.rows(decided, serverSeed, [], seats, { tournamentId: tournament.id, round: tournament.round, board: tournament.board });
+  }
+
+  private rows(decided: Decision, serverSeed: string, supplied: number[][], seats: SeatRow[], scheduled?: { tournamentId: string; round: number; board: number }): PreparedGame {
+    const { game, events, steps } = this.live.advance(null, { serverSeed, supplied, seats, createdAt: new Date(), tournamentId: scheduled?.tournamentId ?? null }, decided);
+    const row: NewGame = {
+      id: game.gameId,
+      kind: game.kind,
+      status: game.status,
+      version: game.version,
+      headHash: game.lastHash,
+      ruleset: game.ruleset,
+      rulesetHash: game.rulesetHash,
+      seedCommitment: game.seedCommitment,
+      serverSeed,
+      randomSource: game.randomSource,
+      suppliedChance: supplied.length > 0 ? supplied : null,
+      imported: game.imported,
+      result: game.outcome,
+      ...scheduled,
+    };
+    return { game, events, steps, row, seats };
+  }
+}
+
+/** A game decided and chained, with its rows, ready to be stored. */
+export interface PreparedGame {
+  game: LiveGame;
+  events: StoredEvent[];
+  steps: Step[];
+  row: NewGame;
+  seats: SeatRow[];
 }
 
 const newGameId = () => randomBytes(9).toString('base64url');

@@ -17,6 +17,8 @@ export type LiveGame = Folded<GameState> & {
   supplied: number[][];
   seats: SeatRow[];
   createdAt: Date;
+  /** The tournament the game was scheduled for (its result feeds that tournament). */
+  tournamentId: string | null;
 };
 
 /** One stored event with the states around it, so it can be served to each viewer. */
@@ -51,6 +53,8 @@ export class LiveGames {
   private readonly finished = new Map<string, LiveGame>();
   private readonly locks = new Map<string, Promise<void>>();
   readonly bus = new EventEmitter().setMaxListeners(0);
+  /** Told of every tournament game that ends (stored here, or caught up from another instance). */
+  private readonly tournamentGameEnded = new Set<(game: LiveGame) => void>();
   private draining = false;
 
   /** True once drain() began: no new commands are taken. */
@@ -88,7 +92,15 @@ export class LiveGames {
       this.logger.error(`game ${gameId} failed its integrity check: ${err.message}`);
       throw new RefereeError('INTEGRITY_ERROR', `this game's stored history failed verification at event ${err.seq}; see verifyGame`);
     }
-    const game: LiveGame = { ...folded, status: statusOf(folded), serverSeed: row.serverSeed, supplied: row.suppliedChance ?? [], seats: row.seats, createdAt: row.createdAt };
+    const game: LiveGame = {
+      ...folded,
+      status: statusOf(folded),
+      serverSeed: row.serverSeed,
+      supplied: row.suppliedChance ?? [],
+      seats: row.seats,
+      createdAt: row.createdAt,
+      tournamentId: row.tournamentId ?? null,
+    };
     const current = this.cached(gameId);
     if (current && current.version >= game.version) return current;
     this.remember(game);
@@ -135,8 +147,8 @@ export class LiveGames {
       }
       // A seat taken elsewhere: its row (token hash, client seed) is the store's.
       const seats = events.some((e) => e.type === 'SeatJoined') ? ((await this.store.game(gameId))?.seats ?? current.seats) : current.seats;
-      const { serverSeed, supplied, createdAt } = current;
-      this.publish({ ...folded, status: statusOf(folded), serverSeed, supplied, seats, createdAt }, steps);
+      const { serverSeed, supplied, createdAt, tournamentId } = current;
+      this.publish({ ...folded, status: statusOf(folded), serverSeed, supplied, seats, createdAt, tournamentId }, steps);
     });
   }
 
@@ -189,7 +201,11 @@ export class LiveGames {
   }
 
   /** Chains a decision's events after `previous` and gives the game as it is once they are stored (with its rows). */
-  advance(previous: LiveGame | null, rows: Pick<LiveGame, 'serverSeed' | 'supplied' | 'seats' | 'createdAt'>, decision: Decision): { game: LiveGame; events: StoredEvent[]; steps: Step[] } {
+  advance(
+    previous: LiveGame | null,
+    rows: Pick<LiveGame, 'serverSeed' | 'supplied' | 'seats' | 'createdAt'> & { tournamentId?: string | null },
+    decision: Decision,
+  ): { game: LiveGame; events: StoredEvent[]; steps: Step[] } {
     const head = previous ?? emptyHead();
     const events = chainEvents(
       decision.game.gameId,
@@ -197,7 +213,8 @@ export class LiveGames {
       decision.steps.map((s) => s.draft),
     );
     const { serverSeed, supplied, seats, createdAt } = rows;
-    const game: LiveGame = { ...decision.game, ...advanceHead(head, events, this.decider.follows), status: statusOf(decision.game), serverSeed, supplied, seats, createdAt };
+    const tournamentId = rows.tournamentId ?? previous?.tournamentId ?? null;
+    const game: LiveGame = { ...decision.game, ...advanceHead(head, events, this.decider.follows), status: statusOf(decision.game), serverSeed, supplied, seats, createdAt, tournamentId };
     const steps = events.map((event, i) => ({ event, before: decision.steps[i].before, after: decision.steps[i].after }));
     return { game, events, steps };
   }
@@ -205,6 +222,13 @@ export class LiveGames {
   publish(game: LiveGame, steps: Step[]): void {
     this.remember(game);
     if (steps.length > 0) this.bus.emit(game.gameId, { gameId: game.gameId, game, steps } satisfies Appended);
+    if (game.tournamentId && steps.some((s) => s.event.type === 'GameEnded')) for (const told of this.tournamentGameEnded) told(game);
+  }
+
+  /** Calls `told` with each tournament game that ends, until the returned function is called. */
+  onTournamentGameEnded(told: (game: LiveGame) => void): () => void {
+    this.tournamentGameEnded.add(told);
+    return () => this.tournamentGameEnded.delete(told);
   }
 
   /** Runs one command unless the process is draining for shutdown. */

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
-import type { Viewer } from '../../engines/kit/index.js';
+import type { Outcome, Viewer } from '../../engines/kit/index.js';
 import type { Bundle, Verdict } from '../core/audit.js';
 import { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
@@ -10,7 +10,7 @@ import { Freshness } from './freshness.js';
 import { GameCommands, type MoveResult } from './command-handler.js';
 import { EventViews } from './event-views.js';
 import { type GameAt, type GamePage, type GamePageArgs, GameQueries } from './game-queries.js';
-import { type CreateGameInput, GameSetup, type NewGameAnswer } from './game-setup.js';
+import { type CreateGameInput, GameSetup, type NewGameAnswer, type PreparedGame } from './game-setup.js';
 import { isGameId, type LiveGame, LiveGames } from './live-games.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
@@ -84,6 +84,25 @@ export class RefereeService implements OnModuleInit, OnModuleDestroy {
   /** The seat concedes the whole game. */
   resign(gameId: string, token: string | null, moveId: unknown, expectedVersion?: number | null): Promise<MoveResult> {
     return this.commands.move(gameId, token, moveId, expectedVersion, { kind: 'resign' });
+  }
+
+  /** A tournament's game, decided and chained but not stored (the tournament stores it with its pairing). */
+  tournamentGame(input: Parameters<GameSetup['tournamentGame']>[0]): PreparedGame {
+    return this.setup.tournamentGame(input);
+  }
+
+  /** Tournament games once stored: held here and told to subscribers. */
+  stored(games: readonly PreparedGame[]): void {
+    for (const g of games) this.live.publish(g.game, g.steps);
+  }
+
+  /** Ends a running game with an organizer's outcome; a game already over is left as it is. */
+  adjudicate(gameId: string, outcome: Outcome, reason: string): Promise<LiveGame> {
+    return this.live.command(() => this.commands.adjudicate(gameId, outcome, reason));
+  }
+
+  onTournamentGameEnded(told: (game: LiveGame) => void): () => void {
+    return this.live.onTournamentGameEnded(told);
   }
 
   importRecord(kind: string, text: string): Promise<NewGameAnswer> {

@@ -5,6 +5,11 @@ import { sha256Hex } from '../core/canonical.js';
 import type { EventStore } from '../store/event-store.js';
 
 export const newToken = () => `arb_${randomBytes(24).toString('base64url')}`;
+/** A tournament participant's token: its seat in every game of its tournament. */
+export const newParticipantToken = () => `arbp_${randomBytes(24).toString('base64url')}`;
+/** A tournament organizer's token: scoped to that tournament, a seat nowhere. */
+export const newOrganizerToken = () => `arbo_${randomBytes(24).toString('base64url')}`;
+const isParticipantToken = (token: string) => token.startsWith('arbp_');
 export const tokenHash = (token: string) => sha256Hex(token);
 
 /** Tokens remembered at most (the oldest are forgotten first and looked up again when used). */
@@ -13,6 +18,8 @@ const MAX_REMEMBERED = 50_000;
 /** Seat tokens: stored as SHA-256, looked up once per process and remembered (a bounded number). */
 export class SeatTokens {
   private readonly owners = new Map<string, { gameId: string; seat: number }>();
+  /** Participant seats found, by "<token hash> <game id>". */
+  private readonly participantSeats = new Map<string, number>();
 
   constructor(private readonly store: EventStore) {}
 
@@ -28,9 +35,26 @@ export class SeatTokens {
   /** The seat the bearer of `token` holds in this game; UNAUTHORIZED otherwise. */
   async seatOf(gameId: string, token: string | null): Promise<number> {
     if (!token) throw new RefereeError('UNAUTHORIZED', "acting needs the seat's token as a Bearer token");
+    if (isParticipantToken(token)) {
+      const seat = await this.participantSeat(gameId, token);
+      if (seat === null) throw new RefereeError('UNAUTHORIZED', "this participant token is not a seat of this game (a participant plays only its own tournament's games)");
+      return seat;
+    }
     const owner = await this.ownerOf(token);
     if (!owner || owner.gameId !== gameId) throw new RefereeError('UNAUTHORIZED', 'this token is not a seat of this game');
     return owner.seat;
+  }
+
+  private async participantSeat(gameId: string, token: string): Promise<number | null> {
+    const key = `${tokenHash(token)} ${gameId}`;
+    let seat = this.participantSeats.get(key);
+    if (seat === undefined) {
+      const found = await this.store.participantSeat(gameId, tokenHash(token));
+      if (found === null) return null;
+      this.participantSeats.set(key, (seat = found));
+      if (this.participantSeats.size > MAX_REMEMBERED) this.participantSeats.delete(this.participantSeats.keys().next().value!);
+    }
+    return seat;
   }
 
   /** The game and seat a token was issued for, or null for a token this referee never issued. */

@@ -18,6 +18,10 @@ export interface GameRow {
   suppliedChance: number[][] | null;
   imported: boolean;
   result: unknown;
+  /** The tournament, round and board the game was scheduled for; null outside tournaments. */
+  tournamentId: string | null;
+  round: number | null;
+  board: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -27,6 +31,8 @@ export interface SeatRow {
   name: string | null;
   tokenHash: string | null;
   clientSeed: string | null;
+  /** A tournament participant whose token acts as this seat. */
+  participantId?: string | null;
 }
 
 export interface GameHead {
@@ -50,10 +56,12 @@ export interface GameFilter {
   kind?: string;
   status?: GameStatus;
   imported?: boolean;
+  tournamentId?: string;
+  round?: number;
 }
 
 /** A new game's rows: the game, its seats and its first events. */
-export type NewGame = Omit<GameRow, 'createdAt' | 'updatedAt'>;
+export type NewGame = Omit<GameRow, 'createdAt' | 'updatedAt' | 'tournamentId' | 'round' | 'board'> & Partial<Pick<GameRow, 'tournamentId' | 'round' | 'board'>>;
 export type StoredGame = GameRow & { seats: SeatRow[] };
 export type SeatClaim = { index: number; name: string | null; tokenHash: string; clientSeed: string | null };
 
@@ -124,6 +132,8 @@ export abstract class EventStore {
    */
   abstract watch(watcher: AppendWatcher): Promise<() => Promise<void>>;
   abstract seatByTokenHash(tokenHash: string): Promise<{ gameId: string; index: number } | null>;
+  /** The seat a tournament participant holds in a game, through its participant token. */
+  abstract participantSeat(gameId: string, tokenHash: string): Promise<number | null>;
   /**
    * Newest first, at most `first` rows. A cursor is a row's (createdAt, id): `after` keeps the
    * rows older than it, `options.before` the rows newer than it. `options.fromOldest` takes the

@@ -25,7 +25,7 @@ export class MemoryEventStore extends EventStore {
   async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
     if (this.games.has(game.id)) throw new AppendConflict('the game exists');
     const now = new Date();
-    this.games.set(game.id, { ...game, createdAt: now, updatedAt: now, seats: seats.map((s) => ({ ...s })) });
+    this.games.set(game.id, { tournamentId: null, round: null, board: null, ...game, createdAt: now, updatedAt: now, seats: seats.map((s) => ({ ...s })) });
     this.streams.set(game.id, [...events]);
     this.watchers.appended(game.id, game.version);
   }
@@ -77,6 +77,11 @@ export class MemoryEventStore extends EventStore {
     return null;
   }
 
+  /** Unit tests keep no participants: a participant token holds no seat here. */
+  async participantSeat(): Promise<number | null> {
+    return null;
+  }
+
   async list(filter: GameFilter, first: number, after?: GameCursor, options: { before?: GameCursor; fromOldest?: boolean } = {}): Promise<StoredGame[]> {
     const { before, fromOldest = false } = options;
     const newestFirst = (a: StoredGame, b: StoredGame) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1);
@@ -96,5 +101,11 @@ export class MemoryEventStore extends EventStore {
 }
 
 function matches(g: StoredGame, filter: GameFilter): boolean {
-  return (filter.kind === undefined || g.kind === filter.kind) && (filter.status === undefined || g.status === filter.status) && (filter.imported === undefined || g.imported === filter.imported);
+  return (
+    (filter.kind === undefined || g.kind === filter.kind) &&
+    (filter.status === undefined || g.status === filter.status) &&
+    (filter.imported === undefined || g.imported === filter.imported) &&
+    (filter.tournamentId === undefined || g.tournamentId === filter.tournamentId) &&
+    (filter.round === undefined || g.round === filter.round)
+  );
 }

@@ -86,27 +86,7 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
   }
 
   private async createNow(game: NewGame, seats: SeatRow[], events: StoredEvent[]) {
-    await this.db.pool.query({
-      name: this.db.statementName('create-game'),
-      text: CREATE_SQL,
-      values: [
-        game.id,
-        game.kind,
-        game.status,
-        game.version,
-        JSON.stringify(game.ruleset),
-        game.rulesetHash,
-        game.seedCommitment,
-        game.serverSeed,
-        game.randomSource,
-        game.suppliedChance ? JSON.stringify(game.suppliedChance) : null,
-        game.imported,
-        game.result === null || game.result === undefined ? null : JSON.stringify(game.result),
-        JSON.stringify(seats.map((s) => ({ index: s.index, name: s.name, token_hash: s.tokenHash, client_seed: s.clientSeed }))),
-        JSON.stringify(events.map((e) => eventRow(e))),
-        game.headHash,
-      ],
-    });
+    await this.db.pool.query({ name: this.db.statementName('create-game'), text: CREATE_SQL, values: createValues(game, seats, events) });
   }
 
   /**
@@ -201,14 +181,20 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
     return this.prisma.seat.findUnique({ where: { tokenHash }, select: { gameId: true, index: true } });
   }
 
+  async participantSeat(gameId: string, tokenHash: string): Promise<number | null> {
+    const { rows } = await this.db.pool.query<{ index: number }>('SELECT s.index FROM seats s JOIN participants p ON p.id = s.participant_id WHERE s.game_id = $1 AND p.token_hash = $2', [
+      gameId,
+      tokenHash,
+    ]);
+    return rows[0]?.index ?? null;
+  }
+
   async list(filter: GameFilter, first: number, after?: GameCursor, options: { before?: GameCursor; fromOldest?: boolean } = {}): Promise<StoredGame[]> {
     const { before, fromOldest = false } = options;
     const order = fromOldest ? 'asc' : 'desc';
     const rows = await this.prisma.game.findMany({
       where: {
-        kind: filter.kind,
-        status: filter.status,
-        imported: filter.imported,
+        ...gameWhere(filter),
         AND: [
           ...(after ? [{ OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }] : []),
           ...(before ? [{ OR: [{ createdAt: { gt: before.createdAt } }, { createdAt: before.createdAt, id: { gt: before.id } }] }] : []),
@@ -223,7 +209,7 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
   }
 
   count(filter: GameFilter): Promise<number> {
-    return this.prisma.game.count({ where: { kind: filter.kind, status: filter.status, imported: filter.imported } });
+    return this.prisma.game.count({ where: gameWhere(filter) });
   }
 
   async ping(): Promise<void> {
@@ -231,16 +217,20 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
   }
 }
 
-const CREATE_SQL = `
+const gameWhere = (f: GameFilter) => ({ kind: f.kind, status: f.status, imported: f.imported, tournamentId: f.tournamentId, round: f.round });
+
+/** A game's row, seats and first events in one statement (also inside a tournament's pairing). */
+export const CREATE_SQL = `
 WITH game AS (
   INSERT INTO games (id, kind, status, version, ruleset, ruleset_hash, seed_commitment, server_seed, random_source,
-                     supplied_chance, imported, result, head_hash)
-  VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb, $15)
+                     supplied_chance, imported, result, head_hash, tournament_id, round, board)
+  VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb, $15, $16, $17::int, $18::int)
   RETURNING id
 ), seats AS (
-  INSERT INTO seats (game_id, index, name, token_hash, client_seed, joined_at)
-  SELECT (SELECT id FROM game), t.index, t.name, t.token_hash, t.client_seed, CASE WHEN t.token_hash IS NULL THEN NULL ELSE now() END
-  FROM jsonb_to_recordset($13::jsonb) AS t(index int, name text, token_hash text, client_seed text)
+  INSERT INTO seats (game_id, index, name, token_hash, client_seed, joined_at, participant_id)
+  SELECT (SELECT id FROM game), t.index, t.name, t.token_hash, t.client_seed,
+         CASE WHEN t.token_hash IS NULL AND t.participant_id IS NULL THEN NULL ELSE now() END, t.participant_id
+  FROM jsonb_to_recordset($13::jsonb) AS t(index int, name text, token_hash text, client_seed text, participant_id text)
 )
 INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
 SELECT (SELECT id FROM game), t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
@@ -296,7 +286,7 @@ const appendRows = (group: Pick<PendingAppend, 'gameId' | 'events'>[]) => JSON.s
 const headRows = (group: Pick<PendingAppend, 'gameId' | 'head'>[]) =>
   JSON.stringify(group.map((a) => ({ id: a.gameId, version: a.head.version, head_hash: a.head.hash, status: a.head.status, result: a.head.result ?? null })));
 
-function eventRow(e: StoredEvent, gameId?: string) {
+export function eventRow(e: StoredEvent, gameId?: string) {
   return {
     game_id: gameId,
     seq: e.seq,
@@ -311,10 +301,34 @@ function eventRow(e: StoredEvent, gameId?: string) {
   };
 }
 
+/** The parameters of CREATE_SQL. */
+export function createValues(game: NewGame, seats: SeatRow[], events: StoredEvent[]): unknown[] {
+  return [
+    game.id,
+    game.kind,
+    game.status,
+    game.version,
+    JSON.stringify(game.ruleset),
+    game.rulesetHash,
+    game.seedCommitment,
+    game.serverSeed,
+    game.randomSource,
+    game.suppliedChance ? JSON.stringify(game.suppliedChance) : null,
+    game.imported,
+    game.result === null || game.result === undefined ? null : JSON.stringify(game.result),
+    JSON.stringify(seats.map((s) => ({ index: s.index, name: s.name, token_hash: s.tokenHash, client_seed: s.clientSeed, participant_id: s.participantId ?? null }))),
+    JSON.stringify(events.map((e) => eventRow(e))),
+    game.headHash,
+    game.tournamentId ?? null,
+    game.round ?? null,
+    game.board ?? null,
+  ];
+}
+
 /** A stored payload: always an object (every event's is written as one). */
 const jsonObject = (json: unknown) => json as Record<string, unknown>;
 
-function isUniqueViolation(err: unknown): boolean {
+export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } }; message?: string };
   if (e?.code === 'P2002' || e?.code === '23505') return true;
   const cause = e?.meta?.driverAdapterError?.cause;

@@ -1,4 +1,4 @@
-import type { ImportedRecord, Result, Seat } from '../../../engines/kit/index.js';
+import type { ImportedRecord, Outcome, Result, Seat } from '../../../engines/kit/index.js';
 import type { Aggregate, DraftEvent } from '../stream.js';
 import type { GameEvent } from './events.js';
 import type { GameState } from './state.js';
@@ -19,7 +19,9 @@ export type GameCommand =
   /** `seats` as they are before the join; without `seat`, the first open one. */
   | { type: 'JoinSeat'; seat: Seat | null; name: string | null; clientSeed: string | null; seats: SeatPlan[] }
   | { type: 'TakeAction'; seat: Seat; moveId: string; bodyHash: string; action: unknown; expectedVersion: number | null }
-  | { type: 'Resign'; seat: Seat; moveId: string; bodyHash: string; expectedVersion: number | null };
+  | { type: 'Resign'; seat: Seat; moveId: string; bodyHash: string; expectedVersion: number | null }
+  /** A tournament organizer's result for the game: it ends with that outcome (never by a seat). */
+  | { type: 'Adjudicate'; outcome: Outcome; reason: string };
 
 export interface DecideContext {
   /** When the referee decides (ISO 8601): every event is stamped with it. */

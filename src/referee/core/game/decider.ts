@@ -1,4 +1,4 @@
-import { type Engine, fail, ok, type Result, type RuleViolation, type Seat, step } from '../../../engines/kit/index.js';
+import { type Engine, fail, ok, type Outcome, type Result, type RuleViolation, type Seat, step } from '../../../engines/kit/index.js';
 import { canonicalJson, hashOf, sameNumbers } from '../canonical.js';
 import type { EngineRegistry } from '../engine-registry.js';
 import { clientSeedMix, FairSource, seedCommitment } from '../fairness.js';
@@ -76,6 +76,14 @@ export function evolve(g: GameState, e: GameEvent, _stored: Pick<StoredEvent, 't
       return next.ok ? ok({ ...g, state: next.value }) : next;
     }
     case 'GameEnded': {
+      if (e.payload.adjudication) {
+        // An organizer's decision (a result entered for the game, a forfeit): taken as given, checked for shape.
+        if (!g.started) return broken('a game was adjudicated before it started');
+        const { winners, points } = e.payload.outcome;
+        if (!Array.isArray(winners) || !winners.every((s) => isSeat(g, s)) || !Array.isArray(points) || points.length !== g.seatCount)
+          return broken("the adjudicated outcome does not fit the game's seats");
+        return ok({ ...g, ended: true, outcome: e.payload.outcome });
+      }
       const outcome = engine.outcome(g.state);
       if (!outcome) return broken('GameEnded while the game goes on');
       if (canonicalJson(outcome) !== canonicalJson(e.payload.outcome)) return broken('the recorded result is not the one the rules give');
@@ -133,6 +141,11 @@ function* decide(registry: EngineRegistry, command: GameCommand, game: (GameStat
     case 'JoinSeat':
       if (!game) return fail('NOT_FOUND', 'no such game');
       return d.join(game, command);
+    case 'Adjudicate':
+      if (!game) return fail('NOT_FOUND', 'no such game');
+      if (game.ended) return fail('GAME_OVER', 'the game is over');
+      if (!game.started) return fail('GAME_NOT_STARTED', 'the game waits for seats to be taken');
+      return d.adjudicate(game, command.outcome, command.reason);
     case 'TakeAction':
     case 'Resign': {
       if (!game) return fail('NOT_FOUND', 'no such game');
@@ -190,6 +203,15 @@ class Deciding {
     if (refused) return refused;
     Object.assign(this.steps[0].draft, { moveId, bodyHash });
     return this.settle();
+  }
+
+  /** The game ends with an outcome the organizer decided, and its seed is revealed. */
+  adjudicate(game: GameState, outcome: Outcome, reason: string): Result<Decision> {
+    this.game = game;
+    const refused = this.apply({ type: 'GameEnded', payload: { outcome, adjudication: { reason } } });
+    if (refused) return refused;
+    this.apply({ type: 'SeedRevealed', payload: { serverSeed: this.ctx.serverSeed } });
+    return this.done();
   }
 
   /** A record replayed entry by entry through the same transition as live play. */

@@ -34,7 +34,8 @@ export type GameEvent =
   | { type: 'ActionTaken'; actor: Seat; payload: { action: unknown } }
   | { type: 'Resigned'; actor: Seat; payload: Record<string, never> }
   | { type: 'ChanceDrawn'; label: string; payload: { chance: Chance } }
-  | { type: 'GameEnded'; payload: { outcome: Outcome } }
+  /** `adjudication`: the organizer decided the outcome (a tournament result entered for this game). */
+  | { type: 'GameEnded'; payload: { outcome: Outcome; adjudication?: { reason: string } } }
   | { type: 'SeedRevealed'; payload: { serverSeed: string } };
 
 export type GameEventType = GameEvent['type'];
@@ -83,7 +84,8 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
     }
     case 'GameEnded':
       if (!isObject(p.outcome)) return malformed('GameEnded carries no outcome');
-      return ok({ type: e.type, payload: { outcome: p.outcome as unknown as Outcome } });
+      if (p.adjudication !== undefined && !(isObject(p.adjudication) && typeof p.adjudication.reason === 'string')) return malformed('an adjudication gives its reason');
+      return ok({ type: e.type, payload: { outcome: p.outcome as unknown as Outcome, ...(p.adjudication ? { adjudication: { reason: (p.adjudication as { reason: string }).reason } } : {}) } });
     case 'SeedRevealed':
       if (typeof p.serverSeed !== 'string') return malformed('SeedRevealed carries no seed');
       return ok({ type: e.type, payload: { serverSeed: p.serverSeed } });

@@ -1,0 +1,154 @@
+import type { Outcome } from '../../../engines/kit/index.js';
+import { type Bundle, verifyBundle } from '../audit.js';
+import type { EngineRegistry } from '../engine-registry.js';
+import { decodeGameEvent } from '../game/events.js';
+import { type Folded, foldStream, type StoredEvent, StreamError } from '../stream.js';
+import { recordedLots, tournamentAggregate } from './decider.js';
+import type { GameResultPayload } from './events.js';
+import { placingsOf, standingsOf } from './formats.js';
+import { completedRounds } from './history.js';
+import type { Lots } from './lots.js';
+import { format } from './rational.js';
+import { agreesWith, resultFromOutcome } from './results.js';
+import { statusOf, type TournamentState } from './state.js';
+import { canonicalJson } from '../canonical.js';
+
+/** A self-contained export of a tournament: its stream and every game's own bundle (V10.1). */
+export interface TournamentBundle {
+  format: 'arbiter-tournament-bundle/1';
+  tournament: { id: string; name: string; kind: string; format: string; status: string; seedCommitment: string; seed: string | null };
+  hashAlgorithm: 'sha256(prevHash || RFC8785(event))';
+  /** The head the service published: the stream must end there. */
+  head: { seq: number; hash: string };
+  events: StoredEvent[];
+  /** The scheduled games and imported over-the-board records, each verifiable on its own. */
+  games: Bundle[];
+}
+
+export interface TournamentVerdict {
+  ok: boolean;
+  eventsChecked: number;
+  gamesChecked: number;
+  /** The first tournament event that fails (by seq), if any. */
+  badSeq: number | null;
+  problem: string | null;
+  summary: string;
+  /** V10.4: the standings (or knockout placings) recomputed, when the stream is sound. */
+  standings: { rank: number; participantId: string; name: string; tp: string | null; tieBreaks: { name: string; value: string | null }[] }[] | null;
+}
+
+/** Folds a tournament's stream: chain, configuration, every pairing recomputed, every lot checked against the seed once known. */
+export function foldTournament(
+  registry: EngineRegistry,
+  id: string,
+  events: readonly StoredEvent[],
+  seed: string | null,
+  opts: { recompute?: boolean; untilSeq?: number; from?: Folded<TournamentState> } = {},
+): Folded<TournamentState> {
+  return foldStream(tournamentAggregate, id, events, { registry, seed, recompute: opts.recompute ?? true }, { checkHashes: true, untilSeq: opts.untilSeq, from: opts.from });
+}
+
+const outcomeOf = (bundle: Bundle): Outcome | null => {
+  for (const e of bundle.events) {
+    if (e.type !== 'GameEnded') continue;
+    const decoded = decodeGameEvent(e);
+    if (decoded.ok && decoded.value.type === 'GameEnded') return decoded.value.payload.outcome;
+  }
+  return null;
+};
+
+/**
+ * V10.3, in order: the chain and the seed (1), every round recomputed (2), every result against
+ * its game's own verified bundle, linked by the head it recorded (3), and the final ranking
+ * recomputed with every lot (4). Names the first bad event.
+ */
+export function verifyTournamentBundle(registry: EngineRegistry, bundle: TournamentBundle): TournamentVerdict {
+  const fail = (badSeq: number | null, problem: string, eventsChecked = 0, gamesChecked = 0): TournamentVerdict => ({
+    ok: false,
+    eventsChecked,
+    gamesChecked,
+    badSeq,
+    problem,
+    summary: `FAILED${badSeq ? ` at tournament event ${badSeq}` : ''}: ${problem}`,
+    standings: null,
+  });
+  if (bundle?.format !== 'arbiter-tournament-bundle/1' || !Array.isArray(bundle.events) || !Array.isArray(bundle.games)) return fail(null, 'not an arbiter-tournament-bundle/1 file');
+  const seed = bundle.tournament.seed ?? revealedSeed(bundle.events);
+  let t: Folded<TournamentState>;
+  try {
+    t = foldTournament(registry, bundle.tournament.id, bundle.events, seed);
+  } catch (err) {
+    if (err instanceof StreamError) return fail(err.seq, err.message.replace(/^event \d+: /, ''));
+    throw err;
+  }
+  const events = bundle.events.length;
+  if (bundle.head && (bundle.head.seq !== t.version || bundle.head.hash !== t.lastHash))
+    return fail(t.version + 1, `the stream ends at ${t.version}, not at the published head ${bundle.head.seq} (events were cut or added)`, events);
+
+  // Each game's own verdict first: a result is only as good as the game it comes from.
+  const games = new Map<string, Bundle>();
+  for (const g of bundle.games) {
+    const verdict = verifyBundle(registry, g);
+    if (!verdict.ok) return fail(null, `game ${g.game?.id}: ${verdict.summary}`, events, games.size);
+    games.set(g.game.id, g);
+  }
+  for (const e of bundle.events) {
+    if (e.type !== 'ResultRecorded' && e.type !== 'ResultCorrected') continue;
+    const r = e.payload as unknown as GameResultPayload;
+    const problem = resultProblem(t, r, games);
+    if (problem) return fail(e.seq, `${problem} (V10.3 step 3)`, events, games.size);
+  }
+  return { ok: true, eventsChecked: events, gamesChecked: games.size, badSeq: null, problem: null, summary: summaryOf(t, events, games.size), standings: standingsTable(t) };
+}
+
+function resultProblem(t: TournamentState, r: GameResultPayload, games: Map<string, Bundle>): string | null {
+  if (r.source === 'game') {
+    const game = games.get(r.gameId);
+    if (!game) return `the bundle lacks game ${r.gameId}, whose result this is`;
+    if (!r.head || !game.events.some((e) => e.seq === r.head!.seq && e.hash === r.head!.hash)) return `game ${r.gameId}'s stream does not hold the head the result was taken at`;
+    const outcome = outcomeOf(game);
+    if (!outcome) return `game ${r.gameId} has no outcome`;
+    const scheduled = { round: r.round, board: r.board, game: { gameId: r.gameId, seats: r.seats.map((s) => s.participantId) } };
+    const expected = resultFromOutcome(t.config, scheduled, outcome, r.head);
+    if (canonicalJson({ ...expected, reason: r.reason }) !== canonicalJson(r)) return `the result of game ${r.gameId} is not the game's own outcome (${outcome.summary})`;
+    return null;
+  }
+  if (r.record) {
+    const record = games.get(r.record.gameId);
+    if (!record) return `the bundle lacks the record ${r.record.gameId} attached to game ${r.gameId}`;
+    if (!record.events.some((e) => e.seq === r.record!.seq && e.hash === r.record!.hash)) return `the record ${r.record.gameId} does not end at the head the result names`;
+    const outcome = outcomeOf(record);
+    if (!outcome || !agreesWith(t.config, r, outcome)) return `the entered result of game ${r.gameId} disagrees with its attached record`;
+  }
+  return null;
+}
+
+function revealedSeed(events: readonly StoredEvent[]): string | null {
+  const finished = events.find((e) => e.type === 'TournamentFinished');
+  const seed = finished?.payload.seed;
+  return typeof seed === 'string' ? seed : null;
+}
+
+function summaryOf(t: TournamentState, events: number, games: number): string {
+  return `${t.config.name || t.tournamentId}: ${statusOf(t).toLowerCase()}, ${t.participants.length} participants, ${t.rounds.length} round(s) recomputed, ${events} events and ${games} game bundles verified${t.revealedSeed ? ', every lot checked against the revealed seed' : ''}`;
+}
+
+/** V10.4: the recomputed standings (lots as recorded), or the knockout placings. */
+export function standingsTable(t: TournamentState): TournamentVerdict['standings'] {
+  const name = (id: string) => t.participants.find((p) => p.id === id)?.name ?? id;
+  if (t.config.format === 'knockout') {
+    return placingsOf(t).map((p) => ({ rank: p.place, participantId: p.participantId, name: name(p.participantId), tp: null, tieBreaks: [] }));
+  }
+  // A finished tournament recorded every lot its ranking drew; provisional standings draw none
+  // offline (the seed is still secret), so ties they would split stay in registration order.
+  const lots = t.finished ? recordedLots(t) : UNDRAWN;
+  return standingsOf(t, lots, completedRounds(t)).rows.map((r) => ({
+    rank: r.rank,
+    participantId: r.participantId,
+    name: name(r.participantId),
+    tp: format(r.tp),
+    tieBreaks: r.tieBreaks.map((b) => ({ name: b.name, value: b.value ? format(b.value) : null })),
+  }));
+}
+
+const UNDRAWN: Lots = { uniform: () => 0, shuffle: <T>(_label: string, items: readonly T[]) => [...items] };

@@ -1,0 +1,193 @@
+import { fail, ok, type Result } from '../../../engines/kit/index.js';
+import { canonicalJson, hashOf } from '../canonical.js';
+import type { EngineRegistry } from '../engine-registry.js';
+import { cmp, format, parse, type Rational, rat, ZERO } from './rational.js';
+import { defaultTieBreaks, parseTieBreaks } from './standings.js';
+import { parsePlacementTables, tableByePoints } from './tables.js';
+import { type KoTieStep, parseTieRule } from './knockout.js';
+
+/** K6.7 steps in the organizer's written form, as recorded: REPLAY(1), GAME_POINTS, LOTS. */
+export const writtenTieRule = (steps: readonly KoTieStep[]): string[] => steps.map((s) => (s.kind === 'REPLAY' ? `REPLAY(${s.games})` : s.kind));
+import { type Format, type GamePointsOrder, type TieBreak, TWO_SEAT_FORMATS } from './types.js';
+
+/**
+ * A tournament's configuration (V10.1), fixed at creation and recorded whole in
+ * TournamentCreated: everything pairing, scoring and standings depend on. Points are written
+ * as exact rationals ("1", "1/2").
+ */
+export interface TournamentConfig {
+  name: string;
+  kind: string;
+  /** The ruleset in the engine's complete, validated form: every game of the tournament uses it. */
+  ruleset: unknown;
+  rulesetHash: string;
+  /** Seats per game: 2 for 2-seat formats, T (TA7.1) for tables. */
+  seatCount: number;
+  format: Format;
+  /** Rounds to play (round-robin and knockout: given by the participants, set at round 1). */
+  rounds: number | null;
+  points: { win: string; draw: string; loss: string };
+  byePoints: string;
+  lateEntryPoints: string;
+  requestedByePoints: string;
+  maxRequestedByes: number;
+  tieBreaks: TieBreak[];
+  gamePointsOrder: GamePointsOrder;
+  rrNumbering: 'lots' | 'rating';
+  koSeeding: 'rating' | 'lots' | 'manual';
+  gamesPerMatch: number;
+  /** K6.7, written form (read with parseTieRule). */
+  koTieRule: string[];
+  minSeats: number;
+  /** TA7.7: placement points per table size ("3": ["2","1","0"]); sizes not listed use the default. */
+  placementPoints: Record<string, string[]>;
+  tableByePoints: string;
+  tableSeating: 'greedy' | 'avoidRepeats';
+  /** Whether participants may register themselves (P2.1) and withdraw themselves (P2.3). */
+  openRegistration: boolean;
+  selfWithdrawal: boolean;
+}
+
+/** What an organizer gives; every field but kind and format has a default. */
+export interface TournamentConfigInput {
+  name?: unknown;
+  kind?: unknown;
+  ruleset?: unknown;
+  format?: unknown;
+  rounds?: unknown;
+  points?: { win?: unknown; draw?: unknown; loss?: unknown } | null;
+  byePoints?: unknown;
+  lateEntryPoints?: unknown;
+  requestedByePoints?: unknown;
+  maxRequestedByes?: unknown;
+  tieBreaks?: unknown;
+  rrNumbering?: unknown;
+  koSeeding?: unknown;
+  gamesPerMatch?: unknown;
+  koTieRule?: unknown;
+  minSeats?: unknown;
+  placementPoints?: unknown;
+  tableByePoints?: unknown;
+  tableSeating?: unknown;
+  openRegistration?: unknown;
+  selfWithdrawal?: unknown;
+}
+
+const FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'tables'];
+/** Games whose game points are better when lower (T1.9: Chicken Foot pips). */
+const FEWER_IS_BETTER = new Set(['chicken-foot']);
+const MAX_ROUNDS = 64;
+const MAX_NAME = 120;
+
+const invalid = (message: string): Result<never> => fail('INVALID_INPUT', message);
+
+/** An integer or half (T1.8), or any exact number 0 or more (`halves: false`: table points); null when it is not one. */
+function pointValue(input: unknown, fallback: Rational, halves = true): Rational | null {
+  if (input === undefined || input === null || input === '') return fallback;
+  if (typeof input !== 'string' && typeof input !== 'number') return null;
+  const r = parse(input);
+  return r && r.n >= 0 && (!halves || r.d === 1 || r.d === 2) ? r : null;
+}
+
+function oneOf<T extends string>(input: unknown, allowed: readonly T[], fallback: T): T | null {
+  if (input === undefined || input === null) return fallback;
+  return allowed.includes(input as T) ? (input as T) : null;
+}
+
+function whole(input: unknown, fallback: number, lo: number, hi: number): number | null {
+  if (input === undefined || input === null) return fallback;
+  return Number.isInteger(input) && (input as number) >= lo && (input as number) <= hi ? (input as number) : null;
+}
+
+/** The complete configuration, or the first thing wrong with the input. */
+export function parseConfig(input: TournamentConfigInput, registry: EngineRegistry): Result<TournamentConfig> {
+  const name = input.name ?? '';
+  if (typeof name !== 'string' || name.length > MAX_NAME) return invalid(`a tournament name is a text of at most ${MAX_NAME} characters`);
+  if (typeof input.kind !== 'string' || !registry.get(input.kind)) return invalid(`unknown game kind "${String(input.kind)}"; this referee plays: ${registry.kinds().join(', ')}`);
+  const engine = registry.get(input.kind)!;
+  const ruleset = engine.parseRuleset(input.ruleset ?? {});
+  if (!ruleset.ok) return invalid(`the ruleset is invalid: ${ruleset.error.message}`);
+  const seatCount = engine.seatCount(ruleset.value);
+  const fmt = oneOf(input.format, FORMATS, 'swiss');
+  if (!fmt) return invalid(`format must be one of ${FORMATS.join(', ')}`);
+  const twoSeat = TWO_SEAT_FORMATS.includes(fmt);
+  if (twoSeat && seatCount !== 2) return invalid(`the ${fmt} format is for 2-seat games; this ruleset seats ${seatCount} (use the tables format)`);
+  if (!twoSeat && seatCount < 3) return invalid(`the tables format is for games of 3 or more seats; this ruleset seats ${seatCount}`);
+  let rounds: number | null = null;
+  if (fmt === 'swiss' || fmt === 'tables') {
+    rounds = whole(input.rounds, 0, 1, MAX_ROUNDS);
+    if (!rounds) return invalid(`rounds: a ${fmt} tournament needs its number of rounds (1-${MAX_ROUNDS})`);
+  } else if (input.rounds !== undefined && input.rounds !== null) return invalid(`rounds: a ${fmt} tournament's rounds follow from its participants`);
+
+  const win = pointValue(input.points?.win, rat(1));
+  const draw = pointValue(input.points?.draw, rat(1, 2));
+  const loss = pointValue(input.points?.loss, ZERO);
+  if (!win || !draw || !loss) return invalid('points: win, draw and loss are whole numbers or halves, 0 or more');
+  if (win.n === 0 || cmp(win, draw) < 0 || cmp(draw, loss) < 0) return invalid('points: win > 0 and win >= draw >= loss (T1.8)');
+  const placement = parsePlacementTables(input.placementPoints ?? {});
+  if (!placement.ok) return placement;
+  // TA7.9: a table bye is worth the average placement points of a full table.
+  const tableBye = tableByePoints(seatCount, placement.value);
+  const byePoints = pointValue(input.byePoints, twoSeat ? win : tableBye, twoSeat);
+  if (!byePoints || (twoSeat && cmp(byePoints, win) > 0)) return invalid('byePoints: a whole number or half, at most the points of a win');
+  const lateEntry = pointValue(input.lateEntryPoints, ZERO, twoSeat);
+  if (!lateEntry || cmp(lateEntry, twoSeat ? draw : tableBye) > 0) return invalid('lateEntryPoints: at most a draw (at most a table bye in the tables format) (P2.2)');
+  const requestedBye = pointValue(input.requestedByePoints, twoSeat ? draw : tableBye, twoSeat);
+  if (!requestedBye || cmp(requestedBye, twoSeat ? win : tableBye) > 0) return invalid('requestedByePoints: a whole number or half, at most a win');
+  const maxRequestedByes = whole(input.maxRequestedByes, 1, 0, MAX_ROUNDS);
+  if (maxRequestedByes === null) return invalid('maxRequestedByes: a whole number, 0 or more');
+
+  // K6.9: a knockout ranks by placings, not by tie-breaks.
+  const tieBreaks = fmt === 'knockout' ? ok([]) : input.tieBreaks === undefined || input.tieBreaks === null ? ok(defaultTieBreaks(fmt)) : parseTieBreaks(input.tieBreaks, fmt);
+  if (!tieBreaks.ok) return tieBreaks;
+  const rrNumbering = oneOf(input.rrNumbering, ['lots', 'rating'] as const, 'lots');
+  if (!rrNumbering) return invalid('rrNumbering: lots or rating');
+  const koSeeding = oneOf(input.koSeeding, ['rating', 'lots', 'manual'] as const, 'rating');
+  if (!koSeeding) return invalid('koSeeding: rating, lots or manual');
+  const gamesPerMatch = whole(input.gamesPerMatch, 1, 1, 15);
+  if (gamesPerMatch === null) return invalid('gamesPerMatch: 1 to 15');
+  const koTieRule = parseTieRule(input.koTieRule ?? undefined);
+  if (!koTieRule.ok) return koTieRule;
+
+  const minSeats = whole(input.minSeats, Math.min(2, seatCount), 2, seatCount);
+  if (minSeats === null) return invalid(`minSeats: 2 to ${seatCount} (TA7.1)`);
+  const tableByeValue = pointValue(input.tableByePoints, tableBye, false);
+  if (!tableByeValue) return invalid('tableByePoints: a number 0 or more, such as 1, "3/2" or 0.5');
+  const tableSeating = oneOf(input.tableSeating, ['greedy', 'avoidRepeats'] as const, 'greedy');
+  if (!tableSeating) return invalid('tableSeating: greedy or avoidRepeats');
+  if (input.openRegistration !== undefined && input.openRegistration !== null && typeof input.openRegistration !== 'boolean') return invalid('openRegistration: true or false');
+  if (input.selfWithdrawal !== undefined && input.selfWithdrawal !== null && typeof input.selfWithdrawal !== 'boolean') return invalid('selfWithdrawal: true or false');
+
+  return ok({
+    name,
+    kind: input.kind,
+    ruleset: ruleset.value,
+    rulesetHash: hashOf(ruleset.value),
+    seatCount,
+    format: fmt,
+    rounds,
+    points: { win: format(win), draw: format(draw), loss: format(loss) },
+    byePoints: format(byePoints),
+    lateEntryPoints: format(lateEntry),
+    requestedByePoints: format(requestedBye),
+    maxRequestedByes,
+    tieBreaks: tieBreaks.value,
+    gamePointsOrder: FEWER_IS_BETTER.has(input.kind) ? 'lower' : 'higher',
+    rrNumbering,
+    koSeeding,
+    gamesPerMatch,
+    koTieRule: writtenTieRule(koTieRule.value),
+    minSeats,
+    placementPoints: placement.value,
+    tableByePoints: format(tableByeValue),
+    tableSeating,
+    openRegistration: input.openRegistration === true,
+    selfWithdrawal: input.selfWithdrawal === true,
+  });
+}
+
+/** Whether a recorded configuration is exactly what parsing it again gives (a fold's check). */
+export function isCompleteConfig(config: TournamentConfig, registry: EngineRegistry): boolean {
+  const again = parseConfig(config as unknown as TournamentConfigInput, registry);
+  return again.ok && canonicalJson(again.value) === canonicalJson(config);
+}

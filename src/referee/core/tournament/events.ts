@@ -1,0 +1,143 @@
+import { fail, ok, type Result } from '../../../engines/kit/index.js';
+import { type DraftEvent, MALFORMED, type StoredEvent } from '../stream.js';
+import type { TournamentConfig } from './config.js';
+import type { LotDrawn } from './lots.js';
+
+/**
+ * A tournament's events (V10.2), in the same hash-chained form as a game's. Participants are
+ * named by id; seats list participant ids in seat order; points are exact rationals as text.
+ */
+
+export interface ParticipantRegisteredPayload {
+  participantId: string;
+  registrationNo: number;
+  name: string;
+  rating: number;
+  entryRound: number;
+}
+
+/** The organizer's settings for a round, set before it is paired (S5.1, P2.6, TA7.10). */
+export interface RoundSettings {
+  round: number;
+  /** S5.3: pairings used as given; without seats they get them by S5.13. */
+  manualPairings: { a: string; b: string; seats: [string, string] | null }[];
+  manualBye: string | null;
+  /** TA7.10: fixed tables, participants in seat order. */
+  manualTables: string[][];
+  absent: string[];
+  requestedByes: string[];
+  /** S5.6: pairs never paired by the algorithm, from this round on. */
+  forbiddenPairs: [string, string][];
+  /** K6.1 `manual` seeding: every participant, seed 1 first (round 1 only). */
+  seeds: string[] | null;
+}
+
+/** One game of a board: the participants in its seat order. */
+export interface ScheduledGame {
+  gameId: string;
+  seats: string[];
+}
+
+/** A board (a pairing, a table, a knockout match): its participants and games. */
+export interface BoardPlan {
+  board: number;
+  /** Participants in seat order of the first game (one participant: a knockout bye). */
+  seats: string[];
+  games: ScheduledGame[];
+  /** Set by the organizer (S5.3, TA7.10): taken as given by the verifier. */
+  manual: boolean;
+  /** A scheduled pairing with a withdrawn participant: no game, a forfeit (RR4.6). */
+  walkover: string | null;
+}
+
+export interface RoundPairedPayload {
+  round: number;
+  boards: BoardPlan[];
+  /** Pairing-allocated byes (S5.9, TA7.4). */
+  byes: string[];
+  /** RR4.4: the participant meeting the dummy number. */
+  rest: string | null;
+  warnings: string[];
+  /** Round 1 of a round-robin: participants by pairing number (RR4.1); of a knockout: by seed (K6.1). */
+  order?: string[];
+}
+
+export type SeatResultKind = 'PLAYED' | 'FORFEIT_WIN' | 'FORFEIT_LOSS' | 'DOUBLE_FORFEIT';
+
+/**
+ * The result of one scheduled game. `ranking` groups the seats that played, best first (tied
+ * seats share a group): a 2-seat win is [[w], [l]], a draw [[0, 1]].
+ */
+export interface GameResultPayload {
+  round: number;
+  board: number;
+  gameId: string;
+  /** 'game': the refereed game's own outcome; 'organizer': an over-the-board entry or a forfeit. */
+  source: 'game' | 'organizer';
+  seats: { participantId: string; kind: SeatResultKind; gamePoints: string | null }[];
+  ranking: number[][];
+  /** The scheduled game's head when its outcome was taken (source 'game'). */
+  head: { seq: number; hash: string } | null;
+  /** An over-the-board record imported and verified as its own game. */
+  record: { gameId: string; seq: number; hash: string } | null;
+  reason: string | null;
+}
+
+export type TournamentEvent =
+  | { type: 'TournamentCreated'; payload: { config: TournamentConfig; seedCommitment: string } }
+  | { type: 'ParticipantRegistered'; payload: ParticipantRegisteredPayload }
+  | { type: 'ParticipantWithdrawn'; payload: { participantId: string; afterRound: number; reason: string | null } }
+  | { type: 'RoundSettingsSet'; payload: RoundSettings }
+  | { type: 'LotsDrawn'; payload: LotDrawn }
+  | { type: 'RoundPaired'; payload: RoundPairedPayload }
+  | { type: 'GamesScheduled'; payload: { round: number; board: number; games: ScheduledGame[] } }
+  | { type: 'ResultRecorded'; payload: GameResultPayload }
+  | { type: 'ResultCorrected'; payload: GameResultPayload }
+  | { type: 'TournamentFinished'; payload: { seed: string; ranking: { participantId: string; rank: number }[] } };
+
+export type TournamentEventType = TournamentEvent['type'];
+
+/** Who caused an event: the organizer (-1), a participant (its registration number), the referee (null). */
+export const ORGANIZER = -1;
+
+export function draftOf(e: TournamentEvent, createdAt: string, actor: number | null): DraftEvent {
+  return { type: e.type, actor, moveId: null, bodyHash: null, payload: e.payload as unknown as Record<string, unknown>, createdAt };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isRound = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
+
+const REQUIRED: Record<TournamentEventType, (p: Record<string, unknown>) => boolean> = {
+  TournamentCreated: (p) => isObject(p.config) && typeof p.seedCommitment === 'string',
+  ParticipantRegistered: (p) => typeof p.participantId === 'string' && Number.isInteger(p.registrationNo) && typeof p.name === 'string' && Number.isInteger(p.rating) && isRound(p.entryRound),
+  ParticipantWithdrawn: (p) => typeof p.participantId === 'string' && Number.isInteger(p.afterRound),
+  RoundSettingsSet: (p) => isRound(p.round) && Array.isArray(p.manualPairings) && Array.isArray(p.manualTables) && isStrings(p.absent) && isStrings(p.requestedByes) && Array.isArray(p.forbiddenPairs),
+  LotsDrawn: (p) => typeof p.label === 'string' && 'result' in p,
+  RoundPaired: (p) => isRound(p.round) && Array.isArray(p.boards) && p.boards.every((b) => isObject(b) && isStrings(b.seats) && Array.isArray(b.games)) && isStrings(p.byes),
+  GamesScheduled: (p) => isRound(p.round) && Number.isInteger(p.board) && Array.isArray(p.games),
+  ResultRecorded: isResult,
+  ResultCorrected: isResult,
+  TournamentFinished: (p) => typeof p.seed === 'string' && Array.isArray(p.ranking),
+};
+
+function isResult(p: Record<string, unknown>): boolean {
+  return (
+    isRound(p.round) &&
+    Number.isInteger(p.board) &&
+    typeof p.gameId === 'string' &&
+    (p.source === 'game' || p.source === 'organizer') &&
+    Array.isArray(p.seats) &&
+    p.seats.every((s) => isObject(s) && typeof s.participantId === 'string' && typeof s.kind === 'string') &&
+    Array.isArray(p.ranking) &&
+    p.ranking.every((g) => Array.isArray(g) && g.every((x) => Number.isInteger(x)))
+  );
+}
+
+/** The typed event of a stored row, checking the payload's shape (evolve checks its meaning). */
+export function decodeTournamentEvent(e: StoredEvent): Result<TournamentEvent> {
+  const check = REQUIRED[e.type as TournamentEventType];
+  if (!check) return fail(MALFORMED, `unknown tournament event type ${e.type}`);
+  if (!isObject(e.payload) || !check(e.payload)) return fail(MALFORMED, `${e.type} is missing fields or has fields of the wrong type`);
+  return ok({ type: e.type, payload: e.payload } as TournamentEvent);
+}

@@ -1,0 +1,223 @@
+import { ok, type Result } from '../../../engines/kit/index.js';
+import type { GameResultPayload } from './events.js';
+import { completedRounds, historyOf, pointsOf } from './history.js';
+import {
+  type DecidedMatch,
+  decideMatch,
+  firstRound,
+  type KnockoutMatch,
+  knockoutPlacings,
+  knockoutRoundCount,
+  knockoutSeeds,
+  koTieLabel,
+  type MatchGame,
+  type MatchState,
+  nextRound,
+  openMatch,
+  parseTieRule,
+} from './knockout.js';
+import type { Lots } from './lots.js';
+import { rat, type Rational } from './rational.js';
+import { roundRobinNumbers, roundRobinRound, roundRobinRoundCount } from './round-robin.js';
+import { type Standings, standings } from './standings.js';
+import { type BoardState, pointValues, rational, type TournamentState } from './state.js';
+import { pairSwiss } from './swiss.js';
+import { seatTables } from './tables.js';
+
+/**
+ * The formats as the tournament aggregate drives them: one function pairs the next round of any
+ * format from the folded state, one decides a knockout match, one gives the final ranking. The
+ * service and the offline verifier both call these, so what is published is what is recomputed.
+ */
+
+export interface Pairing {
+  boards: { seats: string[]; games: string[][]; manual: boolean; walkover: string | null }[];
+  byes: string[];
+  rest: string | null;
+  warnings: string[];
+  /** Round 1 of a round-robin (pairing numbers) or a knockout (seeds). */
+  order?: string[];
+}
+
+/** The next round's boards, byes and rest (RR4, S5, K6, TA7), from the state before it. */
+export function pairRound(t: TournamentState, lots: Lots): Result<Pairing> {
+  const round = t.rounds.length + 1;
+  const history = historyOf(t, round - 1);
+  const tp = pointsOf(history);
+  const settings = t.settings[round];
+  const forbidden = Object.values(t.settings)
+    .filter((s) => s.round <= round)
+    .flatMap((s) => s.forbiddenPairs);
+  switch (t.config.format) {
+    case 'swiss': {
+      const paired = pairSwiss({
+        round,
+        participants: t.participants,
+        history,
+        tp,
+        forbidden,
+        manual: { pairings: (settings?.manualPairings ?? []).map((p) => ({ a: p.a, b: p.b, ...(p.seats ? { seats: p.seats } : {}) })), bye: settings?.manualBye ?? null },
+        absent: settings?.absent ?? [],
+        requestedByes: settings?.requestedByes ?? [],
+      });
+      if (!paired.ok) return paired;
+      const manual = new Set((settings?.manualPairings ?? []).map((p) => [p.a, p.b].sort().join('|')));
+      return ok({
+        boards: paired.value.pairings.map((p) => ({ seats: [...p.seats], games: [[...p.seats]], manual: manual.has([...p.seats].sort().join('|')), walkover: null })),
+        byes: paired.value.byes,
+        rest: null,
+        warnings: paired.value.warnings,
+      });
+    }
+    case 'tables': {
+      const seated = seatTables({
+        round,
+        participants: t.participants,
+        history,
+        points: tp,
+        seatCount: t.config.seatCount,
+        minSeats: t.config.minSeats,
+        manualTables: (settings?.manualTables ?? []).map((seats) => ({ seats })),
+        absent: settings?.absent ?? [],
+        requestedByes: settings?.requestedByes ?? [],
+        seating: t.config.tableSeating,
+      });
+      if (!seated.ok) return seated;
+      const manual = new Set((settings?.manualTables ?? []).map((seats) => seats.join('|')));
+      return ok({
+        boards: seated.value.tables.map((table) => ({ seats: table.seats, games: [table.seats], manual: manual.has(table.seats.join('|')), walkover: null })),
+        byes: seated.value.byes,
+        rest: null,
+        warnings: [],
+      });
+    }
+    case 'roundRobin':
+    case 'doubleRoundRobin':
+      return ok(roundRobinBoards(t, round, lots));
+    case 'knockout':
+      return knockoutBoards(t, round, lots);
+  }
+}
+
+/** Rounds a round-robin or knockout has, once its numbers or seeds are known. */
+export function totalRoundsFor(t: TournamentState, order: readonly string[]): number | null {
+  if (t.config.format === 'knockout') return knockoutRoundCount(order.length);
+  if (t.config.format === 'roundRobin' || t.config.format === 'doubleRoundRobin') return roundRobinRoundCount(order.length, t.config.format === 'doubleRoundRobin');
+  return t.config.rounds;
+}
+
+const withdrawnBefore = (t: TournamentState, id: string, round: number): boolean => {
+  const p = t.participants.find((x) => x.id === id);
+  return p?.withdrawnAfterRound !== null && p?.withdrawnAfterRound !== undefined && p.withdrawnAfterRound < round;
+};
+
+function roundRobinBoards(t: TournamentState, round: number, lots: Lots): Pairing {
+  const order =
+    round === 1
+      ? roundRobinNumbers(
+          t.participants.filter((p) => p.withdrawnAfterRound === null),
+          t.config.rrNumbering,
+          lots,
+        )
+      : t.rounds[0].order!;
+  const scheduled = roundRobinRound(order.length, t.config.format === 'doubleRoundRobin', round);
+  const id = (n: number) => order[n - 1];
+  return {
+    // RR4.6: a withdrawn participant's games stay on the schedule as forfeits (no game is played).
+    boards: scheduled.boards.map((b) => {
+      const seats = b.seats.map(id);
+      const walkover = seats.find((s) => withdrawnBefore(t, s, round)) ?? null;
+      return { seats, games: walkover ? [] : [seats], manual: false, walkover };
+    }),
+    byes: [],
+    rest: scheduled.rest === null ? null : id(scheduled.rest),
+    warnings: [],
+    ...(round === 1 ? { order } : {}),
+  };
+}
+
+function knockoutBoards(t: TournamentState, round: number, lots: Lots): Result<Pairing> {
+  let seeds: string[];
+  let matches: KnockoutMatch[];
+  if (round === 1) {
+    const entrants = t.participants.filter((p) => p.withdrawnAfterRound === null);
+    const seeded = knockoutSeeds(entrants, t.config.koSeeding, lots, t.settings[1]?.seeds ?? undefined);
+    if (!seeded.ok) return seeded;
+    seeds = seeded.value;
+    matches = firstRound(seeds);
+  } else {
+    seeds = t.rounds[0].order!;
+    matches = nextRound(t.rounds[round - 2].boards.map((b) => b.winner ?? null));
+  }
+  const boards = matches.map((m) => {
+    const opening = openMatch(m, seeds);
+    if (opening.kind === 'EMPTY') return { seats: [], games: [], manual: false, walkover: null };
+    if (opening.kind === 'KO_BYE') return { seats: [opening.winner], games: [], manual: false, walkover: null };
+    const seats = [opening.betterSeed, opening.other];
+    // K6.8: a participant who withdrew forfeits its match.
+    const walkover = seats.find((s) => withdrawnBefore(t, s, round)) ?? null;
+    const games = walkover ? [] : Array.from({ length: t.config.gamesPerMatch }, (_, i) => (i % 2 === 0 ? seats : [seats[1], seats[0]]));
+    return { seats, games, manual: false, walkover };
+  });
+  return ok({ boards, byes: [], rest: null, warnings: [], ...(round === 1 ? { order: seeds } : {}) });
+}
+
+/** K6.6-K6.8: a knockout match from its games so far (the games with results, in order). */
+export function decideBoard(t: TournamentState, board: BoardState, lots: Lots): Result<MatchState> {
+  const games: MatchGame[] = [];
+  for (const g of board.games) {
+    const r = board.results[g.gameId];
+    if (!r) break;
+    games.push(matchGame(r));
+  }
+  const tieRule = parseTieRule(t.config.koTieRule);
+  if (!tieRule.ok) return tieRule;
+  const round = t.rounds.findIndex((r) => r.boards.includes(board)) + 1 || t.rounds.length;
+  return decideMatch({
+    games,
+    gamesPerMatch: t.config.gamesPerMatch,
+    tieRule: tieRule.value,
+    points: pointValues(t.config),
+    betterSeed: board.seats[0],
+    other: board.seats[1],
+    gamePointsOrder: t.config.gamePointsOrder,
+    lots,
+    label: koTieLabel('KO', round, board.board),
+  });
+}
+
+function matchGame(r: GameResultPayload): MatchGame {
+  const seats: [string, string] = [r.seats[0].participantId, r.seats[1].participantId];
+  const kinds = r.seats.map((s) => s.kind);
+  if (kinds[0] === 'DOUBLE_FORFEIT') return { kind: 'DOUBLE_FORFEIT', seats };
+  if (kinds.includes('FORFEIT_WIN')) return { kind: 'FORFEIT', seats, winner: seats[kinds.indexOf('FORFEIT_WIN')] };
+  const points = r.seats.map((s) => (s.gamePoints === null ? rat(0) : rational(s.gamePoints))) as [Rational, Rational];
+  return { kind: 'PLAYED', seats, winner: r.ranking.length === 2 ? seats[r.ranking[0][0]] : null, gamePoints: points };
+}
+
+/** Standings after the completed rounds (TB8.11), or after `rounds` of them. */
+export function standingsOf(t: TournamentState, lots: Lots, rounds = completedRounds(t)): Standings {
+  if (t.config.format === 'knockout') throw new RangeError('a knockout ranks by placings (K6.9)');
+  return standings({
+    participants: t.participants,
+    history: historyOf(t, rounds),
+    rounds,
+    points: pointValues(t.config),
+    tieBreaks: t.config.tieBreaks,
+    gamePointsOrder: t.config.gamePointsOrder,
+    format: t.config.format === 'tables' ? 'tables' : 'twoSeat',
+    lots,
+  });
+}
+
+/** K6.9 placings of a knockout (every match decided so far). */
+export function placingsOf(t: TournamentState): { participantId: string; place: number }[] {
+  const rounds: DecidedMatch[][] = t.rounds.map((r) => r.boards.map((b) => ({ match: b.board, slots: [b.seats[0] ?? null, b.seats[1] ?? null], winner: b.winner ?? null })));
+  return knockoutPlacings(rounds);
+}
+
+/** The final ranking a TournamentFinished records: placings (knockout) or standings. */
+export function finalRanking(t: TournamentState, lots: Lots): { participantId: string; rank: number }[] {
+  if (t.config.format === 'knockout') return placingsOf(t).map((p) => ({ participantId: p.participantId, rank: p.place }));
+  return standingsOf(t, lots).rows.map((r) => ({ participantId: r.participantId, rank: r.rank }));
+}

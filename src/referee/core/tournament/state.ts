@@ -1,0 +1,75 @@
+import type { TournamentConfig } from './config.js';
+import type { BoardPlan, GameResultPayload, RoundSettings } from './events.js';
+import type { LotDrawn } from './lots.js';
+import { parse, type Rational } from './rational.js';
+import type { Participant, PointValues } from './types.js';
+
+/** Everything a tournament's events say, folded (the stream head aside). */
+
+export interface ParticipantRecord extends Participant {
+  name: string;
+}
+
+export interface BoardState extends BoardPlan {
+  /** Results by game id; a correction replaces the earlier result (R3.7). */
+  results: Record<string, GameResultPayload>;
+  /** Knockout: the match's winner (null when both are out), undefined while it goes on. */
+  winner?: string | null;
+}
+
+export interface RoundState {
+  round: number;
+  boards: BoardState[];
+  byes: string[];
+  rest: string | null;
+  warnings: string[];
+  order?: string[];
+  /** The organizer's absences and requested byes for the round (P2.6), as set when it was paired. */
+  absent: string[];
+  requestedByes: string[];
+}
+
+export interface TournamentState {
+  tournamentId: string;
+  config: TournamentConfig;
+  seedCommitment: string;
+  revealedSeed: string | null;
+  /** In registration order. */
+  participants: ParticipantRecord[];
+  /** Settings of rounds not yet paired, and of those paired (kept for the verifier). */
+  settings: Record<number, RoundSettings>;
+  rounds: RoundState[];
+  /** Rounds to play: from the configuration, or fixed when round 1 of a round-robin or knockout is paired. */
+  totalRounds: number | null;
+  lots: LotDrawn[];
+  finished: boolean;
+  ranking: { participantId: string; rank: number }[] | null;
+}
+
+export type TournamentStatus = 'REGISTERING' | 'RUNNING' | 'FINISHED';
+
+export function statusOf(t: Pick<TournamentState, 'finished' | 'rounds'>): TournamentStatus {
+  if (t.finished) return 'FINISHED';
+  return t.rounds.length === 0 ? 'REGISTERING' : 'RUNNING';
+}
+
+export function pointValues(config: TournamentConfig): PointValues {
+  return { win: rational(config.points.win), draw: rational(config.points.draw), loss: rational(config.points.loss) };
+}
+
+/** A rational the configuration or an event wrote (already validated). */
+export function rational(text: string): Rational {
+  const r = parse(text);
+  if (!r) throw new RangeError(`not an exact number: ${text}`);
+  return r;
+}
+
+export const participantById = (t: TournamentState, id: string): ParticipantRecord | undefined => t.participants.find((p) => p.id === id);
+
+/** The board a game belongs to. */
+export function boardOfGame(t: TournamentState, gameId: string): { round: RoundState; board: BoardState } | null {
+  for (const round of t.rounds) for (const board of round.boards) if (board.games.some((g) => g.gameId === gameId)) return { round, board };
+  return null;
+}
+
+export const currentRound = (t: TournamentState): RoundState | null => t.rounds[t.rounds.length - 1] ?? null;
