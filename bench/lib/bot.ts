@@ -77,8 +77,16 @@ export class Bot {
   async newGame(): Promise<void> {
     const created = (await gql(this.url, CREATE, { input: { kind: this.engine.kind, ruleset: this.ruleset } })).data?.createGame;
     if (!created?.game) throw new Error(`createGame failed: ${JSON.stringify(created)}`);
-    this.gameId = created.game.id;
-    this.tokens = created.tokens.map((t: { token: string }) => t.token);
+    await this.play(
+      created.game.id,
+      created.tokens.map((t: { token: string }) => t.token),
+    );
+  }
+
+  /** Takes over a game someone else created (a tournament's), with a token per seat (participants' tokens act as seats). */
+  async play(gameId: string, tokens: string[]): Promise<void> {
+    this.gameId = gameId;
+    this.tokens = tokens;
     this.state = this.engine.init((this.engine.parseRuleset(this.ruleset) as { value: unknown }).value);
     this.version = 0;
     const events = (await gql(this.url, EVENTS, { id: this.gameId, after: 0 })).data.gameEvents as ServedEvent[];

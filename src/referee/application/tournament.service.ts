@@ -465,7 +465,8 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
         this.referee.tournamentGame({
           gameId: g.gameId,
           kind: t.config.kind,
-          ruleset: t.config.ruleset,
+          // A smaller table plays the same rules with fewer players (TA7.3).
+          ruleset: t.config.format === 'tables' ? t.config.tableRulesets[String(g.seats.length)] : t.config.ruleset,
           seats: g.seats.map((participantId) => ({ participantId, name: name(participantId) })),
           tournament: { id: t.tournamentId, round, board },
         }),

@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from '../../../engines/kit/index.js';
+import { type Engine, fail, ok, type Result } from '../../../engines/kit/index.js';
 import { canonicalJson, hashOf } from '../canonical.js';
 import type { EngineRegistry } from '../engine-registry.js';
 import { cmp, format, parse, type Rational, rat, ZERO } from './rational.js';
@@ -39,6 +39,11 @@ export interface TournamentConfig {
   /** K6.7, written form (read with parseTieRule). */
   koTieRule: string[];
   minSeats: number;
+  /**
+   * Tables: the ruleset of a game at each table size from minSeats to T (TA7.3 seats a remainder
+   * at smaller tables): the organizer's ruleset with that many players, in complete form.
+   */
+  tableRulesets: Record<string, unknown>;
   /** TA7.7: placement points per table size ("3": ["2","1","0"]); sizes not listed use the default. */
   placementPoints: Record<string, string[]>;
   tableByePoints: string;
@@ -69,6 +74,7 @@ export interface TournamentConfigInput {
   placementPoints?: unknown;
   tableByePoints?: unknown;
   tableSeating?: unknown;
+  tableRulesets?: unknown;
   openRegistration?: unknown;
   selfWithdrawal?: unknown;
 }
@@ -97,6 +103,29 @@ function oneOf<T extends string>(input: unknown, allowed: readonly T[], fallback
 function whole(input: unknown, fallback: number, lo: number, hi: number): number | null {
   if (input === undefined || input === null) return fallback;
   return Number.isInteger(input) && (input as number) >= lo && (input as number) <= hi ? (input as number) : null;
+}
+
+/**
+ * The ruleset at each table size 2..T that the game can seat: the organizer's ruleset with
+ * `players` set to that size (Chicken Foot seats 2-8). Recorded ones are checked instead.
+ */
+function rulesetsBySize(engine: Engine, ruleset: unknown, recorded: unknown, seatCount: number): Record<string, unknown> | null {
+  const out: Record<string, unknown> = {};
+  if (recorded !== undefined && recorded !== null) {
+    if (typeof recorded !== 'object' || Array.isArray(recorded)) return null;
+    for (const [size, r] of Object.entries(recorded)) {
+      const parsed = engine.parseRuleset(r);
+      if (!parsed.ok || canonicalJson(parsed.value) !== canonicalJson(r) || engine.seatCount(parsed.value) !== Number(size)) return null;
+      out[size] = parsed.value;
+    }
+    return out;
+  }
+  for (let size = 2; size <= seatCount; size++) {
+    const base = typeof ruleset === 'object' && ruleset !== null ? ruleset : {};
+    const parsed = engine.parseRuleset({ ...base, players: size });
+    if (parsed.ok && engine.seatCount(parsed.value) === size) out[String(size)] = parsed.value;
+  }
+  return out;
 }
 
 /** The complete configuration, or the first thing wrong with the input. */
@@ -149,8 +178,12 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   const koTieRule = parseTieRule(input.koTieRule ?? undefined);
   if (!koTieRule.ok) return koTieRule;
 
-  const minSeats = whole(input.minSeats, Math.min(2, seatCount), 2, seatCount);
-  if (minSeats === null) return invalid(`minSeats: 2 to ${seatCount} (TA7.1)`);
+  const tableRulesets = twoSeat ? {} : rulesetsBySize(engine, input.ruleset ?? {}, input.tableRulesets, seatCount);
+  if (tableRulesets === null) return invalid('tableRulesets: recorded rulesets per table size must be complete and seat that many');
+  // TA7.1: the smallest table the game can be played at, unless the organizer raises it.
+  const smallest = Math.min(...Object.keys(tableRulesets).map(Number), seatCount);
+  const minSeats = whole(input.minSeats, Math.max(2, twoSeat ? 2 : smallest), Math.max(2, twoSeat ? 2 : smallest), seatCount);
+  if (minSeats === null) return invalid(`minSeats: ${Math.max(2, smallest)} to ${seatCount} (TA7.1: the smallest table this ruleset seats, up to its size)`);
   const tableByeValue = pointValue(input.tableByePoints, tableBye, false);
   if (!tableByeValue) return invalid('tableByePoints: a number 0 or more, such as 1, "3/2" or 0.5');
   const tableSeating = oneOf(input.tableSeating, ['greedy', 'avoidRepeats'] as const, 'greedy');
@@ -181,6 +214,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     placementPoints: placement.value,
     tableByePoints: format(tableByeValue),
     tableSeating,
+    tableRulesets,
     openRegistration: input.openRegistration === true,
     selfWithdrawal: input.selfWithdrawal === true,
   });

@@ -1,0 +1,64 @@
+import { DatabaseService } from '../../src/database/database.service.js';
+import { MetricsService } from '../../src/ops/metrics.service.js';
+import { RefereeService } from '../../src/referee/application/referee.service.js';
+import { TournamentService } from '../../src/referee/application/tournament.service.js';
+import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
+import { EventStore } from '../../src/referee/store/event-store.js';
+import { TournamentStore } from '../../src/referee/store/tournament-store.js';
+import { startApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Another server process on the same database: its own referee and tournament caches. */
+function instance(): { referee: RefereeService; tournaments: TournamentService } {
+  const referee = new RefereeService(t.app.get(EventStore), t.app.get(EngineRegistry), new MetricsService());
+  const tournaments = new TournamentService(new TournamentStore(t.app.get(DatabaseService)), t.app.get(EventStore), referee, t.app.get(EngineRegistry));
+  return { referee, tournaments };
+}
+
+describe('tournaments with several instances on one database', () => {
+  it("stores a refereed game's result exactly once when every instance settles it at the same time", async () => {
+    const [a, b, c] = [instance(), instance(), instance()];
+    const { tournament, organizerToken } = await a.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 1 });
+    const id = tournament.tournamentId;
+    const tokens = new Map<string, string>();
+    for (const name of ['Ann', 'Bob']) {
+      const r = await a.tournaments.register(id, organizerToken, { name });
+      tokens.set(r.participantId, r.participantToken);
+    }
+    const paired = await b.tournaments.pairRound(id, organizerToken, 1);
+    const [game] = paired.rounds[0].boards[0].games;
+    // Seat 0 concedes on yet another instance: the game ends there.
+    const conceded = await c.referee.resign(game.gameId, tokens.get(game.seats[0])!, 'concede');
+    expect(conceded.accepted).toBe(true);
+    const settled = await Promise.all([a, b, c, a, b].map((i) => i.tournaments.settle(id)));
+    const events = await a.tournaments.events(id);
+    expect(events.filter((e) => e.type === 'ResultRecorded')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'TournamentFinished')).toHaveLength(1);
+    expect(settled.every((s) => s.version <= events.length)).toBe(true);
+    const finished = await b.tournaments.tournament(id);
+    expect(finished.finished).toBe(true);
+    expect(finished.ranking?.find((r) => r.participantId === game.seats[1])?.rank).toBe(1);
+  });
+
+  it("refuses a participant token outside its tournament, and an organizer's token as a seat", async () => {
+    const a = instance();
+    const one = await a.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 1 });
+    const two = await a.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 1 });
+    const stranger = await a.tournaments.register(two.tournament.tournamentId, two.organizerToken, { name: 'Stranger' });
+    for (const name of ['Ann', 'Bob']) await a.tournaments.register(one.tournament.tournamentId, one.organizerToken, { name });
+    await expect(a.tournaments.pairRound(one.tournament.tournamentId, stranger.participantToken, 1)).rejects.toMatchObject({ code: 'NOT_IN_TOURNAMENT' });
+    const paired = await a.tournaments.pairRound(one.tournament.tournamentId, one.organizerToken, 1);
+    const [game] = paired.rounds[0].boards[0].games;
+    expect((await a.referee.resign(game.gameId, stranger.participantToken, 'x')).code).toBe('UNAUTHORIZED');
+    expect((await a.referee.resign(game.gameId, one.organizerToken, 'y')).code).toBe('UNAUTHORIZED');
+    // Nothing changed: the game is still being played.
+    expect((await a.referee.game(game.gameId)).status).toBe('ACTIVE');
+  });
+});
