@@ -21,6 +21,7 @@ import { RefereeModule } from './referee/application/referee.module.js';
 import { ENGINES } from './games/engines.js';
 import { graphqlMetricsPlugin } from './ops/graphql-metrics.plugin.js';
 import { MetricsService } from './ops/metrics.service.js';
+import { TournamentsModule } from './tournaments/tournaments.module.js';
 import { WorkerRecordParser } from './workers/record-parser.js';
 
 @Module({})
@@ -69,6 +70,7 @@ export class AppModule {
           },
         }),
         ...GAME_MODULES,
+        TournamentsModule,
       ],
       controllers: [GamesController, OpsController, GraphiqlController, OpenApiController],
       providers: [GamesResolver, MoveAcceptedResolver, GameSnapshotResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }],

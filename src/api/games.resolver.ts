@@ -5,6 +5,7 @@ import { RefereeError } from '../referee/core/errors.js';
 import type { LiveGame } from '../referee/application/live-games.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { isCleanText } from '../referee/application/seat-tokens.js';
+import { isTournamentId } from '../referee/application/tournament.service.js';
 import { normaliseRuleset } from '../games/ruleset-spellings.js';
 import { createTypedGame, seatPlans } from '../games/rulesets.js';
 import { tokenOf, type GqlContext } from './caller.js';
@@ -64,7 +65,14 @@ export class GamesResolver {
   ): Promise<GameConnection> {
     const kind = filter?.kind;
     if (kind !== null && kind !== undefined && (kind.length > 64 || !isCleanText(kind))) throw new RefereeError('INVALID_INPUT', 'filter.kind must be a game kind (the gameKinds query lists them)');
-    const page = await this.referee.list({ kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined }, { first, after, last, before });
+    const tournamentId = filter?.tournamentId;
+    if (tournamentId !== null && tournamentId !== undefined && !isTournamentId(tournamentId)) throw new RefereeError('INVALID_INPUT', 'filter.tournamentId must be a tournament id');
+    const round = filter?.round;
+    if (round !== null && round !== undefined && round < 1) throw new RefereeError('INVALID_INPUT', 'filter.round must be a round number, from 1');
+    const page = await this.referee.list(
+      { kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined, tournamentId: tournamentId ?? undefined, round: round ?? undefined },
+      { first, after, last, before },
+    );
     const nodes = page.games.map(toGameFromRow);
     return {
       edges: nodes.map((node, i) => ({ node, cursor: page.cursors[i] })),
@@ -207,6 +215,11 @@ export class GamesResolver {
   @ResolveField(() => [Int], { description: "Seat indexes that may act now (the same in every game's typed state); empty while a chance is drawn, seats are open or the game is over" })
   async toAct(@Parent() game: GameModel): Promise<number[]> {
     return seatsToAct(await this.liveOf(game));
+  }
+
+  @ResolveField(() => ID, { nullable: true, description: 'The tournament that scheduled the game (its result counts there); null outside tournaments' })
+  async tournamentId(@Parent() game: GameModel): Promise<string | null> {
+    return (await this.liveOf(game)).tournamentId;
   }
 
   @ResolveField(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over (typed: outcome)' })

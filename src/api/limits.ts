@@ -55,6 +55,8 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Mutation.createChickenFootGame': 10,
   'Mutation.createBackgammonGame': 10,
   'Mutation.createCerkeGame': 10,
+  'Mutation.createTournament': 10,
+  'Mutation.pairRound': 10,
 };
 
 /** Fields that replay or check a whole game: at most `maxExpensiveFields` per operation (aliases counted). */
@@ -67,8 +69,10 @@ export const EXPENSIVE_FIELDS: ReadonlySet<string> = new Set([
   'Mutation.importGame',
 ]);
 
-/** Mutations that make a game: counted against the creation quota of the caller's address. */
+/** Mutations that make a game (or a tournament, or a round's games): counted against the creation quota of the caller's address. */
 export const CREATION_FIELDS: ReadonlySet<string> = new Set([
+  'Mutation.createTournament',
+  'Mutation.pairRound',
   'Mutation.createGame',
   'Mutation.createChickenFootGame',
   'Mutation.createBackgammonGame',
@@ -82,6 +86,7 @@ const PAGE_ITEMS = new Set(['edges', 'nodes']);
 /** Lists whose selection is paid once per item they may answer: `first` or `last` (a literal; a variable counts as the most). */
 const LISTS: Readonly<Record<string, { default: number; max: number }>> = {
   'Query.games': { default: 20, max: 100 },
+  'Query.tournaments': { default: 20, max: 100 },
 };
 
 /** An expensive field, or an expensive REST request, counts this many requests against the per-minute limit. */
@@ -586,7 +591,7 @@ function refuse(req: Request, res: Response, refusal: Refusal): void {
 
 // ------------------------------------------------------------------ HTTP middleware and plugin
 
-const EXPENSIVE_REST = /^\/api\/games\/[^/]+\/(bundle|record)\/?$|^\/api\/games\/import\/?$/i;
+const EXPENSIVE_REST = /^\/api\/games\/[^/]+\/(bundle|record)\/?$|^\/api\/games\/import\/?$|^\/api\/tournaments\/[^/]+\/bundle\/?$/i;
 
 /**
  * The per-minute limit over HTTP, before the body is read: per seat token this referee issued,

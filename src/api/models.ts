@@ -187,4 +187,6 @@ export class GameFilterInput {
   @Field(() => String, { nullable: true, description: 'Only games of this kind (one of gameKinds)' }) kind?: string | null;
   @Field(() => GameStatusEnum, { nullable: true, description: 'Only games with this status' }) status?: GameStatusEnum | null;
   @Field(() => Boolean, { nullable: true, description: 'Only imported games (true) or only played ones (false)' }) imported?: boolean | null;
+  @Field(() => ID, { nullable: true, description: 'Only the games this tournament scheduled' }) tournamentId?: string | null;
+  @Field(() => Int, { nullable: true, description: "Only the games of this tournament round (from 1; with tournamentId, one tournament's round)" }) round?: number | null;
 }

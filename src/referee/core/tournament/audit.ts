@@ -74,34 +74,40 @@ export function verifyTournamentBundle(registry: EngineRegistry, bundle: Tournam
   });
   if (bundle?.format !== 'arbiter-tournament-bundle/1' || !Array.isArray(bundle.events) || !Array.isArray(bundle.games)) return fail(null, 'not an arbiter-tournament-bundle/1 file');
   const seed = bundle.tournament.seed ?? revealedSeed(bundle.events);
-  let t: Folded<TournamentState>;
-  try {
-    t = foldTournament(registry, bundle.tournament.id, bundle.events, seed);
-  } catch (err) {
-    if (err instanceof StreamError) return fail(err.seq, err.message.replace(/^event \d+: /, ''));
-    throw err;
-  }
   const events = bundle.events.length;
-  if (bundle.head && (bundle.head.seq !== t.version || bundle.head.hash !== t.lastHash))
-    return fail(t.version + 1, `the stream ends at ${t.version}, not at the published head ${bundle.head.seq} (events were cut or added)`, events);
-
   // Each game's own verdict first: a result is only as good as the game it comes from.
   const games = new Map<string, Bundle>();
   for (const g of bundle.games) {
     const verdict = verifyBundle(registry, g);
-    if (!verdict.ok) return fail(null, `game ${g.game?.id}: ${verdict.summary}`, events, games.size);
+    if (!verdict.ok) return fail(null, `game ${g.game?.id}: ${verdict.summary}`, 0, games.size);
     games.set(g.game.id, g);
   }
+  // Step 3 reads the results where they stand in the stream, so the first bad event is named
+  // whichever check (the fold's or the games') finds it.
+  const config = bundle.events[0]?.payload.config as TournamentState['config'] | undefined;
+  let resultFailure: { seq: number; problem: string } | null = null;
   for (const e of bundle.events) {
-    if (e.type !== 'ResultRecorded' && e.type !== 'ResultCorrected') continue;
-    const r = e.payload as unknown as GameResultPayload;
-    const problem = resultProblem(t, r, games);
-    if (problem) return fail(e.seq, `${problem} (V10.3 step 3)`, events, games.size);
+    if (!config || (e.type !== 'ResultRecorded' && e.type !== 'ResultCorrected')) continue;
+    const problem = resultProblem(config, e.payload as unknown as GameResultPayload, games);
+    if (problem) {
+      resultFailure = { seq: e.seq, problem: `${problem} (V10.3 step 3)` };
+      break;
+    }
   }
+  let t: Folded<TournamentState>;
+  try {
+    t = foldTournament(registry, bundle.tournament.id, bundle.events, seed, resultFailure ? { untilSeq: resultFailure.seq - 1 } : {});
+  } catch (err) {
+    if (err instanceof StreamError) return fail(err.seq, err.message.replace(/^event \d+: /, ''), err.seq - 1, games.size);
+    throw err;
+  }
+  if (resultFailure) return fail(resultFailure.seq, resultFailure.problem, resultFailure.seq - 1, games.size);
+  if (bundle.head && (bundle.head.seq !== t.version || bundle.head.hash !== t.lastHash))
+    return fail(t.version + 1, `the stream ends at ${t.version}, not at the published head ${bundle.head.seq} (events were cut or added)`, events);
   return { ok: true, eventsChecked: events, gamesChecked: games.size, badSeq: null, problem: null, summary: summaryOf(t, events, games.size), standings: standingsTable(t) };
 }
 
-function resultProblem(t: TournamentState, r: GameResultPayload, games: Map<string, Bundle>): string | null {
+function resultProblem(config: TournamentState['config'], r: GameResultPayload, games: Map<string, Bundle>): string | null {
   if (r.source === 'game') {
     const game = games.get(r.gameId);
     if (!game) return `the bundle lacks game ${r.gameId}, whose result this is`;
@@ -109,7 +115,7 @@ function resultProblem(t: TournamentState, r: GameResultPayload, games: Map<stri
     const outcome = outcomeOf(game);
     if (!outcome) return `game ${r.gameId} has no outcome`;
     const scheduled = { round: r.round, board: r.board, game: { gameId: r.gameId, seats: r.seats.map((s) => s.participantId) } };
-    const expected = resultFromOutcome(t.config, scheduled, outcome, r.head);
+    const expected = resultFromOutcome(config, scheduled, outcome, r.head);
     if (canonicalJson({ ...expected, reason: r.reason }) !== canonicalJson(r)) return `the result of game ${r.gameId} is not the game's own outcome (${outcome.summary})`;
     return null;
   }
@@ -118,7 +124,7 @@ function resultProblem(t: TournamentState, r: GameResultPayload, games: Map<stri
     if (!record) return `the bundle lacks the record ${r.record.gameId} attached to game ${r.gameId}`;
     if (!record.events.some((e) => e.seq === r.record!.seq && e.hash === r.record!.hash)) return `the record ${r.record.gameId} does not end at the head the result names`;
     const outcome = outcomeOf(record);
-    if (!outcome || !agreesWith(t.config, r, outcome)) return `the entered result of game ${r.gameId} disagrees with its attached record`;
+    if (!outcome || !agreesWith(config, r, outcome)) return `the entered result of game ${r.gameId} disagrees with its attached record`;
   }
   return null;
 }

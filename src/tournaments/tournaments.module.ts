@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TournamentService } from '../referee/application/tournament.service.js';
+import { TournamentStore } from '../referee/store/tournament-store.js';
+import { TournamentsController } from './tournaments.controller.js';
+import { TournamentGameResolver, TournamentsResolver } from './tournaments.resolver.js';
+
+/** Tournaments over the referee: their store and service, the GraphQL API and the REST export routes. DatabaseService and the referee come from their global modules. */
+@Module({
+  providers: [TournamentStore, TournamentService, TournamentsResolver, TournamentGameResolver],
+  controllers: [TournamentsController],
+})
+export class TournamentsModule {}

@@ -1,0 +1,273 @@
+import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
+import { GraphQLError } from 'graphql';
+import { tokenOf, type GqlContext } from '../api/caller.js';
+import { asGraphQLError } from '../api/error.filter.js';
+import { toGame, type GameModel } from '../api/mapping.js';
+import { Game } from '../api/models.js';
+import { RefereeService } from '../referee/application/referee.service.js';
+import { type LiveTournament, TournamentService, type TournamentEventsAppended } from '../referee/application/tournament.service.js';
+import type { StoredEvent } from '../referee/core/stream.js';
+import { CreateTournamentInput } from './dto/create-tournament.input.js';
+import { ResultInput } from './dto/result.input.js';
+import { RoundSettingsInput } from './dto/round-settings.input.js';
+import { afterSeqOf, configInputOf, crosstableView, enteredResultOf, eventView, roundSettingsOf, standingsView, summaryView, toTournament, type TournamentModel } from './mapping.js';
+import { CreateTournamentResult, CrosstableRow, RegisterParticipantResult, StandingRow, Tournament, TournamentEvent, TournamentGame, TournamentSummary } from './models/tournament.js';
+
+const COMMAND_ID = 'Client command id: a retry with the same id and command answers the tournament as it is, and stores nothing twice';
+
+/** The tournament API: every decision is the tournament service's; this maps arguments and answers. */
+@Resolver(() => Tournament)
+export class TournamentsResolver {
+  constructor(private readonly service: TournamentService) {}
+
+  @Query(() => Tournament, { description: "One tournament, its finished games' results recorded" })
+  async tournament(@Args('id', { type: () => ID, description: 'The tournament id' }) id: string): Promise<TournamentModel> {
+    return toTournament(await this.service.tournament(id));
+  }
+
+  @Query(() => [TournamentSummary], { description: 'Tournaments, newest first' })
+  async tournaments(
+    @Args('first', { type: () => Int, nullable: true, defaultValue: 20, description: 'At most this many, 1 to 100' }) first: number | null,
+    @Args('after', { type: () => ID, nullable: true, description: 'The tournaments after this one (the last id of the previous page)' }) after: string | null,
+  ): Promise<TournamentSummary[]> {
+    return (await this.service.list(first ?? 20, after)).map(summaryView);
+  }
+
+  @Mutation(() => CreateTournamentResult, { description: "Creates a tournament; answers it with the organizer's token" })
+  async createTournament(@Args('input', { description: 'The game, the format and how it scores' }) input: CreateTournamentInput): Promise<CreateTournamentResult> {
+    const { tournament, organizerToken } = await this.service.create(configInputOf(input));
+    return { tournament: toTournament(tournament), organizerToken };
+  }
+
+  @Mutation(() => RegisterParticipantResult, {
+    description: "Registers a participant (the organizer's token; no token when registration is open); answers its id and token. Late entries: Swiss and tables, by the organizer.",
+  })
+  async registerParticipant(
+    @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
+    @Args('name', { description: "The participant's display name" }) name: string,
+    @Args('rating', { type: () => Int, nullable: true, description: 'Its rating, 0 to 10000; omitted: 0 (unrated)' }) rating: number | null,
+    @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<RegisterParticipantResult> {
+    const registered = await this.service.register(tournamentId, tokenOf(ctx), { name, rating }, commandId);
+    return { tournament: toTournament(registered.tournament), participantId: registered.participantId, participantToken: registered.participantToken };
+  }
+
+  @Mutation(() => Tournament, { description: "Withdraws a participant from the next round on (the organizer's token, or its own when self-withdrawal is allowed)" })
+  async withdrawParticipant(
+    @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
+    @Args('participantId', { type: () => ID, description: 'The participant' }) participantId: string,
+    @Args('reason', { type: () => String, nullable: true, description: 'Why, at most 500 characters' }) reason: string | null,
+    @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<TournamentModel> {
+    return toTournament(await this.service.withdraw(tournamentId, tokenOf(ctx), participantId, reason, commandId));
+  }
+
+  @Mutation(() => Tournament, { description: "Sets the organizer's settings for the next round to pair: manual pairings, byes, tables, absences, forbidden pairs, seeds" })
+  async setPairings(
+    @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
+    @Args('input', { description: 'The settings; they replace any set earlier for the round' }) input: RoundSettingsInput,
+    @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<TournamentModel> {
+    return toTournament(await this.service.setRoundSettings(tournamentId, tokenOf(ctx), roundSettingsOf(input), commandId));
+  }
+
+  @Mutation(() => Tournament, { description: "Pairs the next round and schedules its games (the organizer's token); the previous round must have all its results" })
+  async pairRound(
+    @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
+    @Args('round', { type: () => Int, nullable: true, description: 'The round expected to be paired (refused if it is not the next one); omitted: the next one' }) round: number | null,
+    @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<TournamentModel> {
+    return toTournament(await this.service.pairRound(tournamentId, tokenOf(ctx), round, commandId));
+  }
+
+  @Mutation(() => Tournament, { description: "Records the organizer's result for a scheduled game (an over-the-board game, a forfeit, a correction) and closes the game with it" })
+  async recordResult(
+    @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
+    @Args('input', { description: 'The game and its result' }) input: ResultInput,
+    @Args('commandId', { type: () => String, nullable: true, description: `${COMMAND_ID}; omitted: one derived from the result` }) commandId: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<TournamentModel> {
+    return toTournament(await this.service.recordResult(tournamentId, tokenOf(ctx), enteredResultOf(input), commandId));
+  }
+
+  @Mutation(() => Tournament, {
+    description: "Finishes the tournament early (the organizer's token): its standings become final and its seed is revealed. The last round's last result finishes it by itself.",
+  })
+  async finishTournament(
+    @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
+    @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<TournamentModel> {
+    return toTournament(await this.service.finish(tournamentId, tokenOf(ctx), commandId));
+  }
+
+  @Subscription(() => TournamentEvent, {
+    name: 'tournamentEvents',
+    description: "A tournament's events, starting after `afterSeq` (resumable); completes after TournamentFinished",
+    // As gameEvents: over HTTP a subscription runs as a one-shot query that never subscribes; say why.
+    resolve: (e: StoredEvent, _args: unknown, ctx: GqlContext | undefined) => {
+      if (ctx && !ctx.connectionParams && typeof ctx.req?.method === 'string')
+        throw new GraphQLError('subscriptions are served over WebSocket (graphql-ws on /graphql), not over HTTP', { extensions: { code: 'WEBSOCKET_REQUIRED' } });
+      return eventView(e);
+    },
+  })
+  async subscribeTournamentEvents(
+    @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
+    @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0, description: 'Start after this seq (0: from the first event); resume with the last seq received' }) afterSeq: number | null,
+  ) {
+    const after = afterSeqOf(afterSeq);
+    return tournamentEventStream(this.service, await this.service.tournament(tournamentId), after);
+  }
+
+  // -------------------------------------------------------------- Tournament fields
+
+  @ResolveField(() => [StandingRow], { description: 'The standings (knockout: the placings so far)' })
+  standings(
+    @Parent() t: TournamentModel,
+    @Args('afterRound', { type: () => Int, nullable: true, description: 'After this many rounds (0 to completedRounds); omitted: after the completed rounds' }) afterRound: number | null,
+  ): StandingRow[] {
+    try {
+      return standingsView(t.live, this.service.standings(t.live, afterRound));
+    } catch (err) {
+      throw asGraphQLError(err);
+    }
+  }
+
+  @ResolveField(() => [CrosstableRow], { description: "Every participant's rounds, by registration number" })
+  crosstable(
+    @Parent() t: TournamentModel,
+    @Args('afterRound', { type: () => Int, nullable: true, description: 'Rounds 1 to this one (at most completedRounds); omitted: the completed rounds' }) afterRound: number | null,
+  ): CrosstableRow[] {
+    try {
+      return crosstableView(t.live, afterRound);
+    } catch (err) {
+      throw asGraphQLError(err);
+    }
+  }
+
+  @ResolveField(() => [TournamentEvent], { description: "The tournament's hash-chained events" })
+  async events(
+    @Parent() t: TournamentModel,
+    @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0, description: 'Only events with a higher seq (0: from the first event)' }) afterSeq: number | null,
+  ): Promise<TournamentEvent[]> {
+    try {
+      return (await this.service.events(t.id, afterSeqOf(afterSeq))).map(eventView);
+    } catch (err) {
+      throw asGraphQLError(err);
+    }
+  }
+}
+
+@Resolver(() => TournamentGame)
+export class TournamentGameResolver {
+  constructor(private readonly referee: RefereeService) {}
+
+  @ResolveField(() => Game, { description: 'The game itself, as the `game` query answers it (its seat-specific fields for the caller)' })
+  async game(@Parent() scheduled: TournamentGame): Promise<GameModel> {
+    try {
+      return toGame(await this.referee.game(scheduled.gameId));
+    } catch (err) {
+      throw asGraphQLError(err);
+    }
+  }
+}
+
+/** How long to wait before reading the log again when it had nothing beyond what was served. */
+const RETRY_READ_MS = 50;
+
+/** The event a tournament's stream ends with. */
+const LAST_EVENT = 'TournamentFinished';
+
+/**
+ * A tournament's events: the stored ones after `afterSeq`, then new ones as they are stored. As
+ * gameEventStream: the listener is attached before the log is read, so nothing falls in between;
+ * what the bus tells of is never forgotten (a batch caught up from another instance may arrive
+ * out of order or overlap: events are served in seq order, each once, gaps read from the log);
+ * completing the subscription ends the wait at once.
+ */
+function tournamentEventStream(service: TournamentService, t: LiveTournament, afterSeq: number): AsyncIterableIterator<StoredEvent> {
+  const id = t.tournamentId;
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<'stopped'>((resolve) => {
+    stop = () => resolve('stopped');
+  });
+
+  async function* run(): AsyncGenerator<StoredEvent> {
+    const queue: StoredEvent[] = [];
+    // The newest seq the bus told of: events up to it that the queue lacks are read from the log.
+    let told = 0;
+    let wake: (() => void) | null = null;
+    const listener = (a: TournamentEventsAppended) => {
+      queue.push(...a.events);
+      told = Math.max(told, a.events.at(-1)?.seq ?? 0);
+      wake?.();
+    };
+    service.bus.on(id, listener);
+    try {
+      // Subscribed past the end of a finished tournament: nothing more will come.
+      if (t.finished && afterSeq >= t.version) return;
+      let last = afterSeq;
+      let readLog = true;
+      for (;;) {
+        let readSome = false;
+        const didRead = readLog;
+        if (readLog) {
+          readLog = false;
+          for (const e of await service.events(id, last)) {
+            readSome = true;
+            last = e.seq;
+            yield e;
+            if (e.type === LAST_EVENT) return;
+          }
+        }
+        queue.sort((a, b) => a.seq - b.seq);
+        while (queue.length > 0 && queue[0].seq <= last + 1) {
+          const e = queue.shift()!;
+          if (e.seq > last) {
+            last = e.seq;
+            yield e;
+            if (e.type === LAST_EVENT) return;
+          }
+        }
+        const behind = queue.length > 0 || told > last;
+        // Behind what the bus told: read the log at once, unless this turn's read found nothing new
+        // (a catch-up still being stored here): then again after a short wait.
+        if (behind && (readSome || !didRead)) {
+          readLog = true;
+          continue;
+        }
+        const woke = await Promise.race([
+          new Promise<'woke'>((resolve) => {
+            wake = () => resolve('woke');
+            if (behind) setTimeout(wake, RETRY_READ_MS);
+          }),
+          stopped,
+        ]);
+        wake = null;
+        if (woke === 'stopped') return;
+      }
+    } finally {
+      service.bus.off(id, listener);
+    }
+  }
+
+  const events = run();
+  return {
+    next: () => events.next(),
+    return: (value?: unknown) => {
+      stop();
+      return events.return(value as undefined);
+    },
+    throw: (err?: unknown) => {
+      stop();
+      return events.throw(err);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
