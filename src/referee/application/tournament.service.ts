@@ -185,11 +185,14 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  pairRound(id: string, token: string | null, round: number | null | undefined, commandId?: string | null): Promise<LiveTournament> {
+  async pairRound(id: string, token: string | null, round: number | null | undefined, commandId?: string | null): Promise<LiveTournament> {
+    // The last games may have ended a moment ago, their results still on the way: take them first.
+    await this.settle(id);
     return this.command(id, token, commandId, { type: 'PairRound', round: round ?? null });
   }
 
-  finish(id: string, token: string | null, commandId?: string | null): Promise<LiveTournament> {
+  async finish(id: string, token: string | null, commandId?: string | null): Promise<LiveTournament> {
+    await this.settle(id);
     return this.command(id, token, commandId, { type: 'FinishTournament' });
   }
 
