@@ -228,3 +228,82 @@ describe('round-robin, knockout and tables through the decider', () => {
     expect(d.refold().ranking).toEqual(d.t.ranking);
   });
 });
+
+describe("the organizer's settings, entries and withdrawals", () => {
+  const settings = (over: Record<string, unknown>) => ({
+    round: 1,
+    manualPairings: [],
+    manualBye: null,
+    manualTables: [],
+    absent: [],
+    requestedByes: [],
+    forbiddenPairs: [],
+    seeds: null,
+    ...over,
+  });
+
+  it('honours manual pairings, forbidden pairs and absences, and records them for the verifier', () => {
+    const { d, ids } = x111();
+    d.run({ type: 'SetRoundSettings', settings: settings({ manualPairings: [{ a: ids.A, b: ids.B, seats: [ids.B, ids.A] }], forbiddenPairs: [[ids.C, ids.D]], absent: [ids.F] }) });
+    d.pair();
+    // The pool C, D, E is odd: E, the lowest, would take the bye, but C-D is forbidden, so D does (S5.9).
+    expect(boardsOf(d)).toEqual(['B-A', 'C-E']);
+    expect(names(d.t, d.t.rounds[0].byes)).toEqual(['D']);
+    expect(d.t.rounds[0].boards[0].manual).toBe(true);
+    expect(names(d.t, d.t.rounds[0].absent)).toEqual(['F']);
+    expect(d.refold().rounds[0].boards.map((b) => b.seats)).toEqual(d.t.rounds[0].boards.map((b) => b.seats));
+  });
+
+  it('refuses settings naming a stranger, and a second requested bye beyond the limit', () => {
+    const { d, ids } = x111();
+    expect(() => d.run({ type: 'SetRoundSettings', settings: settings({ absent: ['p-nobody'] }) })).toThrow(/^NOT_IN_TOURNAMENT/);
+    d.run({ type: 'SetRoundSettings', settings: settings({ requestedByes: [ids.A] }) });
+    d.pair();
+    play(d, [
+      [3, 1],
+      [3, 1],
+    ]);
+    expect(() => d.run({ type: 'SetRoundSettings', settings: settings({ round: 2, requestedByes: [ids.A] }) })).toThrow(/^BYE_LIMIT/);
+  });
+
+  it('takes a late entry into a Swiss with its late-entry points, and refuses one into a round-robin', () => {
+    const { d } = x111();
+    d.pair();
+    play(d, [
+      [3, 1],
+      [2, 3],
+      [3, 0],
+    ]);
+    const late = d.register('G', 1500);
+    expect(d.t.participants.find((p) => p.id === late)?.entryRound).toBe(2);
+    d.pair();
+    expect(d.t.rounds[1].boards.flatMap((b) => b.seats).concat(d.t.rounds[1].byes)).toContain(late);
+    const rr = new Driver({ kind: 'cerke', format: 'roundRobin' });
+    for (const n of ['A', 'B']) rr.register(n);
+    rr.pair();
+    expect(() => rr.register('Late')).toThrow(/^REGISTRATION_CLOSED/);
+  });
+
+  it('lets participants register and withdraw themselves only when the organizer allows it', () => {
+    const closed = new Driver({ ...backgammon, format: 'swiss', rounds: 1 });
+    expect(() => closed.run({ type: 'RegisterParticipant', participantId: 'p-x', name: 'X', rating: 0 }, { role: 'participant', participantId: '' })).toThrow(/^FORBIDDEN/);
+    const open = new Driver({ ...backgammon, format: 'swiss', rounds: 1, openRegistration: true, selfWithdrawal: true });
+    open.run({ type: 'RegisterParticipant', participantId: 'p-x', name: 'X', rating: 0 }, { role: 'participant', participantId: '' });
+    open.register('Y');
+    expect(() => open.run({ type: 'WithdrawParticipant', participantId: 'p-Y', reason: null }, { role: 'participant', participantId: 'p-x' })).toThrow(/^FORBIDDEN/);
+    open.run({ type: 'WithdrawParticipant', participantId: 'p-x', reason: null }, { role: 'participant', participantId: 'p-x' });
+    expect(open.t.participants[0].withdrawnAfterRound).toBe(0);
+  });
+
+  it('makes a withdrawn round-robin participant forfeit its remaining games without a game (RR4.6)', () => {
+    const rr = new Driver({ kind: 'cerke', format: 'roundRobin' });
+    for (const n of ['A', 'B', 'C', 'D']) rr.register(n);
+    rr.pair();
+    for (const g of rr.openGames()) rr.finish(g, [0], [25, 15]);
+    rr.run({ type: 'WithdrawParticipant', participantId: 'p-D', reason: 'ill' });
+    rr.pair();
+    const walkover = rr.t.rounds[1].boards.find((b) => b.seats.includes('p-D'))!;
+    expect(walkover).toMatchObject({ walkover: 'p-D', games: [] });
+    expect(rr.refold().rounds[1].boards).toHaveLength(2);
+  });
+});

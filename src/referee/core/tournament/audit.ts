@@ -136,7 +136,8 @@ function revealedSeed(events: readonly StoredEvent[]): string | null {
 }
 
 function summaryOf(t: TournamentState, events: number, games: number): string {
-  return `${t.config.name || t.tournamentId}: ${statusOf(t).toLowerCase()}, ${t.participants.length} participants, ${t.rounds.length} round(s) recomputed, ${events} events and ${games} game bundles verified${t.revealedSeed ? ', every lot checked against the revealed seed' : ''}`;
+  const lots = t.revealedSeed ? ', every lot checked against the revealed seed' : '; provisional standings: ties a lot would split are shown shared until the seed is revealed';
+  return `${t.config.name || t.tournamentId}: ${statusOf(t).toLowerCase()}, ${t.participants.length} participants, ${t.rounds.length} round(s) recomputed, ${events} events and ${games} game bundles verified${lots}`;
 }
 
 /** V10.4: the recomputed standings (lots as recorded), or the knockout placings. */
@@ -145,10 +146,11 @@ export function standingsTable(t: TournamentState): TournamentVerdict['standings
   if (t.config.format === 'knockout') {
     return placingsOf(t).map((p) => ({ rank: p.place, participantId: p.participantId, name: name(p.participantId), tp: null, tieBreaks: [] }));
   }
-  // A finished tournament recorded every lot its ranking drew; provisional standings draw none
-  // offline (the seed is still secret), so ties they would split stay in registration order.
-  const lots = t.finished ? recordedLots(t) : UNDRAWN;
-  return standingsOf(t, lots, completedRounds(t)).rows.map((r) => ({
+  // A finished tournament recorded every lot its ranking drew. Provisional standings draw none
+  // offline (the seed is still secret): ties a lot would split are shown shared.
+  const provisional = { ...t, config: { ...t.config, tieBreaks: t.config.tieBreaks.filter((b) => b !== 'LOTS') } };
+  const rows = t.finished ? standingsOf(t, recordedLots(t), completedRounds(t)).rows : standingsOf(provisional, NO_LOTS, completedRounds(t)).rows;
+  return rows.map((r) => ({
     rank: r.rank,
     participantId: r.participantId,
     name: name(r.participantId),
@@ -157,4 +159,11 @@ export function standingsTable(t: TournamentState): TournamentVerdict['standings
   }));
 }
 
-const UNDRAWN: Lots = { uniform: () => 0, shuffle: <T>(_label: string, items: readonly T[]) => [...items] };
+const NO_LOTS: Lots = {
+  uniform: () => {
+    throw new RangeError('no lots offline before the seed is revealed');
+  },
+  shuffle: () => {
+    throw new RangeError('no lots offline before the seed is revealed');
+  },
+};
