@@ -9,6 +9,7 @@ import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
 import { GameConnectionResolver, GameSnapshotResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
 import { GraphiqlController } from './api/graphiql.controller.js';
+import { WebController } from './api/web.controller.js';
 import { OpenApiController } from './api/openapi.controller.js';
 import { JSONScalar } from './api/json.scalar.js';
 import { callerLimits, limitsPlugin, MAX_QUERY_TOKENS, queryLimits } from './api/limits.js';
@@ -72,7 +73,7 @@ export class AppModule {
         ...GAME_MODULES,
         TournamentsModule,
       ],
-      controllers: [GamesController, OpsController, GraphiqlController, OpenApiController],
+      controllers: [GamesController, OpsController, GraphiqlController, OpenApiController, WebController],
       providers: [GamesResolver, MoveAcceptedResolver, GameSnapshotResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
     };
   }

@@ -129,6 +129,8 @@ export class ChanceDrawnDetail {
 @ObjectType({ description: 'The game is over' })
 export class GameEndedDetail {
   @Field(() => GameOutcome, { description: 'How it ended' }) outcome: GameOutcome;
+  @Field(() => String, { nullable: true, description: 'Why the organizer decided the outcome (a tournament result entered over the board, a forfeit); null when the rules ended the game' })
+  adjudication: string | null;
 }
 
 @ObjectType({ description: 'The server seed was revealed: every fair draw can now be recomputed' })
@@ -183,7 +185,7 @@ export function eventDetail(kind: string, e: { type: string; actor: number | nul
     case 'Resigned':
       return typedAs(ResignedDetail, { seat: e.actor as number });
     case 'GameEnded':
-      return typedAs(GameEndedDetail, { outcome: typedOutcome(kind, p.outcome as Outcome)! });
+      return typedAs(GameEndedDetail, { outcome: typedOutcome(kind, p.outcome as Outcome)!, adjudication: (p.adjudication as { reason?: string } | undefined)?.reason ?? null });
     case 'SeedRevealed':
       return typedAs(SeedRevealedDetail, { serverSeed: p.serverSeed as string });
   }

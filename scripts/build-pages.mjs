@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// Bundles the service's two browser pages into dist/<page>/: index.html and assets/ with
+// content-hashed names. The service serves them itself (src/api/pages.ts): nothing is loaded
+// from a CDN, and nothing inline (they run under a self-only Content-Security-Policy).
+// - graphiql: GraphiQL 4, React and their CSS (scripts/graphiql/entry.mjs), at /graphiql;
+// - web: the viewer and player page (web/src/main.ts), at /.
+// Run by `npm run build`.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const PAGES = [
+  { name: 'graphiql', entry: 'scripts/graphiql/entry.mjs', title: 'Arbiter GraphiQL', body: '<div id="graphiql">Loading GraphiQL…</div>' },
+  // The page's script must stay small: it is what a phone downloads first (issue: under 200 kB gzipped).
+  { name: 'web', entry: 'web/src/main.ts', title: 'Arbiter', body: '<div id="app"><p class="loading">Loading…</p></div>', maxGzip: 200 * 1024 },
+];
+
+for (const page of PAGES) await bundle(page);
+
+async function bundle({ name, entry, title, body, maxGzip }) {
+  const out = join(root, 'dist', name);
+  const assets = join(out, 'assets');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(assets, { recursive: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { [name]: entry },
+    outdir: assets,
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome110', 'firefox110', 'safari16'],
+    minify: true,
+    sourcemap: false,
+    legalComments: 'linked',
+    // React and graphql-js pick their production builds (no development checks, smaller).
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // Fonts and images the CSS names are inlined, so the page needs no other request.
+    loader: { '.woff': 'dataurl', '.woff2': 'dataurl', '.ttf': 'dataurl', '.png': 'dataurl', '.svg': 'dataurl' },
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const outputs = Object.keys(result.metafile.outputs).map((file) => basename(file));
+  const script = outputs.find((f) => f.endsWith('.js'));
+  const style = outputs.find((f) => f.endsWith('.css'));
+  if (!script || !style) throw new Error(`build-pages: ${name}: expected a .js and a .css bundle, got ${outputs.join(', ')}`);
+
+  // The CSS must not reach for anything outside the page (fonts from a CDN, ...).
+  const css = readFileSync(join(assets, style), 'utf8');
+  const external = [...css.matchAll(/url\(\s*['"]?([^'")]+)/g)].map((m) => m[1]).filter((u) => !u.startsWith('data:'));
+  if (external.length > 0) throw new Error(`build-pages: ${name}: the CSS loads ${external.join(', ')}; inline it instead`);
+  const gzipped = gzipSync(readFileSync(join(assets, script))).length;
+  if (maxGzip && gzipped > maxGzip) throw new Error(`build-pages: ${name}: the script is ${gzipped} bytes gzipped, over ${maxGzip}`);
+
+  writeFileSync(
+    join(out, 'index.html'),
+    `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="referrer" content="no-referrer" />
+    <title>${title}</title>
+    <link rel="icon" href="data:," />
+    <link rel="stylesheet" href="/${name}/assets/${style}" />
+    <script type="module" src="/${name}/assets/${script}"></script>
+  </head>
+  <body>
+    ${body}
+  </body>
+</html>
+`,
+  );
+  process.stdout.write(`build-pages: dist/${name}/ (${outputs.join(', ')}; script ${(gzipped / 1024).toFixed(1)} kB gzipped)\n`);
+}

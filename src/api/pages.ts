@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Request, Response } from 'express';
+import { projectRoot } from '../config/project-root.js';
+
+/**
+ * The browser pages `npm run build` bundles (scripts/build-pages.mjs) into dist/<page>/:
+ * index.html and content-hashed assets, read once, kept in memory with their gzipped copies and
+ * served under a self-only Content-Security-Policy. GraphiQL (/graphiql) and the web page (/)
+ * are two of them.
+ */
+/** One built file of the page, kept in memory with its gzipped copy. */
+export interface Asset {
+  type: string;
+  body: Buffer;
+  gzip: Buffer;
+  etag: string;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Where `npm run build` writes a page: index.html and assets/. */
+export const pageDir = (name: string): string => resolve(projectRoot(import.meta.dirname), 'dist', name);
+
+function asset(path: string): Asset {
+  const body = readFileSync(path);
+  return { type: TYPES[extname(path)] ?? 'application/octet-stream', body, gzip: gzipSync(body), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+/** The built page, read once: index.html and the assets by name; null when it is not built. */
+export function loadPage(dir: string): { index: Asset; assets: Map<string, Asset> } | null {
+  const assetsDir = join(dir, 'assets');
+  if (!existsSync(join(dir, 'index.html')) || !existsSync(assetsDir)) return null;
+  const assets = new Map<string, Asset>();
+  for (const name of readdirSync(assetsDir)) if (TYPES[extname(name)]) assets.set(name, asset(join(assetsDir, name)));
+  return { index: asset(join(dir, 'index.html')), assets };
+}
+
+/**
+ * Self only: the page's script, styles and requests (HTTP and graphql-ws) stay on this origin;
+ * fonts and images are inlined in the CSS as data: URLs. The WebSocket origin is also named
+ * explicitly, for browsers whose 'self' does not cover ws:/wss:.
+ */
+function contentSecurityPolicy(req: Request): string {
+  const host = req.headers.host;
+  const ws = host && /^[A-Za-z0-9.\-[\]:]{1,300}$/.test(host) ? ` ws://${host} wss://${host}` : '';
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    `connect-src 'self'${ws}`,
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Answers one built file: cache headers, ETag (304 when unchanged), gzip when accepted, the page's security headers. */
+export function sendAsset(req: Request, res: Response, file: Asset, cacheControl: string): void {
+  res.setHeader('content-security-policy', contentSecurityPolicy(req));
+  res.setHeader('x-content-type-options', 'nosniff');
+  res.setHeader('x-frame-options', 'DENY');
+  res.setHeader('referrer-policy', 'no-referrer');
+  res.setHeader('cross-origin-opener-policy', 'same-origin');
+  res.setHeader('cache-control', cacheControl);
+  res.setHeader('etag', file.etag);
+  res.setHeader('vary', 'accept-encoding');
+  res.setHeader('content-type', file.type);
+  if (req.headers['if-none-match']?.split(/\s*,\s*/).includes(file.etag)) {
+    res.status(304).end();
+    return;
+  }
+  const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
+  if (gzip) res.setHeader('content-encoding', 'gzip');
+  res.status(200).end(gzip ? file.gzip : file.body);
+}
+
+/** Names carry a hash of their content: cached for good. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** One built page: its index and assets answered, or 503 while it is not built. */
+export class BuiltPage {
+  private page: ReturnType<typeof loadPage> | undefined;
+
+  constructor(
+    readonly dir: string,
+    /** What the page is, in messages ("GraphiQL", "the web page"). */
+    private readonly what: string,
+  ) {}
+
+  index(req: Request, res: Response): void {
+    const page = this.built(res);
+    if (page) sendAsset(req, res, page.index, 'no-cache');
+  }
+
+  asset(file: string, req: Request, res: Response): void {
+    const page = this.built(res);
+    if (!page) return;
+    const found = page.assets.get(file);
+    if (!found) res.status(404).json({ error: { code: 'NOT_FOUND', message: `no ${this.what} asset named ${JSON.stringify(file.slice(0, 100))}` } });
+    else sendAsset(req, res, found, IMMUTABLE);
+  }
+
+  private built(res: Response): NonNullable<ReturnType<typeof loadPage>> | null {
+    this.page ??= loadPage(this.dir) ?? undefined;
+    if (!this.page) res.status(503).json({ error: { code: 'NOT_BUILT', message: `${this.what} is not built: run \`npm run build\` (it writes ${this.dir})` } });
+    return this.page ?? null;
+  }
+}

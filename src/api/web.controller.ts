@@ -1,0 +1,26 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { BuiltPage, pageDir } from './pages.js';
+
+/** Where `npm run build` writes the web page. */
+export const WEB_DIR = pageDir('web');
+
+/**
+ * The web page (web/src/, bundled at build time): games, replays, verification and tournaments,
+ * drawn from the public GraphQL API. Its routes all answer the same index.html; the page reads
+ * the path itself, and a seat's token from the URL fragment, which browsers never send.
+ */
+@Controller()
+export class WebController {
+  private readonly page = new BuiltPage(WEB_DIR, 'the web page');
+
+  @Get(['', 'games', 'games/:id', 'tournaments', 'tournaments/:id'])
+  index(@Req() req: Request, @Res() res: Response): void {
+    this.page.index(req, res);
+  }
+
+  @Get('web/assets/:file')
+  asset(@Param('file') file: string, @Req() req: Request, @Res() res: Response): void {
+    this.page.asset(file, req, res);
+  }
+}

@@ -1,0 +1,212 @@
+import { ApiError, gql, subscribe, tokenFromFragment } from '../api.js';
+import { boardFor } from '../boards/index.js';
+import type { BoardContext } from '../boards/board.js';
+import { html, type Markup } from '../html.js';
+import { layout, type Stop } from '../layout.js';
+
+const GAME = `query($id: ID!) { game(id: $id) { id kind status version toAct mySeat view legalActions result
+  seats { index name } fairness { seedCommitment serverSeed randomSource } } }`;
+const EVENTS = `query($id: ID!, $after: Int) { gameEvents(gameId: $id, afterSeq: $after) { seq type actor payload createdAt } }`;
+const AT = `query($id: ID!, $seq: Int!) { gameStateAt(gameId: $id, seq: $seq) { seq view result } }`;
+const VERIFY = `query($id: ID!) { verifyGame(gameId: $id) { ok summary badSeq } }`;
+const LIVE = `subscription($id: ID!, $after: Int) { gameEvents(gameId: $id, afterSeq: $after) { seq type actor payload createdAt } }`;
+const ACT = `mutation($id: ID!, $moveId: String!, $action: JSON!, $v: Int) { submitAction(gameId: $id, moveId: $moveId, action: $action, expectedVersion: $v) {
+  __typename ... on Rejection { code message } } }`;
+
+interface Game {
+  id: string;
+  kind: string;
+  status: string;
+  version: number;
+  toAct: number[];
+  mySeat: number | null;
+  view: unknown;
+  legalActions: unknown[];
+  result: { summary?: string } | null;
+  seats: { index: number; name: string | null }[];
+  fairness: { seedCommitment: string; serverSeed: string | null; randomSource: string };
+}
+interface GameEvent {
+  seq: number;
+  type: string;
+  actor: number | null;
+  payload: { action?: unknown };
+  createdAt: string;
+}
+
+/**
+ * One game, live: its board for the viewer (a seat by the fragment's token, else a spectator),
+ * whose turn it is, the events as they arrive, a replay slider over its history, and its
+ * verification. A seat acts by clicking what its board marks as legal.
+ */
+export function gamePage(app: HTMLElement, id: string): Stop {
+  const token = tokenFromFragment();
+  let game: Game | null = null;
+  let events: GameEvent[] = [];
+  /** The replayed seq, or null when following the game live. */
+  let replay: { seq: number; view: unknown; result: unknown } | null = null;
+  let verdict: { ok: boolean; summary: string } | null = null;
+  let notice: Markup | string = '';
+  let stopLive: Stop = () => {};
+  let stopped = false;
+
+  const render = () => {
+    if (!game || stopped) return;
+    // Focus survives a re-render by its action index (keyboard players keep their place).
+    const focused = (document.activeElement as HTMLElement | null)?.dataset?.action;
+    app.innerHTML = layout(view(game, events, replay, verdict, notice, token !== null)).text;
+    if (focused !== undefined) (app.querySelector(`[data-action="${CSS.escape(focused)}"]`) as HTMLElement | null)?.focus();
+  };
+
+  const refresh = async () => {
+    try {
+      game = (await gql<{ game: Game }>(GAME, { id }, token)).game;
+      const fresh = (await gql<{ gameEvents: GameEvent[] }>(EVENTS, { id, after: events.at(-1)?.seq ?? 0 })).gameEvents;
+      events = [...events, ...fresh.filter((e) => e.seq > (events.at(-1)?.seq ?? 0))];
+      if (game.status === 'FINISHED' && !verdict) verdict = (await gql<{ verifyGame: { ok: boolean; summary: string } }>(VERIFY, { id })).verifyGame;
+      render();
+    } catch (err) {
+      app.innerHTML = layout(html`<p class="error" role="alert">${(err as Error).message}</p>`).text;
+    }
+  };
+
+  // One refresh at a time; a burst of events asks for one more at most.
+  let pending: Promise<void> | null = null;
+  let again = false;
+  const queueRefresh = () => {
+    if (pending) {
+      again = true;
+      return;
+    }
+    pending = refresh().finally(() => {
+      pending = null;
+      if (again) {
+        again = false;
+        queueRefresh();
+      }
+    });
+  };
+
+  void refresh().then(() => {
+    if (stopped) return;
+    stopLive = subscribe<{ gameEvents: GameEvent }>(LIVE, { id, after: game?.version ?? 0 }, token, () => queueRefresh());
+  });
+
+  const act = async (index: number) => {
+    if (!game || replay) return;
+    const action = game.legalActions[index];
+    if (action === undefined) return;
+    try {
+      const answer = (await gql<{ submitAction: { __typename: string; code?: string; message?: string } }>(ACT, { id, moveId: crypto.randomUUID(), action, v: game.version }, token)).submitAction;
+      notice = answer.__typename === 'Rejection' ? `${answer.code}: ${answer.message}` : '';
+    } catch (err) {
+      notice = err instanceof ApiError ? `${err.code}: ${err.message}` : (err as Error).message;
+    }
+    queueRefresh();
+  };
+
+  const verify = async () => {
+    verdict = (await gql<{ verifyGame: { ok: boolean; summary: string } }>(VERIFY, { id })).verifyGame;
+    render();
+  };
+
+  const showAt = async (seq: number) => {
+    if (!game) return;
+    if (seq >= game.version) replay = null;
+    else {
+      const at = (await gql<{ gameStateAt: { seq: number; view: unknown; result: unknown } }>(AT, { id, seq }, token)).gameStateAt;
+      replay = at;
+    }
+    render();
+  };
+
+  const onClick = (e: Event) => {
+    const target = e.target as HTMLElement;
+    const actor = target.closest<HTMLElement>('[data-action]');
+    if (actor && app.contains(actor)) {
+      e.preventDefault();
+      void act(Number(actor.dataset.action));
+      return;
+    }
+    const step = target.closest<HTMLElement>('[data-step]');
+    if (step && game) void showAt(Math.max(1, Math.min(game.version, (replay?.seq ?? game.version) + Number(step.dataset.step))));
+    if (target.closest('[data-verify]')) void verify();
+  };
+  const onKey = (e: KeyboardEvent) => {
+    if ((e.key === 'Enter' || e.key === ' ') && (e.target as HTMLElement).dataset?.action !== undefined) onClick(e);
+  };
+  const onInput = (e: Event) => {
+    const slider = e.target as HTMLInputElement;
+    if (slider.name === 'replay') void showAt(Number(slider.value));
+  };
+  app.addEventListener('click', onClick);
+  app.addEventListener('keydown', onKey);
+  app.addEventListener('change', onInput);
+  return () => {
+    stopped = true;
+    stopLive();
+    app.removeEventListener('click', onClick);
+    app.removeEventListener('keydown', onKey);
+    app.removeEventListener('change', onInput);
+  };
+}
+
+function view(
+  game: Game,
+  events: GameEvent[],
+  replay: { seq: number; view: unknown; result: unknown } | null,
+  verdict: { ok: boolean; summary: string } | null,
+  notice: Markup | string,
+  hasToken: boolean,
+): Markup {
+  const board = boardFor(game.kind);
+  const names = game.seats.map((s) => s.name);
+  const seatName = (i: number) => names[i] ?? `Seat ${i + 1}`;
+  const ctx: BoardContext = {
+    kind: game.kind,
+    view: replay ? replay.view : game.view,
+    viewer: game.mySeat,
+    legalActions: replay ? [] : game.legalActions,
+    toAct: replay ? [] : game.toAct,
+    seatNames: names,
+    result: replay ? replay.result : game.result,
+  };
+  const who = game.mySeat === null ? (hasToken ? 'this token holds no seat here: spectating' : 'spectating') : `playing as ${seatName(game.mySeat)}`;
+  const turn = game.status === 'FINISHED' ? (game.result?.summary ?? 'Game over') : game.toAct.length ? `To act: ${game.toAct.map(seatName).join(', ')}` : '';
+  const at = replay?.seq ?? game.version;
+  return html`<h1><span class="kind">${game.kind}</span> game <code>${game.id}</code></h1>
+    <p class="meta"><span class="status status-${game.status.toLowerCase()}">${game.status}</span> · ${who} · <span aria-live="polite">${turn}</span></p>
+    <div class="game">
+      <section class="board" aria-label="Board${replay ? `, after event ${replay.seq}` : ''}">${board ? board.render(ctx) : html`<pre>${JSON.stringify(ctx.view, null, 1)}</pre>`}</section>
+      <aside class="side">
+        <p class="notice" role="status">${notice}</p>
+        <section class="replay" aria-label="Replay">
+          <h2>Replay</h2>
+          <input type="range" name="replay" min="1" max="${game.version}" value="${at}" aria-label="Event to show" />
+          <p><button type="button" data-step="-1" aria-label="Previous event">◀</button> <span>${replay ? `event ${at} of ${game.version}` : `live, event ${game.version}`}</span>
+          <button type="button" data-step="1" aria-label="Next event">▶</button></p>
+        </section>
+        ${verification(game, verdict)}
+        <section class="events" aria-label="Events"><h2>Events</h2><ol reversed>${[...events]
+          .reverse()
+          .slice(0, 200)
+          .map((e) => html`<li value="${e.seq}" class="${e.seq === at && replay ? 'current' : ''}">${describe(e, board?.notation, seatName)}</li>`)}</ol></section>
+      </aside>
+    </div>`;
+}
+
+function describe(e: GameEvent, notation: ((action: unknown, ctx: { seat: number | null }) => string) | undefined, seatName: (i: number) => string): Markup {
+  if (e.type === 'ActionTaken' && notation) return html`<b>${seatName(e.actor ?? 0)}</b> ${notation(e.payload.action, { seat: e.actor })}`;
+  return html`${e.actor !== null ? html`<b>${seatName(e.actor)}</b> ` : ''}${e.type}`;
+}
+
+function verification(game: Game, verdict: { ok: boolean; summary: string } | null): Markup {
+  const badge = verdict
+    ? html`<p class="badge ${verdict.ok ? 'badge-ok' : 'badge-bad'}" data-verdict="${verdict.ok ? 'ok' : 'bad'}">${verdict.ok ? '✔ verified' : '✘ verification failed'}</p><p class="muted small">${verdict.summary}</p>`
+    : html`<p><button type="button" data-verify>Verify now</button></p>`;
+  const finished = game.status === 'FINISHED';
+  return html`<section class="verification" aria-label="Verification"><h2>Verification</h2>${badge}
+    <p class="small">Seed commitment <code class="hash">${game.fairness.seedCommitment}</code></p>
+    ${game.fairness.serverSeed ? html`<p class="small">Seed (revealed) <code class="hash">${game.fairness.serverSeed}</code></p>` : html`<p class="small muted">The seed is revealed when the game ends.</p>`}
+    ${finished ? html`<p><a href="/api/games/${game.id}/bundle" download>Download the bundle</a> · <a href="/api/games/${game.id}/record" download>the record</a></p>` : ''}</section>`;
+}

@@ -1,0 +1,156 @@
+import { gql, subscribe } from '../api.js';
+import { html, type Markup } from '../html.js';
+import { layout, type Stop } from '../layout.js';
+
+const TOURNAMENT = `query($id: ID!) { tournament(id: $id) { id name kind format status seedCommitment seed totalRounds completedRounds
+  participants { id registrationNo name rating withdrawnAfterRound }
+  rounds { round complete byes { name } rest { name } warnings
+    boards { board complete winner { id name } walkover { name } seats { id name } games { gameId result { source kinds gamePoints ranking reason } } } }
+  standings { rank participantId registrationNo name tp tieBreaks { name value } }
+  crosstable { participantId registrationNo name cells { round kind seat result tp opponents { registrationNo } } } } }`;
+const LIST = `query { tournaments(first: 50) { id name kind format status createdAt } }`;
+const LIVE = `subscription($id: ID!, $after: Int) { tournamentEvents(tournamentId: $id, afterSeq: $after) { seq type } }`;
+
+interface Ref {
+  id?: string;
+  name: string;
+}
+interface Tournament {
+  id: string;
+  name: string;
+  kind: string;
+  format: string;
+  status: string;
+  seedCommitment: string;
+  seed: string | null;
+  totalRounds: number | null;
+  completedRounds: number;
+  participants: { id: string; registrationNo: number; name: string; rating: number; withdrawnAfterRound: number | null }[];
+  rounds: {
+    round: number;
+    complete: boolean;
+    byes: Ref[];
+    rest: Ref | null;
+    warnings: string[];
+    boards: {
+      board: number;
+      complete: boolean;
+      winner: Ref | null;
+      walkover: Ref | null;
+      seats: Ref[];
+      games: { gameId: string; result: { source: string; kinds: string[]; gamePoints: (string | null)[]; ranking: number[][]; reason: string | null } | null }[];
+    }[];
+  }[];
+  standings: { rank: number; participantId: string; registrationNo: number; name: string; tp: string | null; tieBreaks: { name: string; value: string | null }[] }[];
+  crosstable: {
+    participantId: string;
+    registrationNo: number;
+    name: string;
+    cells: { round: number; kind: string; seat: number | null; result: string | null; tp: string; opponents: { registrationNo: number }[] }[];
+  }[];
+}
+
+/** The tournaments list. */
+export function tournamentsPage(app: HTMLElement): Stop {
+  void gql<{ tournaments: { id: string; name: string; kind: string; format: string; status: string }[] }>(LIST).then(
+    ({ tournaments }) =>
+      (app.innerHTML = layout(
+        html`<h1>Tournaments</h1><ul class="games">${tournaments.map(
+          (t) =>
+            html`<li><a href="/tournaments/${t.id}"><b>${t.name || t.id}</b> <span class="kind">${t.kind}</span> ${t.format} <span class="status status-${t.status.toLowerCase()}">${t.status}</span></a></li>`,
+        )}</ul>${tournaments.length ? '' : html`<p class="muted">No tournament yet.</p>`}`,
+      ).text),
+  );
+  return () => {};
+}
+
+/** One tournament: rounds and boards, standings, crosstable, the knockout bracket; live while open. */
+export function tournamentPage(app: HTMLElement, id: string): Stop {
+  let stopLive: Stop = () => {};
+  let stopped = false;
+  const load = async () => {
+    try {
+      const { tournament } = await gql<{ tournament: Tournament }>(TOURNAMENT, { id });
+      if (!stopped) app.innerHTML = layout(view(tournament)).text;
+    } catch (err) {
+      app.innerHTML = layout(html`<p class="error" role="alert">${(err as Error).message}</p>`).text;
+    }
+  };
+  void load().then(() => {
+    if (!stopped) stopLive = subscribe(LIVE, { id, after: 0 }, null, () => void load());
+  });
+  return () => {
+    stopped = true;
+    stopLive();
+  };
+}
+
+function view(t: Tournament): Markup {
+  const knockout = t.format === 'KNOCKOUT';
+  return html`<h1>${t.name || t.id}</h1>
+    <p class="meta"><span class="kind">${t.kind}</span> · ${t.format.toLowerCase().replace(/_/g, ' ')} · <span class="status status-${t.status.toLowerCase()}">${t.status}</span>
+      · round ${t.rounds.length}${t.totalRounds ? ` of ${t.totalRounds}` : ''} · ${t.participants.length} participants</p>
+    <section aria-label="Standings"><h2>${knockout ? 'Placings' : t.status === 'FINISHED' ? 'Final standings' : `Standings after round ${t.completedRounds}`}</h2>${standings(t)}</section>
+    ${knockout ? html`<section aria-label="Bracket"><h2>Bracket</h2>${bracket(t)}</section>` : ''}
+    <section aria-label="Rounds"><h2>Rounds</h2>${[...t.rounds].reverse().map(round)}</section>
+    ${knockout ? '' : html`<section aria-label="Crosstable"><h2>Crosstable</h2>${crosstable(t)}</section>`}
+    <section class="verification" aria-label="Verification"><h2>Verification</h2>
+      <p class="small">Seed commitment <code class="hash">${t.seedCommitment}</code></p>
+      ${t.seed ? html`<p class="small">Seed (revealed) <code class="hash">${t.seed}</code></p>` : html`<p class="small muted">The seed is revealed when the tournament ends.</p>`}
+      <p><a href="/api/tournaments/${t.id}/bundle" download>Download the bundle</a> (check it with <code>npm run verify -- bundle.json</code>) ·
+      <a href="/api/tournaments/${t.id}/standings?format=csv" download>standings as CSV</a></p></section>`;
+}
+
+function standings(t: Tournament): Markup {
+  const names = t.standings[0]?.tieBreaks.map((b) => b.name) ?? [];
+  return html`<div class="scroll"><table class="standings"><thead><tr><th scope="col">#</th><th scope="col">Participant</th>${
+    t.format === 'KNOCKOUT' ? '' : html`<th scope="col">TP</th>`
+  }${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>
+    <tbody>${t.standings.map(
+      (r) => html`<tr><td>${r.rank}</td><td>${r.name}</td>${t.format === 'KNOCKOUT' ? '' : html`<td>${r.tp}</td>`}${r.tieBreaks.map((b) => html`<td>${b.value ?? '–'}</td>`)}</tr>`,
+    )}</tbody></table></div>`;
+}
+
+function result(board: Tournament['rounds'][number]['boards'][number]): string {
+  if (board.walkover) return `walkover (${board.walkover.name} withdrew)`;
+  if (board.seats.length === 1) return 'bye';
+  const last = board.games.at(-1)?.result;
+  if (!last) return 'playing';
+  if (last.kinds.includes('DOUBLE_FORFEIT')) return 'double forfeit';
+  if (last.kinds.some((k) => k.startsWith('FORFEIT'))) return `forfeit: ${board.seats[last.kinds.indexOf('FORFEIT_WIN')]?.name ?? 'nobody'} wins`;
+  if (board.seats.length === 2) return last.ranking.length === 1 ? `draw ${last.gamePoints.join('–')}` : `${board.seats[last.ranking[0][0]].name} wins ${last.gamePoints.join('–')}`;
+  return last.ranking.map((group) => group.map((s) => `${board.seats[s].name} ${last.gamePoints[s]}`).join(' = ')).join(', ');
+}
+
+function round(r: Tournament['rounds'][number]): Markup {
+  return html`<details ${r.complete ? '' : html`open`}><summary>Round ${r.round} ${r.complete ? '' : html`<span class="status status-active">playing</span>`}</summary>
+    <ol class="boards">${r.boards.map(
+      (b) => html`<li value="${b.board}"><span class="players">${b.seats.map((s) => s.name).join(' – ') || 'empty'}</span>: ${result(b)}
+        ${b.games.map((g, i) => html` <a href="/games/${g.gameId}">game${b.games.length > 1 ? ` ${i + 1}` : ''}</a>`)}</li>`,
+    )}</ol>
+    ${r.byes.length ? html`<p>Bye: ${r.byes.map((b) => b.name).join(', ')}</p>` : ''}${r.rest ? html`<p>Rest: ${r.rest.name}</p>` : ''}
+    ${r.warnings.map((w) => html`<p class="muted small">${w}</p>`)}</details>`;
+}
+
+function crosstable(t: Tournament): Markup {
+  const rounds = t.crosstable[0]?.cells.length ?? 0;
+  const cell = (c: Tournament['crosstable'][number]['cells'][number]) => {
+    const opp = c.opponents.map((o) => o.registrationNo).join(',');
+    const mark = c.result === 'WIN' ? '+' : c.result === 'DRAW' ? '=' : c.result === 'LOSS' ? '−' : '';
+    return c.kind === 'PLAYED' ? `${mark}${opp}${c.seat === null ? '' : c.seat === 0 ? 'w' : 'b'}` : `${c.kind.toLowerCase().replace(/_/g, ' ')} ${c.tp}`;
+  };
+  return html`<div class="scroll"><table class="crosstable"><thead><tr><th scope="col">No</th><th scope="col">Participant</th>${Array.from(
+    { length: rounds },
+    (_, i) => html`<th scope="col">R${i + 1}</th>`,
+  )}</tr></thead><tbody>${t.crosstable.map((row) => html`<tr><td>${row.registrationNo}</td><td>${row.name}</td>${row.cells.map((c) => html`<td>${cell(c)}</td>`)}</tr>`)}</tbody></table></div>`;
+}
+
+function bracket(t: Tournament): Markup {
+  return html`<div class="bracket">${t.rounds.map(
+    (r) =>
+      html`<ol class="bracket-round" aria-label="Round ${r.round}">${r.boards.map(
+        (b) =>
+          html`<li class="match">${b.seats.length === 0 ? html`<span class="muted">—</span>` : b.seats.map((s) => html`<span class="${b.winner?.id === s.id ? 'winner' : ''}">${s.name}</span>`)}</li>`,
+      )}</ol>`,
+  )}</div>`;
+}
