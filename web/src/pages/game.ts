@@ -161,7 +161,7 @@ function view(
 ): Markup {
   const board = boardFor(game.kind);
   const names = game.seats.map((s) => s.name);
-  const seatName = (i: number) => names[i] ?? `Seat ${i + 1}`;
+  const seatName = (i: number) => names[i] ?? `seat ${i}`;
   const ctx: BoardContext = {
     kind: game.kind,
     view: replay ? replay.view : game.view,

@@ -47,6 +47,6 @@ function view(kinds: string[], games: GameRow[], total: number, f: { kind?: stri
     <p class="muted">${total} game${total === 1 ? '' : 's'}${total > games.length ? html`, the newest ${games.length} shown` : ''}</p>
     <ul class="games">${games.map(
       (g) => html`<li><a href="/games/${g.id}"><span class="kind">${g.kind}</span> <span class="status status-${g.status.toLowerCase()}">${g.status}</span>
-        <span class="players">${g.seats.map((s, i) => s.name ?? `Seat ${i + 1}`).join(' · ')}</span> <span class="muted">v${g.version}</span></a></li>`,
+        <span class="players">${g.seats.map((s, i) => s.name ?? `seat ${i}`).join(' · ')}</span> <span class="muted">v${g.version}</span></a></li>`,
     )}</ul>`;
 }
