@@ -1,24 +1,39 @@
+import type { EventEmitter } from 'node:events';
 import type { Viewer } from '../engines/kit/index.js';
 import type { Appended } from '../referee/application/live-games.js';
 import type { RefereeService } from '../referee/application/referee.service.js';
+import type { TournamentEventsAppended, TournamentService } from '../referee/application/tournament.service.js';
 import { viewEvent } from '../referee/core/game/views.js';
 import type { StoredEvent } from '../referee/core/stream.js';
 
 /** How long to wait before reading the log again when it had nothing beyond what was served. */
 const RETRY_READ_MS = 50;
 
-/** The event a finished game's stream ends with. */
-const LAST_EVENT = 'SeedRevealed';
+/** A stream's events as a subscription follows them: told on a bus, read from the log. */
+interface EventSource<A> {
+  bus: EventEmitter;
+  /** The bus's event name for this stream. */
+  key: string;
+  /** The events a told batch carries (as this subscriber may see them), and the version it reached. */
+  told(batch: A): { events: StoredEvent[]; version: number };
+  /** Stored events after `after`, a page at a time (empty when there are none). */
+  read(after: number): Promise<StoredEvent[]>;
+  /** Whether nothing more will come once `last` is served (a finished game or tournament). */
+  over(last: number): Promise<boolean>;
+  /** The type of the event a stream ends with. */
+  lastType: string;
+}
 
 /**
- * A game's events for one viewer: the stored ones after `afterSeq`, then live ones as they are
- * appended. The listener is attached before reading the past, so nothing falls in between.
- * Completing the subscription (`return`) ends the wait for the next event at once, so the
- * listener is dropped and the subscription's slot freed without waiting for another move.
- * The stream completes by itself after the game's last event (`SeedRevealed`: a finished
- * game's stream always ends with GameEnded and SeedRevealed).
+ * A stream's events for one subscriber: the stored ones after `afterSeq`, then live ones as they
+ * are appended. The listener is attached before reading the past, so nothing falls in between;
+ * versions the bus told of are never forgotten (a batch caught up from another instance may
+ * arrive late, out of order or overlapping: events are served in seq order, each once, gaps read
+ * from the log). Completing the subscription (`return`) ends the wait for the next event at once,
+ * so the listener is dropped and the subscription's slot freed without waiting for another event.
+ * The stream completes by itself after its last event.
  */
-export function gameEventStream(referee: RefereeService, gameId: string, afterSeq: number, viewer: Viewer): AsyncIterableIterator<StoredEvent> {
+function eventStream<A>(source: EventSource<A>, afterSeq: number): AsyncIterableIterator<StoredEvent> {
   let stop: () => void = () => undefined;
   const stopped = new Promise<'stopped'>((resolve) => {
     stop = () => resolve('stopped');
@@ -26,48 +41,48 @@ export function gameEventStream(referee: RefereeService, gameId: string, afterSe
 
   async function* run(): AsyncGenerator<StoredEvent> {
     const queue: StoredEvent[] = [];
-    // The newest version the bus told of: events up to it that the queue lacks are read from the log.
     let told = 0;
     let wake: (() => void) | null = null;
-    const listener = (a: Appended) => {
-      for (const s of a.steps) queue.push(viewEvent(a.game, s.event, s.before, s.after, viewer));
-      told = Math.max(told, a.game.version);
+    const listener = (batch: A) => {
+      const { events, version } = source.told(batch);
+      queue.push(...events);
+      told = Math.max(told, version);
       wake?.();
     };
-    referee.bus.on(gameId, listener);
+    source.bus.on(source.key, listener);
     try {
       let last = afterSeq;
       let readLog = true;
       for (;;) {
-        // The past, and then only what the bus told of without its events (a game caught up from the log).
+        // The past, and then only what the bus told of without its events (caught up from the log).
         let readSome = false;
         const didRead = readLog;
         if (readLog) {
           readLog = false;
           for (;;) {
-            const page = await referee.events(gameId, last, viewer);
+            const page = await source.read(last);
             for (const e of page) yield e;
             if (page.length === 0) break;
             readSome = true;
             last = page.at(-1)!.seq;
-            if (page.at(-1)!.type === LAST_EVENT) return;
+            if (page.at(-1)!.type === source.lastType) return;
           }
-          // Subscribed past the end of a finished game: nothing more will come.
-          const game = await referee.game(gameId);
-          if (game.ended && last >= game.version) return;
+          // Subscribed past the end of a finished stream: nothing more will come.
+          if (await source.over(last)) return;
         }
+        queue.sort((a, b) => a.seq - b.seq);
         while (queue.length > 0 && queue[0].seq <= last + 1) {
           const e = queue.shift()!;
           if (e.seq > last) {
             last = e.seq;
             yield e;
-            if (e.type === LAST_EVENT) return;
+            if (e.type === source.lastType) return;
           }
         }
         const behind = queue.length > 0 || told > last;
         // Behind what the bus told: read the log at once, unless this turn's read found nothing
-        // new (a catch-up still being stored here): then again after a short wait. Told versions
-        // are never forgotten, so a wake-up that arrives during a read is not lost.
+        // new (a catch-up still being stored here): then again after a short wait. A wake-up that
+        // arrives during a read is not lost.
         if (behind && (readSome || !didRead)) {
           readLog = true;
           continue;
@@ -83,7 +98,7 @@ export function gameEventStream(referee: RefereeService, gameId: string, afterSe
         if (woke === 'stopped') return;
       }
     } finally {
-      referee.bus.off(gameId, listener);
+      source.bus.off(source.key, listener);
     }
   }
 
@@ -102,4 +117,41 @@ export function gameEventStream(referee: RefereeService, gameId: string, afterSe
       return this;
     },
   };
+}
+
+/** A game's events for one viewer (hidden information served as the viewer may see it); ends after `SeedRevealed`. */
+export function gameEventStream(referee: RefereeService, gameId: string, afterSeq: number, viewer: Viewer): AsyncIterableIterator<StoredEvent> {
+  return eventStream<Appended>(
+    {
+      bus: referee.bus,
+      key: gameId,
+      told: (a) => ({ events: a.steps.map((s) => viewEvent(a.game, s.event, s.before, s.after, viewer)), version: a.game.version }),
+      read: (after) => referee.events(gameId, after, viewer),
+      over: async (last) => {
+        const game = await referee.game(gameId);
+        return game.ended && last >= game.version;
+      },
+      // A finished game's stream always ends with GameEnded and SeedRevealed.
+      lastType: 'SeedRevealed',
+    },
+    afterSeq,
+  );
+}
+
+/** A tournament's events; ends after `TournamentFinished`. */
+export function tournamentEventStream(service: TournamentService, tournamentId: string, afterSeq: number): AsyncIterableIterator<StoredEvent> {
+  return eventStream<TournamentEventsAppended>(
+    {
+      bus: service.bus,
+      key: tournamentId,
+      told: (a) => ({ events: a.events, version: a.events.at(-1)?.seq ?? 0 }),
+      read: (after) => service.events(tournamentId, after),
+      over: async (last) => {
+        const t = await service.tournament(tournamentId);
+        return t.finished && last >= t.version;
+      },
+      lastType: 'TournamentFinished',
+    },
+    afterSeq,
+  );
 }

@@ -5,7 +5,8 @@ import { asGraphQLError } from '../api/error.filter.js';
 import { toGame, type GameModel } from '../api/mapping.js';
 import { Game } from '../api/models.js';
 import { RefereeService } from '../referee/application/referee.service.js';
-import { type LiveTournament, TournamentService, type TournamentEventsAppended } from '../referee/application/tournament.service.js';
+import { TournamentService } from '../referee/application/tournament.service.js';
+import { tournamentEventStream } from '../api/subscriptions.js';
 import type { StoredEvent } from '../referee/core/stream.js';
 import { CreateTournamentInput } from './dto/create-tournament.input.js';
 import { ResultInput } from './dto/result.input.js';
@@ -120,7 +121,8 @@ export class TournamentsResolver {
     @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0, description: 'Start after this seq (0: from the first event); resume with the last seq received' }) afterSeq: number | null,
   ) {
     const after = afterSeqOf(afterSeq);
-    return tournamentEventStream(this.service, await this.service.tournament(tournamentId), after);
+    await this.service.tournament(tournamentId);
+    return tournamentEventStream(this.service, tournamentId, after);
   }
 
   // -------------------------------------------------------------- Tournament fields
@@ -174,100 +176,4 @@ export class TournamentGameResolver {
       throw asGraphQLError(err);
     }
   }
-}
-
-/** How long to wait before reading the log again when it had nothing beyond what was served. */
-const RETRY_READ_MS = 50;
-
-/** The event a tournament's stream ends with. */
-const LAST_EVENT = 'TournamentFinished';
-
-/**
- * A tournament's events: the stored ones after `afterSeq`, then new ones as they are stored. As
- * gameEventStream: the listener is attached before the log is read, so nothing falls in between;
- * what the bus tells of is never forgotten (a batch caught up from another instance may arrive
- * out of order or overlap: events are served in seq order, each once, gaps read from the log);
- * completing the subscription ends the wait at once.
- */
-function tournamentEventStream(service: TournamentService, t: LiveTournament, afterSeq: number): AsyncIterableIterator<StoredEvent> {
-  const id = t.tournamentId;
-  let stop: () => void = () => undefined;
-  const stopped = new Promise<'stopped'>((resolve) => {
-    stop = () => resolve('stopped');
-  });
-
-  async function* run(): AsyncGenerator<StoredEvent> {
-    const queue: StoredEvent[] = [];
-    // The newest seq the bus told of: events up to it that the queue lacks are read from the log.
-    let told = 0;
-    let wake: (() => void) | null = null;
-    const listener = (a: TournamentEventsAppended) => {
-      queue.push(...a.events);
-      told = Math.max(told, a.events.at(-1)?.seq ?? 0);
-      wake?.();
-    };
-    service.bus.on(id, listener);
-    try {
-      // Subscribed past the end of a finished tournament: nothing more will come.
-      if (t.finished && afterSeq >= t.version) return;
-      let last = afterSeq;
-      let readLog = true;
-      for (;;) {
-        let readSome = false;
-        const didRead = readLog;
-        if (readLog) {
-          readLog = false;
-          for (const e of await service.events(id, last)) {
-            readSome = true;
-            last = e.seq;
-            yield e;
-            if (e.type === LAST_EVENT) return;
-          }
-        }
-        queue.sort((a, b) => a.seq - b.seq);
-        while (queue.length > 0 && queue[0].seq <= last + 1) {
-          const e = queue.shift()!;
-          if (e.seq > last) {
-            last = e.seq;
-            yield e;
-            if (e.type === LAST_EVENT) return;
-          }
-        }
-        const behind = queue.length > 0 || told > last;
-        // Behind what the bus told: read the log at once, unless this turn's read found nothing new
-        // (a catch-up still being stored here): then again after a short wait.
-        if (behind && (readSome || !didRead)) {
-          readLog = true;
-          continue;
-        }
-        const woke = await Promise.race([
-          new Promise<'woke'>((resolve) => {
-            wake = () => resolve('woke');
-            if (behind) setTimeout(wake, RETRY_READ_MS);
-          }),
-          stopped,
-        ]);
-        wake = null;
-        if (woke === 'stopped') return;
-      }
-    } finally {
-      service.bus.off(id, listener);
-    }
-  }
-
-  const events = run();
-  return {
-    next: () => events.next(),
-    return: (value?: unknown) => {
-      stop();
-      return events.return(value as undefined);
-    },
-    throw: (err?: unknown) => {
-      stop();
-      return events.throw(err);
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
 }

@@ -164,17 +164,7 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
       text: READ_EVENTS_SQL,
       values: [gameId, afterSeq, untilSeq ?? null, limit ?? null],
     });
-    return rows.map((r) => ({
-      seq: r.seq,
-      type: r.type,
-      actor: r.actor,
-      moveId: r.move_id,
-      bodyHash: r.body_hash,
-      payload: jsonObject(r.payload),
-      createdAt: r.created_at.toISOString(),
-      prevHash: r.prev_hash,
-      hash: r.hash,
-    }));
+    return rows.map(storedEvent);
   }
 
   async seatByTokenHash(tokenHash: string): Promise<{ gameId: string; index: number } | null> {
@@ -241,7 +231,8 @@ const READ_EVENTS_SQL = `
 SELECT seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash FROM events
 WHERE game_id = $1 AND seq > $2 AND ($3::int IS NULL OR seq <= $3::int) ORDER BY seq LIMIT $4`;
 
-interface EventRecord {
+/** An event row as read back. */
+export interface EventRecord {
   seq: number;
   type: string;
   actor: number | null;
@@ -300,6 +291,19 @@ export function eventRow(e: StoredEvent, gameId?: string) {
     hash: e.hash,
   };
 }
+
+/** A stored event from its row. */
+export const storedEvent = (r: EventRecord): StoredEvent => ({
+  seq: r.seq,
+  type: r.type,
+  actor: r.actor,
+  moveId: r.move_id,
+  bodyHash: r.body_hash,
+  payload: jsonObject(r.payload),
+  createdAt: r.created_at.toISOString(),
+  prevHash: r.prev_hash,
+  hash: r.hash,
+});
 
 /** The parameters of CREATE_SQL. */
 export function createValues(game: NewGame, seats: SeatRow[], events: StoredEvent[]): unknown[] {

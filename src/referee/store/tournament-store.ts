@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict, type NewGame, type SeatRow } from './event-store.js';
-import { CREATE_SQL, createValues, eventRow, isUniqueViolation } from './postgres-event-store.js';
+import { CREATE_SQL, createValues, type EventRecord, eventRow, isUniqueViolation, storedEvent } from './postgres-event-store.js';
 
 export interface TournamentRow {
   id: string;
@@ -98,28 +98,11 @@ export class TournamentStore {
   }
 
   async events(id: string, afterSeq = 0): Promise<StoredEvent[]> {
-    const { rows } = await this.db.pool.query<{
-      seq: number;
-      type: string;
-      actor: number | null;
-      move_id: string | null;
-      body_hash: string | null;
-      payload: Record<string, unknown>;
-      created_at: Date;
-      prev_hash: string;
-      hash: string;
-    }>('SELECT seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash FROM tournament_events WHERE tournament_id = $1 AND seq > $2 ORDER BY seq', [id, afterSeq]);
-    return rows.map((r) => ({
-      seq: r.seq,
-      type: r.type,
-      actor: r.actor,
-      moveId: r.move_id,
-      bodyHash: r.body_hash,
-      payload: r.payload,
-      createdAt: r.created_at.toISOString(),
-      prevHash: r.prev_hash,
-      hash: r.hash,
-    }));
+    const { rows } = await this.db.pool.query<EventRecord>(
+      'SELECT seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash FROM tournament_events WHERE tournament_id = $1 AND seq > $2 ORDER BY seq',
+      [id, afterSeq],
+    );
+    return rows.map(storedEvent);
   }
 
   async version(id: string): Promise<number | null> {

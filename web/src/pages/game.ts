@@ -66,7 +66,13 @@ export function gamePage(app: HTMLElement, id: string): Stop {
       if (game.status === 'FINISHED' && !verdict) verdict = (await gql<{ verifyGame: { ok: boolean; summary: string } }>(VERIFY, { id })).verifyGame;
       render();
     } catch (err) {
-      app.innerHTML = layout(html`<p class="error" role="alert">${(err as Error).message}</p>`).text;
+      // A game whose stored history fails its check is not served: say so with the verifier's own words.
+      const failed = err instanceof ApiError && err.code === 'INTEGRITY_ERROR' ? await gql<{ verifyGame: Verdict }>(VERIFY, { id }).catch(() => null) : null;
+      app.innerHTML = layout(
+        failed
+          ? html`<h1>Game <code>${id}</code></h1><section class="verification" aria-label="Verification">${badge(failed.verifyGame)}</section>`
+          : html`<p class="error" role="alert">${(err as Error).message}</p>`,
+      ).text;
     }
   };
 
@@ -200,12 +206,18 @@ function describe(e: GameEvent, notation: ((action: unknown, ctx: { seat: number
   return html`${e.actor !== null ? html`<b>${seatName(e.actor)}</b> ` : ''}${e.type}`;
 }
 
-function verification(game: Game, verdict: { ok: boolean; summary: string } | null): Markup {
-  const badge = verdict
-    ? html`<p class="badge ${verdict.ok ? 'badge-ok' : 'badge-bad'}" data-verdict="${verdict.ok ? 'ok' : 'bad'}">${verdict.ok ? '✔ verified' : '✘ verification failed'}</p><p class="muted small">${verdict.summary}</p>`
-    : html`<p><button type="button" data-verify>Verify now</button></p>`;
+interface Verdict {
+  ok: boolean;
+  summary: string;
+}
+
+const badge = (verdict: Verdict): Markup =>
+  html`<p class="badge ${verdict.ok ? 'badge-ok' : 'badge-bad'}" data-verdict="${verdict.ok ? 'ok' : 'bad'}">${verdict.ok ? '✔ verified' : '✘ verification failed'}</p><p class="muted small">${verdict.summary}</p>`;
+
+function verification(game: Game, verdict: Verdict | null): Markup {
+  const shown = verdict ? badge(verdict) : html`<p><button type="button" data-verify>Verify now</button></p>`;
   const finished = game.status === 'FINISHED';
-  return html`<section class="verification" aria-label="Verification"><h2>Verification</h2>${badge}
+  return html`<section class="verification" aria-label="Verification"><h2>Verification</h2>${shown}
     <p class="small">Seed commitment <code class="hash">${game.fairness.seedCommitment}</code></p>
     ${game.fairness.serverSeed ? html`<p class="small">Seed (revealed) <code class="hash">${game.fairness.serverSeed}</code></p>` : html`<p class="small muted">The seed is revealed when the game ends.</p>`}
     ${finished ? html`<p><a href="/api/games/${game.id}/bundle" download>Download the bundle</a> · <a href="/api/games/${game.id}/record" download>the record</a></p>` : ''}</section>`;

@@ -3,7 +3,7 @@ import type { GameResultPayload } from './events.js';
 import { type ScoredSeat, scoreTable } from './tables.js';
 import { add, type Rational, ZERO } from './rational.js';
 import { type BoardState, pointValues, rational, type RoundState, type TournamentState } from './state.js';
-import type { History, RoundEntry } from './types.js';
+import { type History, type RoundEntry, roundEntry } from './types.js';
 
 /**
  * The per-round entries (R3.1) that pairing, seating and standings read, derived from the
@@ -27,18 +27,6 @@ export function completedRounds(t: TournamentState): number {
   }
   return n;
 }
-
-const entry = (round: number, kind: RoundEntry['kind'], tp: Rational, rest: Partial<RoundEntry> = {}): RoundEntry => ({
-  round,
-  kind,
-  tp,
-  opponents: [],
-  seat: null,
-  result: null,
-  gamePoints: null,
-  firstPlace: false,
-  ...rest,
-});
 
 /** Entries of rounds 1..n for every participant. */
 export function historyOf(t: TournamentState, n: number): Map<string, RoundEntry[]> {
@@ -64,17 +52,17 @@ export function pointsOf(history: History): Map<string, Rational> {
 function absentEntry(t: TournamentState, id: string, round: number): RoundEntry {
   const p = t.participants.find((x) => x.id === id)!;
   // P2.2: rounds before a late entry earn the configured late-entry points.
-  return entry(round, 'ABSENT', round < p.entryRound ? rational(t.config.lateEntryPoints) : ZERO);
+  return roundEntry(round, 'ABSENT', round < p.entryRound ? rational(t.config.lateEntryPoints) : ZERO);
 }
 
 function roundEntries(t: TournamentState, round: RoundState): Map<string, RoundEntry> {
   const out = new Map<string, RoundEntry>();
   const r = round.round;
   const twoSeat = t.config.format !== 'tables';
-  for (const id of round.byes) out.set(id, entry(r, 'PAB', rational(twoSeat ? t.config.byePoints : t.config.tableByePoints)));
-  if (round.rest) out.set(round.rest, entry(r, 'REST', ZERO));
-  for (const id of round.absent) out.set(id, entry(r, 'ABSENT', ZERO));
-  for (const id of round.requestedByes) out.set(id, entry(r, 'REQUESTED_BYE', rational(t.config.requestedByePoints)));
+  for (const id of round.byes) out.set(id, roundEntry(r, 'PAB', rational(twoSeat ? t.config.byePoints : t.config.tableByePoints)));
+  if (round.rest) out.set(round.rest, roundEntry(r, 'REST', ZERO));
+  for (const id of round.absent) out.set(id, roundEntry(r, 'ABSENT', ZERO));
+  for (const id of round.requestedByes) out.set(id, roundEntry(r, 'REQUESTED_BYE', rational(t.config.requestedByePoints)));
   for (const board of round.boards) {
     if (board.games.length === 0) {
       // A knockout bye (K6.5) or a walkover against a withdrawn participant (RR4.6).
@@ -82,7 +70,7 @@ function roundEntries(t: TournamentState, round: RoundState): Map<string, RoundE
         const points = pointValues(t.config);
         for (const id of board.seats) {
           const lost = id === board.walkover;
-          out.set(id, entry(r, lost ? 'FORFEIT_LOSS' : 'FORFEIT_WIN', lost ? points.loss : points.win, { opponents: board.seats.filter((x) => x !== id) }));
+          out.set(id, roundEntry(r, lost ? 'FORFEIT_LOSS' : 'FORFEIT_WIN', lost ? points.loss : points.win, { opponents: board.seats.filter((x) => x !== id) }));
         }
       }
       continue;
@@ -105,12 +93,12 @@ function twoSeatEntries(t: TournamentState, round: number, result: GameResultPay
       case 'PLAYED': {
         const outcome = drawn ? 'draw' : result.ranking[0][0] === seat ? 'win' : 'loss';
         const tp = outcome === 'win' ? points.win : outcome === 'draw' ? points.draw : points.loss;
-        return { id: s.participantId, entry: entry(round, 'PLAYED', tp, { opponents, seat, result: outcome, gamePoints: s.gamePoints === null ? ZERO : rational(s.gamePoints) }) };
+        return { id: s.participantId, entry: roundEntry(round, 'PLAYED', tp, { opponents, seat, result: outcome, gamePoints: s.gamePoints === null ? ZERO : rational(s.gamePoints) }) };
       }
       case 'FORFEIT_WIN':
-        return { id: s.participantId, entry: entry(round, 'FORFEIT_WIN', points.win, { opponents }) };
+        return { id: s.participantId, entry: roundEntry(round, 'FORFEIT_WIN', points.win, { opponents }) };
       default:
-        return { id: s.participantId, entry: entry(round, s.kind, points.loss, { opponents }) };
+        return { id: s.participantId, entry: roundEntry(round, s.kind, points.loss, { opponents }) };
     }
   });
 }

@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from '../../../engines/kit/index.js';
 import { cmp, div, format, parse, type Rational, rat, sum, ZERO } from './rational.js';
-import type { History, Participant, RoundEntry, Table } from './types.js';
+import { type History, type Participant, type RoundEntry, roundEntry, type Table } from './types.js';
 
 /**
  * The tables format (section 7 of docs/tournaments.md): table sizes, table byes, seating and
@@ -366,16 +366,7 @@ function compareOutcomes(a: SeatOutcome, b: SeatOutcome): number {
   return 0;
 }
 
-const unplayed = (round: number, kind: 'FORFEIT_WIN' | 'FORFEIT_LOSS', tp: Rational): RoundEntry => ({
-  round,
-  kind,
-  tp,
-  opponents: [],
-  seat: null,
-  result: null,
-  gamePoints: null,
-  firstPlace: false,
-});
+const unplayed = (round: number, kind: 'FORFEIT_WIN' | 'FORFEIT_LOSS', tp: Rational): RoundEntry => roundEntry(round, kind, tp);
 
 /**
  * TA7.6, TA7.7, R3.5: every seat's entry, in seat order. Present seats are placed among

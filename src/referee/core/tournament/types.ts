@@ -61,6 +61,19 @@ export interface RoundEntry {
   firstPlace: boolean;
 }
 
+/** An entry with nothing but its kind and points: no opponent, seat, result or game points unless given. */
+export const roundEntry = (round: number, kind: EntryKind, tp: Rational, rest: Partial<RoundEntry> = {}): RoundEntry => ({
+  round,
+  kind,
+  tp,
+  opponents: [],
+  seat: null,
+  result: null,
+  gamePoints: null,
+  firstPlace: false,
+  ...rest,
+});
+
 /** Every participant's entries, in round order (index 0 = round 1). */
 export type History = ReadonlyMap<string, readonly RoundEntry[]>;
 
