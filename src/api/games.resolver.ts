@@ -222,6 +222,16 @@ export class GamesResolver {
     return (await this.liveOf(game)).tournamentId;
   }
 
+  @ResolveField(() => Int, { nullable: true, description: 'The tournament round the game was scheduled in (from 1); null outside tournaments' })
+  async round(@Parent() game: GameModel): Promise<number | null> {
+    return (await this.liveOf(game)).scheduled?.round ?? null;
+  }
+
+  @ResolveField(() => Int, { nullable: true, description: 'The board of its tournament round (from 1); null outside tournaments' })
+  async board(@Parent() game: GameModel): Promise<number | null> {
+    return (await this.liveOf(game)).scheduled?.board ?? null;
+  }
+
   @ResolveField(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over (typed: outcome)' })
   async result(@Parent() game: GameModel): Promise<unknown> {
     return (await this.liveOf(game)).outcome;

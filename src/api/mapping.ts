@@ -29,7 +29,8 @@ export function toGameFromRow(row: Pick<GameRow, 'id' | 'kind' | 'status' | 'ver
     rulesetHash: row.rulesetHash,
     imported: row.imported,
     createdAt: row.createdAt,
-    seats: row.seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash) })),
+    // A tournament game's seats are its participants' (their tokens act as the seats).
+    seats: row.seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash || s.participantId) })),
   };
 }
 

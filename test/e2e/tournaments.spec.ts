@@ -272,9 +272,10 @@ describe('tournaments end to end', () => {
     expect(final.standings[0].tieBreaks.map((b: { name: string }) => b.name)).toEqual(['GP', 'WON', 'LOTS']);
     const first = final.rounds[0].boards[0];
     // The scheduled games are closed with the entered result, and are 3-player games.
-    const game = (await gql(`query($id: ID!) { game(id: $id) { status seats { index } } }`, { id: first.games[0].gameId })).game;
-    expect(game).toMatchObject({ status: 'FINISHED' });
-    expect(game.seats).toHaveLength(3);
+    const game = (await gql(`query($id: ID!) { game(id: $id) { status tournamentId round board seats { index name taken } } }`, { id: first.games[0].gameId })).game;
+    expect(game).toMatchObject({ status: 'FINISHED', tournamentId: tables.id, round: 1, board: 1 });
+    // Each seat is its participant's (the participant's token acts as it).
+    expect(game.seats).toEqual(first.seats.map((s, index) => ({ index, name: s.name, taken: true })));
     const bundle = await exported(tables.id);
     expect(verify(bundle).ok).toBe(true);
     expect(bundle.events.filter((e) => e.type === 'ResultCorrected').map((e) => e.payload.reason)).toEqual(['pips miscounted']);

@@ -98,7 +98,11 @@ export class GameSetup {
   }
 
   private rows(decided: Decision, serverSeed: string, supplied: number[][], seats: SeatRow[], scheduled?: { tournamentId: string; round: number; board: number }): PreparedGame {
-    const { game, events, steps } = this.live.advance(null, { serverSeed, supplied, seats, createdAt: new Date(), tournamentId: scheduled?.tournamentId ?? null }, decided);
+    const { game, events, steps } = this.live.advance(
+      null,
+      { serverSeed, supplied, seats, createdAt: new Date(), tournamentId: scheduled?.tournamentId ?? null, scheduled: scheduled ? { round: scheduled.round, board: scheduled.board } : null },
+      decided,
+    );
     const row: NewGame = {
       id: game.gameId,
       kind: game.kind,

@@ -19,6 +19,8 @@ export type LiveGame = Folded<GameState> & {
   createdAt: Date;
   /** The tournament the game was scheduled for (its result feeds that tournament). */
   tournamentId: string | null;
+  /** Where in that tournament: its round and board. */
+  scheduled: { round: number; board: number } | null;
 };
 
 /** One stored event with the states around it, so it can be served to each viewer. */
@@ -100,6 +102,7 @@ export class LiveGames {
       seats: row.seats,
       createdAt: row.createdAt,
       tournamentId: row.tournamentId ?? null,
+      scheduled: row.round && row.board ? { round: row.round, board: row.board } : null,
     };
     const current = this.cached(gameId);
     if (current && current.version >= game.version) return current;
@@ -147,8 +150,8 @@ export class LiveGames {
       }
       // A seat taken elsewhere: its row (token hash, client seed) is the store's.
       const seats = events.some((e) => e.type === 'SeatJoined') ? ((await this.store.game(gameId))?.seats ?? current.seats) : current.seats;
-      const { serverSeed, supplied, createdAt, tournamentId } = current;
-      this.publish({ ...folded, status: statusOf(folded), serverSeed, supplied, seats, createdAt, tournamentId }, steps);
+      const { serverSeed, supplied, createdAt, tournamentId, scheduled } = current;
+      this.publish({ ...folded, status: statusOf(folded), serverSeed, supplied, seats, createdAt, tournamentId, scheduled }, steps);
     });
   }
 
@@ -203,7 +206,7 @@ export class LiveGames {
   /** Chains a decision's events after `previous` and gives the game as it is once they are stored (with its rows). */
   advance(
     previous: LiveGame | null,
-    rows: Pick<LiveGame, 'serverSeed' | 'supplied' | 'seats' | 'createdAt'> & { tournamentId?: string | null },
+    rows: Pick<LiveGame, 'serverSeed' | 'supplied' | 'seats' | 'createdAt'> & Partial<Pick<LiveGame, 'tournamentId' | 'scheduled'>>,
     decision: Decision,
   ): { game: LiveGame; events: StoredEvent[]; steps: Step[] } {
     const head = previous ?? emptyHead();
@@ -214,7 +217,8 @@ export class LiveGames {
     );
     const { serverSeed, supplied, seats, createdAt } = rows;
     const tournamentId = rows.tournamentId ?? previous?.tournamentId ?? null;
-    const game: LiveGame = { ...decision.game, ...advanceHead(head, events, this.decider.follows), status: statusOf(decision.game), serverSeed, supplied, seats, createdAt, tournamentId };
+    const scheduled = rows.scheduled ?? previous?.scheduled ?? null;
+    const game: LiveGame = { ...decision.game, ...advanceHead(head, events, this.decider.follows), status: statusOf(decision.game), serverSeed, supplied, seats, createdAt, tournamentId, scheduled };
     const steps = events.map((event, i) => ({ event, before: decision.steps[i].before, after: decision.steps[i].after }));
     return { game, events, steps };
   }
