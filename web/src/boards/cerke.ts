@@ -185,11 +185,14 @@ const winnersOf = (result: unknown): number[] => {
   return Array.isArray(winners) ? winners.filter((w): w is number => typeof w === 'number') : [];
 };
 
+/** The seats to act: the game's, or during a replay (which has no toAct) the side the view says moves. */
+const actingSeats = (ctx: BoardContext, view: CerkeView): number[] => (ctx.toAct.length > 0 ? ctx.toAct : view.toMove ? [SIDES.indexOf(view.toMove)] : []);
+
 /** One side's panel: name, points, its hands and the captured pieces (hop1zuo1) it may drop. */
 function handPanel(ctx: BoardContext, view: CerkeView, side: Side, y: number, upright: boolean): Markup {
   const seat = SIDES.indexOf(side);
   const pile = view.capturedPiles[side];
-  const acting = ctx.result === null && ctx.toAct.includes(seat);
+  const acting = ctx.result === null && actingSeats(ctx, view).includes(seat);
   const won = winnersOf(ctx.result).includes(seat);
   const marker = won ? '★ ' : acting ? '▶ ' : '';
   const hands = handsText(pile);
@@ -231,7 +234,9 @@ function situation(ctx: BoardContext, view: CerkeView): string {
     return `Game over: ${typeof summary === 'string' ? summary : 'the game has ended'}`;
   }
   if (view.pendingCast) return `Casting the sticks for ${STICK_PURPOSE[view.pendingCast.purpose]}`;
-  const names = ctx.toAct.map((seat) => shortName(seatName(ctx, SIDES[seat]))).join(', ');
+  const names = actingSeats(ctx, view)
+    .map((seat) => shortName(seatName(ctx, SIDES[seat])))
+    .join(', ');
   const decision = view.pendingDecision;
   if (decision?.type === 'declaration') return `${names}: continue (stake ×${decision.stakeIfContinued}) or end the season (+${decision.pointsIfSeasonEnds})`;
   if (decision?.type === 'stepCompletion') return `${names}: cast ${decision.cast}, finish the step or abandon it`;
