@@ -62,3 +62,37 @@ describe('tournaments with several instances on one database', () => {
     expect((await a.referee.game(game.gameId)).status).toBe('ACTIVE');
   });
 });
+
+describe("a round's games are stored with its pairing, all or nothing", () => {
+  it('stores neither the pairing nor any game when one of the games cannot be stored', async () => {
+    const a = instance();
+    const { tournament, organizerToken } = await a.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 1 });
+    const id = tournament.tournamentId;
+    for (const name of ['Ann', 'Bob', 'Cid', 'Dee']) await a.tournaments.register(id, organizerToken, { name });
+    const store = new TournamentStore(t.app.get(DatabaseService));
+    const before = await store.version(id);
+    const existing = await a.referee.createGame({ kind: 'backgammon' });
+    const events = await store.events(id);
+    const last = events[events.length - 1];
+    // A pairing whose second game's id is taken: the transaction must keep nothing of it.
+    const game = (gameId: string, board: number) =>
+      a.referee.tournamentGame({
+        gameId,
+        kind: 'backgammon',
+        ruleset: { matchLength: 1 },
+        seats: [
+          { participantId: 'p-x', name: 'X' },
+          { participantId: 'p-y', name: 'Y' },
+        ],
+        tournament: { id, round: 1, board },
+      });
+    const fresh = game('fresh-game-1', 1);
+    const taken = game(existing.game.gameId, 2);
+    const paired = { seq: last.seq + 1, type: 'RoundPaired', actor: -1, moveId: null, bodyHash: null, payload: {}, createdAt: new Date().toISOString(), prevHash: last.hash, hash: 'h' };
+    await expect(
+      store.append(id, [paired], { version: paired.seq, hash: 'h', status: 'RUNNING' }, { games: [fresh, taken].map((g) => ({ row: g.row, seats: g.seats, events: g.events })) }),
+    ).rejects.toThrow();
+    expect(await store.version(id)).toBe(before);
+    await expect(a.referee.game('fresh-game-1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
