@@ -23,6 +23,7 @@ import { ENGINES } from './games/engines.js';
 import { graphqlMetricsPlugin } from './ops/graphql-metrics.plugin.js';
 import { MetricsService } from './ops/metrics.service.js';
 import { TournamentsModule } from './tournaments/tournaments.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { WorkerRecordParser } from './workers/record-parser.js';
 
 @Module({})
@@ -72,6 +73,7 @@ export class AppModule {
         }),
         ...GAME_MODULES,
         TournamentsModule,
+        WebhooksModule,
       ],
       controllers: [GamesController, OpsController, GraphiqlController, OpenApiController, WebController],
       providers: [GamesResolver, MoveAcceptedResolver, GameSnapshotResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }],

@@ -11,12 +11,13 @@ import { createTypedGame, seatPlans } from '../games/rulesets.js';
 import { tokenOf, type GqlContext } from './caller.js';
 import { asGraphQLError } from './error.filter.js';
 import { JSONScalar } from './json.scalar.js';
-import { gameIdOf, ofGame, rejectGameId, seatsToAct, toGame, toGameFromRow, toMoveResult, toRejection, type GameModel } from './mapping.js';
+import { gameIdOf, ofGame, rejectGameId, seatsToAct, timeControlOf, toGame, toGameClock, toGameFromRow, toMoveResult, toRejection, type GameModel } from './mapping.js';
 import {
   CreateGameInput,
   CreateGameResult,
   Fairness,
   Game,
+  GameClock,
   GameConnection,
   GameEvent,
   GameFilterInput,
@@ -118,7 +119,12 @@ export class GamesResolver {
   })
   async createGame(@Args('input', { description: 'The kind, ruleset and seats' }) input: CreateGameInput): Promise<typeof CreateGameResult> {
     // Choices in the typed API's spelling (ONLINE) or the engine's ("online").
-    return createTypedGame(this.referee, () => ({ kind: input.kind, ruleset: normaliseRuleset(input.kind, input.ruleset), seats: seatPlans(input.seats) }));
+    return createTypedGame(this.referee, () => ({
+      kind: input.kind,
+      ruleset: normaliseRuleset(input.kind, input.ruleset),
+      seats: seatPlans(input.seats),
+      timeControl: timeControlOf(input.timeControl),
+    }));
   }
 
   @Mutation(() => JoinGameResult, { description: "Take an open seat; answers the seat's token" })
@@ -157,6 +163,30 @@ export class GamesResolver {
     @Context() ctx: GqlContext,
   ): Promise<typeof MoveResult> {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.resign(gameId, tokenOf(ctx), moveId, expectedVersion));
+  }
+
+  @Mutation(() => MoveResult, {
+    description:
+      "Time for a seat, by a seat's token: `vacation` for its own seat (correspondence, from its vacationSeconds), or a gift to another seat. Refused with OUT_OF_TIME once the seat's deadline passed",
+  })
+  async addTime(
+    @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
+    @Args('seat', { type: () => Int, description: 'The seat that gets the time' }) seat: number,
+    @Args('seconds', { type: () => Int, description: 'Seconds to add, from 1 to 365 days' }) seconds: number,
+    @Args('vacation', { type: () => Boolean, nullable: true, defaultValue: false, description: "The caller's own vacation (correspondence); false: a gift to another seat" }) vacation: boolean | null,
+    @Context() ctx: GqlContext,
+  ): Promise<typeof MoveResult> {
+    return rejectGameId(gameId) ?? toMoveResult(await this.referee.addTime(gameId, tokenOf(ctx), seat, seconds, vacation ?? false));
+  }
+
+  @Mutation(() => MoveResult, { description: "The caller's seat asks to pause the clocks: they pause once every seat asked (PAUSE_CONFLICT if it asked already)" })
+  async pauseClock(@Args('gameId', { type: () => ID, description: 'The game' }) gameId: string, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return rejectGameId(gameId) ?? toMoveResult(await this.referee.pauseClock(gameId, tokenOf(ctx)));
+  }
+
+  @Mutation(() => MoveResult, { description: "The caller's seat asks to resume paused clocks: they run again once every seat asked" })
+  async resumeClock(@Args('gameId', { type: () => ID, description: 'The game' }) gameId: string, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return rejectGameId(gameId) ?? toMoveResult(await this.referee.resumeClock(gameId, tokenOf(ctx)));
   }
 
   @Mutation(() => CreateGameResult, { description: "Replays a record in the game's own format into a new game" })
@@ -230,6 +260,12 @@ export class GamesResolver {
   @ResolveField(() => Int, { nullable: true, description: 'The board of its tournament round (from 1); null outside tournaments' })
   async board(@Parent() game: GameModel): Promise<number | null> {
     return (await this.liveOf(game)).scheduled?.board ?? null;
+  }
+
+  @ResolveField(() => GameClock, { nullable: true, description: 'The clocks as of this request; null for a game without a time control' })
+  async clock(@Parent() game: GameModel): Promise<GameClock | null> {
+    const view = this.referee.clockOf(await this.liveOf(game));
+    return view && toGameClock(view);
   }
 
   @ResolveField(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over (typed: outcome)' })

@@ -3,8 +3,9 @@ import { rejectionCode } from './rejection-codes.js';
 import type { GameRow, SeatRow } from '../referee/store/event-store.js';
 import type { MoveResult as RefereeMoveResult } from '../referee/application/command-handler.js';
 import { isGameId, type LiveGame } from '../referee/application/live-games.js';
+import type { ClockView } from '../referee/core/game/clock.js';
 import type { StoredEvent } from '../referee/core/stream.js';
-import type { Game, GameEvent, GameStatusEnum, MoveAccepted, Rejection } from './models.js';
+import { type Game, type GameClock, type GameEvent, type GameStatusEnum, type MoveAccepted, type Rejection, TimeControlKind, type TimeControlInput } from './models.js';
 
 /**
  * A Game model. From a command or a lookup it keeps the live game for its field resolvers; in a
@@ -64,4 +65,37 @@ export function rejectGameId(id: unknown): Rejection | null {
 export function toRejection(err: unknown): Rejection {
   if (err instanceof RefereeError) return { code: rejectionCode(err.code), message: err.message, currentVersion: null };
   throw err;
+}
+
+/** A time control input as the referee reads it (seconds, the engine's spelling): the fields given, for the referee to check. */
+export function timeControlOf(input: TimeControlInput | null | undefined): unknown {
+  if (!input) return undefined;
+  const { kind, ...fields } = input;
+  return { kind: kind.toLowerCase(), ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)) };
+}
+
+const seconds = (ms: number) => ms / 1000;
+
+export function toGameClock(view: ClockView): GameClock {
+  const c = view.control;
+  const kind = c.kind === 'fischer' ? TimeControlKind.FISCHER : TimeControlKind.CORRESPONDENCE;
+  return {
+    kind,
+    control: {
+      kind,
+      perMoveSeconds: c.kind === 'correspondence' ? seconds(c.perMoveMs) : null,
+      bankCapSeconds: c.kind === 'correspondence' && c.bankCapMs !== null ? seconds(c.bankCapMs) : null,
+      vacationSeconds: c.kind === 'correspondence' ? seconds(c.vacationMs) : null,
+      baseSeconds: c.kind === 'fischer' ? seconds(c.baseMs) : null,
+      incrementSeconds: c.kind === 'fischer' ? seconds(c.incrementMs) : null,
+    },
+    remainingMs: view.remainingMs,
+    running: view.running,
+    deadline: view.deadline,
+    paused: view.paused,
+    pauseRequests: view.requests,
+    timedOut: view.timedOut,
+    autoPlayed: view.autoPlayed,
+    vacationLeftMs: view.vacationLeftMs,
+  };
 }

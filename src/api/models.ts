@@ -1,5 +1,5 @@
 import { type RejectionCode, RejectionCodeEnum } from './rejection-codes.js';
-import { Field, ID, InputType, Int, ObjectType, createUnionType, registerEnumType } from '@nestjs/graphql';
+import { Field, Float, ID, InputType, Int, ObjectType, createUnionType, registerEnumType } from '@nestjs/graphql';
 import { JSONScalar } from './json.scalar.js';
 
 export enum GameStatusEnum {
@@ -14,6 +14,21 @@ registerEnumType(GameStatusEnum, {
     WAITING: { description: 'Some seats are still open (joinGame takes them); play has not started' },
     ACTIVE: { description: 'Every seat is taken and the game is being played' },
     FINISHED: { description: 'The game is over (Game.outcome tells how)' },
+  },
+});
+
+export enum TimeControlKind {
+  NONE = 'NONE',
+  CORRESPONDENCE = 'CORRESPONDENCE',
+  FISCHER = 'FISCHER',
+}
+registerEnumType(TimeControlKind, {
+  name: 'TimeControlKind',
+  description: "A game's clock",
+  valuesMap: {
+    NONE: { description: 'No clock: nobody runs out of time' },
+    CORRESPONDENCE: { description: 'Days per move: each turn refills the bank by perMoveSeconds (up to bankCapSeconds), plus vacationSeconds a seat may take' },
+    FISCHER: { description: 'baseSeconds for the whole game, plus incrementSeconds after each turn' },
   },
 });
 
@@ -43,7 +58,8 @@ export class Fairness {
 export class GameEvent {
   @Field(() => Int, { description: 'Its position in the log, from 1; the game version after it' }) seq: number;
   @Field({
-    description: 'The event type: GameCreated, SeatJoined, GameStarted, ActionTaken, Resigned, GameEnded, SeedRevealed, or a chance draw (e.g. DiceRolled, TilesShuffled, SticksCast)',
+    description:
+      'The event type: GameCreated, SeatJoined, GameStarted, ActionTaken, Resigned, GameEnded, SeedRevealed, the clock events (TimedOut, TimeAdded, PauseRequested, ResumeRequested, ClockPaused, ClockResumed), or a chance draw (e.g. DiceRolled, TilesShuffled, SticksCast)',
   })
   type: string;
   @Field(() => Int, { nullable: true, description: "The seat that caused it; null for the referee's own events (creation, chance draws, the end)" }) actor: number | null;
@@ -161,6 +177,41 @@ export class Verdict {
   @Field({ description: 'One line a person can read' }) summary: string;
 }
 
+@InputType({ description: "A new game's clock; give exactly the fields of its kind (a field of another kind is refused)" })
+export class TimeControlInput {
+  @Field(() => TimeControlKind, { description: 'NONE, CORRESPONDENCE or FISCHER' }) kind: TimeControlKind;
+  @Field(() => Int, { nullable: true, description: 'CORRESPONDENCE (required): seconds added to the bank when a turn starts, 60 to 60 days' }) perMoveSeconds?: number | null;
+  @Field(() => Int, { nullable: true, description: 'CORRESPONDENCE: the most the bank may hold (at least perMoveSeconds); omitted: time left over is not kept' })
+  bankCapSeconds?: number | null;
+  @Field(() => Int, { nullable: true, description: 'CORRESPONDENCE: vacation each seat may take in the game (addTime with vacation: true); default 0' }) vacationSeconds?: number | null;
+  @Field(() => Int, { nullable: true, description: 'FISCHER (required): seconds each seat has for the whole game, 10 to 30 days' }) baseSeconds?: number | null;
+  @Field(() => Int, { nullable: true, description: 'FISCHER: seconds added to a seat after each of its turns, up to a day; default 0' }) incrementSeconds?: number | null;
+}
+
+@ObjectType({ description: "A game's time control, as created" })
+export class TimeControl {
+  @Field(() => TimeControlKind, { description: 'CORRESPONDENCE or FISCHER' }) kind: TimeControlKind;
+  @Field(() => Int, { nullable: true, description: 'CORRESPONDENCE: seconds added to the bank when a turn starts' }) perMoveSeconds: number | null;
+  @Field(() => Int, { nullable: true, description: 'CORRESPONDENCE: the most the bank holds; null: time left over is not kept' }) bankCapSeconds: number | null;
+  @Field(() => Int, { nullable: true, description: 'CORRESPONDENCE: vacation each seat may take in the game' }) vacationSeconds: number | null;
+  @Field(() => Int, { nullable: true, description: 'FISCHER: seconds each seat has for the whole game' }) baseSeconds: number | null;
+  @Field(() => Int, { nullable: true, description: 'FISCHER: seconds added after each turn' }) incrementSeconds: number | null;
+}
+
+@ObjectType({ description: "A game's clocks as of the request" })
+export class GameClock {
+  @Field(() => TimeControlKind, { description: 'CORRESPONDENCE or FISCHER' }) kind: TimeControlKind;
+  @Field(() => TimeControl, { description: 'The time control the game was created with' }) control: TimeControl;
+  @Field(() => [Float], { description: 'Per seat, milliseconds left as of this request: its own time plus time added to it' }) remainingMs: number[];
+  @Field(() => [Int], { description: 'Seats whose clock runs now (the game waits for their decision)' }) running: number[];
+  @Field(() => String, { nullable: true, description: "When the first running seat's time runs out (ISO 8601 UTC); null when no clock runs" }) deadline: string | null;
+  @Field({ description: 'The clocks are paused (every seat asked: pauseClock)' }) paused: boolean;
+  @Field(() => [Int], { description: 'Seats asking to pause (or, while paused, to resume)' }) pauseRequests: number[];
+  @Field(() => [Int], { description: 'Seats out of time: those timed out, then running seats at 0 whose timeout is being recorded' }) timedOut: number[];
+  @Field(() => [Int], { description: 'Seats the referee plays for until the round ends, after their timeout (Chicken Foot)' }) autoPlayed: number[];
+  @Field(() => [Float], { description: 'Per seat, milliseconds of vacation it may still take (correspondence; 0 otherwise)' }) vacationLeftMs: number[];
+}
+
 @InputType({ description: 'One seat of a new game' })
 export class SeatInput {
   @Field(() => String, { nullable: true, description: "The player's name (optional)" }) name?: string | null;
@@ -173,6 +224,7 @@ export class CreateGameInput {
   @Field({ description: 'A game kind this referee plays (the gameKinds query lists them)' }) kind: string;
   @Field(() => JSONScalar, { nullable: true, description: 'Ruleset options; defaults fill the rest' }) ruleset?: unknown;
   @Field(() => [SeatInput], { nullable: true, description: 'One per seat; omitted: every seat taken by the creator' }) seats?: SeatInput[] | null;
+  @Field(() => TimeControlInput, { nullable: true, description: "The game's clock; omitted: none" }) timeControl?: TimeControlInput | null;
 }
 
 @InputType({ description: 'Which open seat to take, and as whom' })

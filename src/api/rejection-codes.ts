@@ -23,6 +23,8 @@ export const REJECTION_CODES = {
   SHUTTING_DOWN: 'This instance is stopping: send the request again (another instance, or this one once restarted, takes it).',
   STORAGE_UNAVAILABLE: 'The database cannot store now (disk full, unreachable): nothing was stored; try again later.',
   INTEGRITY_ERROR: "The game's stored history failed verification; see `verifyGame`.",
+  WEBHOOK_NOT_ALLOWED: "The webhook URL's host is not one the operator allows (`WEBHOOK_ALLOWED_HOSTS`; unset, none is): use an allowed host, or ask the operator.",
+  WEBHOOK_LIMIT: 'The game, seat, tournament or participant has 10 webhooks already: delete one first.',
   FORBIDDEN: "The token is this tournament's, but its role may not do this (a participant pairing a round, registering others, or withdrawing someone else).",
   COMMAND_ID_REUSED: 'The command id was already used in this tournament for another command: choose a new id (a retry must repeat the same command).',
   NOT_IN_TOURNAMENT: 'The participant, game or board is not part of this tournament, or the participant token belongs to another tournament.',
@@ -47,6 +49,11 @@ export const REJECTION_CODES = {
   MUST_DRAW: 'Chicken Foot: no legal play and the boneyard can be drawn from, so the seat must draw.',
   CANNOT_DRAW: 'Chicken Foot: the boneyard cannot be drawn from now (empty down to its reserve, or already drawn this turn).',
   MUST_PLAY_DRAWN: 'Chicken Foot: the tile just drawn fits, so it must be played.',
+  NO_CLOCK: 'The game has no time control: clock commands (addTime, pauseClock, resumeClock) do not apply.',
+  OUT_OF_TIME: "A seat's deadline has passed: the move (or clock command) comes after it and is refused; the seat's timeout is recorded instead.",
+  NOT_TIMED_OUT: 'A timeout was asked for a seat whose clock does not run or whose deadline has not come (another instance recorded it first, or the seat moved in time).',
+  NO_VACATION_LEFT: 'The seat asked for more vacation than it has left in this game (Game.clock.vacationLeftMs).',
+  PAUSE_CONFLICT: 'The clock is already paused (or not paused), the seat has already asked, or the organizer paused it (only the organizer resumes it).',
 } as const;
 
 export type RejectionCode = keyof typeof REJECTION_CODES;

@@ -43,6 +43,27 @@ export interface Config {
   corsOrigins: string[] | '*';
   /** Serve GraphiQL at /graphiql (GRAPHIQL=on|off; off by default under NODE_ENV=production). */
   graphiql: boolean;
+  /** Most milliseconds between two looks for due deadlines (time controls); sooner when one is due sooner. */
+  deadlinePollMs: number;
+  /** Milliseconds between two sweeps that recompute lost or stale deadlines from the games. */
+  deadlineSweepMs: number;
+  /** Hosts webhooks may be sent to (`host` any port, `host:port` that one), `*` any; empty: no webhook may be registered. */
+  webhookAllowedHosts: WebhookHost[] | '*';
+  /** Seconds one delivery attempt may take (connecting, sending, the answer's status). */
+  webhookTimeoutSeconds: number;
+  /** The first retry's longest wait; each later one doubles it, up to webhookRetryMaxMs (full jitter). */
+  webhookRetryBaseMs: number;
+  webhookRetryMaxMs: number;
+  /** A message not delivered within this many seconds of its cause is given up. */
+  webhookGiveUpAfterSeconds: number;
+  /** Most milliseconds between two looks for due webhook messages (and registrations changed by other instances). */
+  webhookPollMs: number;
+}
+
+/** An allowed webhook host: its name (lower case, as a URL spells it) and, if given, its one port. */
+export interface WebhookHost {
+  hostname: string;
+  port: number | null;
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -139,6 +160,32 @@ function graphiql(env: NodeJS.ProcessEnv): boolean {
   throw new ConfigError(`GRAPHIQL must be on or off, got "${raw}"`);
 }
 
+/**
+ * WEBHOOK_ALLOWED_HOSTS: `*`, or comma-separated host names or addresses, each with an optional
+ * port (`hooks.example.com`, `10.0.0.5:8080`, `[::1]:9000`). Unset: none, so the service sends
+ * nothing anywhere its operator did not name.
+ */
+function webhookAllowedHosts(env: NodeJS.ProcessEnv): WebhookHost[] | '*' {
+  const raw = env.WEBHOOK_ALLOWED_HOSTS;
+  if (raw === undefined || raw.trim() === '') return [];
+  if (raw.trim() === '*') return '*';
+  return raw.split(',').map((item) => {
+    const entry = item.trim();
+    const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(entry);
+    let hostname: string | null = null;
+    try {
+      if (m) hostname = new URL(`http://${m[1]}`).hostname;
+    } catch {
+      /* refused below */
+    }
+    const port = m?.[2] === undefined ? null : Number(m[2]);
+    if (!m || !hostname || (port !== null && (port < 1 || port > 65535))) {
+      throw new ConfigError(`WEBHOOK_ALLOWED_HOSTS must be * or a comma-separated list of host names or addresses, each with an optional port (hooks.example.com, 10.0.0.5:8080), got "${entry}"`);
+    }
+    return { hostname, port };
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -173,6 +220,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutSeconds: int(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 5, 1, 3600),
     corsOrigins: corsOrigins(env),
     graphiql: graphiql(env),
+    deadlinePollMs: int(env, 'DEADLINE_POLL_MS', 1000, 10, 60_000),
+    deadlineSweepMs: int(env, 'DEADLINE_SWEEP_MS', 60_000, 1000, 86_400_000),
+    webhookAllowedHosts: webhookAllowedHosts(env),
+    webhookTimeoutSeconds: int(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60),
+    webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 1, 3_600_000),
+    webhookRetryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1, 86_400_000),
+    webhookGiveUpAfterSeconds: int(env, 'WEBHOOK_GIVE_UP_AFTER_SECONDS', 93_600, 1, 30 * 86_400),
+    webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
   };
 }
 

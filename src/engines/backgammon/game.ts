@@ -144,6 +144,12 @@ export function toAct(s: BackgammonState): Seat[] {
   return s.ruleset.resignWhen === 'any-time' && resignLevels(s, bystander).length ? [main, bystander].sort() : [main];
 }
 
+/** Seats whose decision the game waits for (their clocks run): not the bystander, who may only offer to resign. */
+export function awaited(s: BackgammonState): Seat[] {
+  if (s.phase === 'match-over' || pendingChance(s)) return [];
+  return [s.resignation ? other(s.resignation.by) : mainSeat(s)];
+}
+
 /** Resignation levels `seat` may offer now (spec §10). */
 function resignLevels(s: BackgammonState, seat: Seat): ResignationLevel[] {
   if (s.phase === 'match-over' || pendingChance(s) || s.resignation) return [];

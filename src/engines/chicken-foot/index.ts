@@ -3,6 +3,7 @@
  * "classic" and "malta-cross", every option of the spec's configuration section.
  */
 import type { Engine } from '../kit/index.js';
+import { autoAction, onTimeout, roundOf } from './auto-play.js';
 import * as game from './game.js';
 import type { ChickenFootAction, ChickenFootState } from './game.js';
 import { exportRecord, importRecord, recordContentType } from './record.js';
@@ -28,6 +29,9 @@ export const chickenFootEngine: Engine<ChickenFootRuleset, ChickenFootState, Chi
   exportRecord,
   importRecord,
   recordContentType,
+  onTimeout,
+  autoAction,
+  roundOf,
 };
 
 export { ChickenFootCodes, isBlocked, rankWinners, FIRST_DEALER_LABEL, SHUFFLE_LABEL } from './game.js';
@@ -35,7 +39,7 @@ export type { ChickenFootAction, ChickenFootState, Decider, FinishedRound, Round
 export { dealValues, pendingDeal, type OrganizerDeal } from './deal.js';
 export { RECORD_FORMAT } from './record.js';
 export { CLASSIC_HAND_SIZES, parseRuleset, rulesetWarnings, yardAfterDeal } from './ruleset.js';
-export type { ChickenFootRuleset, Preset, TieBreak, GameEnd } from './ruleset.js';
+export type { ChickenFootRuleset, Preset, TieBreak, GameEnd, OnTimeout } from './ruleset.js';
 export { boardPhase, HUB, targets, type BoardPhase, type TableNode, type TreeView } from './table.js';
 export { buildSet, checkSet, handValue, setPips, setSize, tileValue, type TileId } from './tiles.js';
 export type { ChickenFootView, FinishedRoundView, RoundView } from './views.js';

@@ -14,6 +14,8 @@ export type DrawPolicy = 'one' | 'untilPlayable';
 export type BlockedDetection = 'immediate' | 'passCycle';
 export type TieBreak = 'zeroRounds' | 'lowestPositiveRound';
 export type GameEnd = 'allDoubles' | { targetScore: number };
+/** What a seat that runs out of time (a game with a clock) gets: auto-play until the round ends, or the game forfeited. */
+export type OnTimeout = 'autoPlay' | 'forfeit';
 
 export interface ChickenFootRuleset {
   preset: Preset;
@@ -40,6 +42,8 @@ export interface ChickenFootRuleset {
   lastTileCall: { enabled: boolean; penaltyDraws: number };
   gameEnd: GameEnd;
   tieBreak: TieBreak[];
+  /** Only "forfeit" is written: the default, auto-play, is left out so rulesets stored before the option keep their form and hash. */
+  onTimeout?: 'forfeit';
 }
 
 export const MIN_PLAYERS = 2;
@@ -82,6 +86,7 @@ const OPTION_KEYS = [
   'lastTileCall',
   'gameEnd',
   'tieBreak',
+  'onTimeout',
 ] as const;
 
 class InvalidRuleset {
@@ -235,6 +240,7 @@ function resolve(input: unknown): ChickenFootRuleset {
     lastTileCall: lastTileCall(input.lastTileCall),
     gameEnd: gameEnd(input.gameEnd),
     tieBreak: tieBreaks(input.tieBreak, classic ? [] : ['zeroRounds', 'lowestPositiveRound']),
+    ...(choice<OnTimeout>(input, 'onTimeout', ['autoPlay', 'forfeit'], 'autoPlay') === 'forfeit' ? { onTimeout: 'forfeit' as const } : {}),
   };
 }
 

@@ -122,8 +122,23 @@ export interface EngineRecords<R = unknown, A = unknown> {
   readonly recordContentType?: string;
 }
 
+/**
+ * How the referee's clocks meet the game; all optional. By default every seat in `toAct` is
+ * waited for, and a seat that runs out of time concedes the whole game (as `resign`).
+ */
+export interface EngineClock<R = unknown, S = unknown, A = unknown> {
+  /** Seats whose decision the game waits for (their clocks run): not a seat that may act but need not (a bystander who may offer to resign). */
+  awaited?(state: S): Seat[];
+  /** What a seat that runs out of time gets under this ruleset: concede the game, or auto-play until the round ends (needs `autoAction` and `roundOf`). */
+  onTimeout?(ruleset: R): 'concede' | 'autoPlay';
+  /** The action the referee plays for an auto-played seat that is to act, by the game's fixed rule; null if it has none. */
+  autoAction?(state: S, seat: Seat): A | null;
+  /** The round in play, or the one to be dealt next: auto-play ends when it changes. */
+  roundOf?(state: S): number;
+}
+
 /** A game engine: its facets under one stable kind. */
-export interface Engine<R = unknown, S = unknown, A = unknown> extends EngineParsing<R, A>, EngineRules<R, S, A>, EngineViews<S, A>, EngineRecords<R, A> {
+export interface Engine<R = unknown, S = unknown, A = unknown> extends EngineParsing<R, A>, EngineRules<R, S, A>, EngineViews<S, A>, EngineRecords<R, A>, EngineClock<R, S, A> {
   /** Stable identifier used in URLs and the database: 'backgammon', 'chicken-foot', 'cerke'. */
   readonly kind: string;
 }

@@ -1,13 +1,16 @@
-import type { Outcome } from '../../engines/kit/index.js';
+import type { Outcome, Viewer } from '../../engines/kit/index.js';
 import { hashOf } from '../core/canonical.js';
 import { RefereeError } from '../core/errors.js';
 import type { GameCommand, GameDecider } from '../core/game/commands.js';
 import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict, type EventStore } from '../store/event-store.js';
+import type { Clock } from './clock.js';
+import type { DeadlineTracker } from './deadlines.js';
 import type { GameQueries } from './game-queries.js';
 import { type LiveGame, type LiveGames } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
+import { notificationsOf } from './notifications.js';
 import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash, unwrap } from './seat-tokens.js';
 
 export interface Accepted {
@@ -43,7 +46,19 @@ export class GameCommands {
     private readonly decider: GameDecider,
     private readonly queries: GameQueries,
     private readonly metrics: RefereeMetrics,
+    private readonly clock: Clock,
+    private readonly deadlines: DeadlineTracker,
   ) {}
+
+  /** Every decision's time: the injected clock's. */
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+
+  /** The webhook messages these events cause: stored with them, in the same statement (notifications.ts). */
+  private outbox(before: LiveGame, after: LiveGame, events: StoredEvent[]) {
+    return notificationsOf(this.store).outbox(before, after, events);
+  }
 
   /** A seat's move (an action, or conceding the whole game). Always a typed answer for rule or input problems. */
   async move(
@@ -86,7 +101,7 @@ export class GameCommands {
               const events = await this.queries.servedEvents(game, previous.fromSeq - 1, seat, previous.toSeq);
               return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: game.outcome };
             }
-            const decided = this.decider.decide(command, game, { now: new Date().toISOString(), serverSeed: game.serverSeed, supplied: game.supplied });
+            const decided = this.decider.decide(command, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied });
             if (!decided.ok) {
               // Another instance may have moved this game since we cached it.
               if (cached && attempt === 1 && (await this.store.version(gameId)) !== game.version) {
@@ -97,7 +112,7 @@ export class GameCommands {
             }
             const { game: next, events, steps } = this.live.advance(game, game, decided.value);
             try {
-              await this.store.append(gameId, events, head(next));
+              await this.store.append(gameId, events, head(next), await this.outbox(game, next, events));
             } catch (err) {
               this.live.forget(gameId);
               if (!(err instanceof AppendConflict)) throw err;
@@ -105,6 +120,7 @@ export class GameCommands {
               return reject('VERSION_CONFLICT', 'another move was stored first; reload and try again', game.version);
             }
             this.live.publish(next, steps);
+            this.deadlines.track(next);
             this.metrics.inc('arbiter_moves_accepted_total', { kind });
             this.metrics.observe('arbiter_move_duration_seconds', { kind }, (performance.now() - started) / 1000);
             const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, seat));
@@ -127,19 +143,95 @@ export class GameCommands {
       for (let attempt = 1; ; attempt++) {
         const game = await this.live.get(gameId);
         if (game.ended) return game;
-        const decided = unwrap(this.decider.decide({ type: 'Adjudicate', outcome, reason }, game, { now: new Date().toISOString(), serverSeed: game.serverSeed, supplied: game.supplied }));
+        const decided = unwrap(this.decider.decide({ type: 'Adjudicate', outcome, reason }, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied }));
         const { game: next, events, steps } = this.live.advance(game, game, decided);
         try {
-          await this.store.append(gameId, events, head(next));
+          await this.store.append(gameId, events, head(next), await this.outbox(game, next, events));
         } catch (err) {
           this.live.forget(gameId);
           if (err instanceof AppendConflict && attempt === 1) continue;
           throw err;
         }
         this.live.publish(next, steps);
+        this.deadlines.track(next);
         return next;
       }
     });
+  }
+
+  /**
+   * The deadline worker's: `seat` ran out of time at `at` (its deadline), and the events are
+   * stamped then. Refused (NOT_TIMED_OUT, GAME_OVER, a conflict) when the deadline is not the
+   * game's any more: another instance timed it out first, or the seat moved in time.
+   */
+  timeOut(gameId: string, seat: number, at: string): Promise<MoveResult> {
+    return this.clockCommand(gameId, async () => ({ seat, viewer: 'spectator', command: { type: 'TimeOut', seat, at } }));
+  }
+
+  /** Time for `seat` from the seat holding `token`: a vacation it takes (correspondence), or a gift to another seat. */
+  addTime(gameId: string, token: string | null, seat: number, ms: number, vacation: boolean): Promise<MoveResult> {
+    return this.bySeat(gameId, token, (by) => ({ type: 'AddTime', seat, ms, by, vacation }));
+  }
+
+  /** The seat asks to pause the clocks: they pause once every seat asked. */
+  pauseClock(gameId: string, token: string | null): Promise<MoveResult> {
+    return this.bySeat(gameId, token, (by) => ({ type: 'PauseClock', by }));
+  }
+
+  /** The seat asks to resume the seats' pause: the clocks run again once every seat asked. */
+  resumeClock(gameId: string, token: string | null): Promise<MoveResult> {
+    return this.bySeat(gameId, token, (by) => ({ type: 'ResumeClock', by }));
+  }
+
+  private bySeat(gameId: string, token: string | null, command: (by: number) => GameCommand): Promise<MoveResult> {
+    return this.clockCommand(gameId, async () => {
+      const by = await this.tokens.seatOf(gameId, token);
+      return { seat: by, viewer: by, command: command(by) };
+    });
+  }
+
+  /**
+   * A clock command, as `move` runs a move, but without a move id: each is decided against the
+   * game as stored (a refusal from a stale cache is decided once more on fresh state, as is a
+   * lost race). Refusals are typed answers.
+   */
+  private clockCommand(gameId: string, actor: () => Promise<{ seat: number; viewer: Viewer; command: GameCommand }>): Promise<MoveResult> {
+    const reject = (code: string, message: string, version: number | null = null): Rejected => ({ accepted: false, code, message, version });
+    return this.live
+      .command(async () => {
+        const { seat, viewer, command } = await actor();
+        return this.live.withLock(gameId, async (): Promise<MoveResult> => {
+          for (let attempt = 1; ; attempt++) {
+            const cached = this.live.has(gameId);
+            const game = await this.live.get(gameId);
+            const decided = this.decider.decide(command, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied });
+            if (!decided.ok) {
+              if (cached && attempt === 1 && (await this.store.version(gameId)) !== game.version) {
+                this.live.forget(gameId);
+                continue;
+              }
+              return reject(decided.error.code, decided.error.message, game.version);
+            }
+            const { game: next, events, steps } = this.live.advance(game, game, decided.value);
+            try {
+              await this.store.append(gameId, events, head(next), await this.outbox(game, next, events));
+            } catch (err) {
+              this.live.forget(gameId);
+              if (!(err instanceof AppendConflict)) throw err;
+              if (attempt === 1) continue;
+              return reject('VERSION_CONFLICT', 'another command was stored first; read the game again', game.version);
+            }
+            this.live.publish(next, steps);
+            this.deadlines.track(next);
+            const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, viewer));
+            return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome };
+          }
+        });
+      })
+      .catch((err: unknown) => {
+        if (err instanceof RefereeError) return reject(err.code, err.message);
+        throw err;
+      });
   }
 
   /** Takes an open seat; the last seat taken starts the game. */
@@ -150,14 +242,14 @@ export class GameCommands {
         const [name, clientSeed] = [checkName(input.name), checkClientSeed(input.clientSeed)];
         const seats = game.seats.map((s) => ({ name: s.name, clientSeed: s.clientSeed, taken: Boolean(s.tokenHash) }));
         const decided = unwrap(
-          this.decider.decide({ type: 'JoinSeat', seat: input.seat ?? null, name, clientSeed, seats }, game, { now: new Date().toISOString(), serverSeed: game.serverSeed, supplied: game.supplied }),
+          this.decider.decide({ type: 'JoinSeat', seat: input.seat ?? null, name, clientSeed, seats }, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied }),
         );
         const seat = decided.seat!;
         const token = newToken();
         const claim = { index: seat, name, tokenHash: tokenHash(token), clientSeed };
         const { game: next, events, steps } = this.live.advance(game, { ...game, seats: game.seats.map((s) => (s.index === seat ? claim : s)) }, decided);
         try {
-          await this.store.join(gameId, events, head(next), claim);
+          await this.store.join(gameId, events, head(next), claim, await this.outbox(game, next, events));
         } catch (err) {
           this.live.forget(gameId);
           if (err instanceof AppendConflict) throw new RefereeError('VERSION_CONFLICT', 'the game changed while joining; try again');
@@ -165,6 +257,7 @@ export class GameCommands {
         }
         this.tokens.remember(gameId, [{ seat, token }]);
         this.live.publish(next, steps);
+        this.deadlines.track(next);
         return { game: next, seat, token };
       }),
     );

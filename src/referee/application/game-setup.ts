@@ -2,9 +2,12 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { ImportedRecord } from '../../engines/kit/index.js';
 import { RefereeError } from '../core/errors.js';
+import { parseTimeControl } from '../core/game/clock.js';
 import type { Decision, GameCommand, GameDecider } from '../core/game/commands.js';
 import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, NewGame, SeatRow } from '../store/event-store.js';
+import type { Clock } from './clock.js';
+import type { DeadlineTracker } from './deadlines.js';
 import type { LiveGame, LiveGames, Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
 import type { Slicer } from './slices.js';
@@ -23,6 +26,8 @@ export interface CreateGameInput {
   seats?: SeatInput[];
   /** Chance values to use, in order, instead of fair draws (an organizer's deal). */
   suppliedChance?: number[][];
+  /** The game's clock, in seconds (see parseTimeControl); omitted or `{ kind: 'none' }`: none. */
+  timeControl?: unknown;
 }
 
 export type NewGameAnswer = { game: LiveGame; tokens: { seat: number; token: string }[] };
@@ -38,6 +43,8 @@ export class GameSetup {
     private readonly decider: GameDecider,
     private readonly metrics: RefereeMetrics,
     private readonly slicer: Slicer,
+    private readonly clock: Clock,
+    private readonly deadlines: DeadlineTracker,
   ) {}
 
   create(input: CreateGameInput): Promise<NewGameAnswer> {
@@ -47,7 +54,8 @@ export class GameSetup {
         throw new RefereeError('INVALID_INPUT', 'suppliedChance must be a list of lists of whole numbers');
       }
       const seats = input.seats?.map((s) => ({ name: checkName(s.name), clientSeed: checkClientSeed(s.clientSeed), taken: !s.open }));
-      const answer = await this.start({ type: 'CreateGame', gameId: newGameId(), kind: input.kind, ruleset: input.ruleset, seats: seats ?? null }, supplied);
+      const timeControl = unwrap(parseTimeControl(input.timeControl));
+      const answer = await this.start({ type: 'CreateGame', gameId: newGameId(), kind: input.kind, ruleset: input.ruleset, seats: seats ?? null, timeControl }, supplied);
       this.metrics.inc('arbiter_games_created_total', { kind: answer.game.kind });
       this.logger.log(`game ${answer.game.gameId} created (${answer.game.kind}, ${answer.game.seatCount} seats, ${answer.tokens.length} taken)`);
       return answer;
@@ -66,7 +74,7 @@ export class GameSetup {
 
   private async start(command: Extract<GameCommand, { type: 'CreateGame' | 'ImportGame' }>, supplied: number[][]): Promise<NewGameAnswer> {
     const serverSeed = randomBytes(32).toString('hex');
-    const decided: Decision = unwrap(await this.slicer.run(this.decider.decideInSlices(command, null, { now: new Date().toISOString(), serverSeed, supplied })));
+    const decided: Decision = unwrap(await this.slicer.run(this.decider.decideInSlices(command, null, { now: this.clock.now().toISOString(), serverSeed, supplied })));
     const tokens: { seat: number; token: string }[] = [];
     const seats: SeatRow[] = decided.game.seatNames.map((name, index) => {
       const plan = command.type === 'CreateGame' ? command.seats?.[index] : undefined;
@@ -79,6 +87,7 @@ export class GameSetup {
     await this.store.createGame(made.row, seats, made.events);
     this.tokens.remember(made.game.gameId, tokens);
     this.live.publish(made.game, made.steps);
+    this.deadlines.track(made.game);
     return { game: made.game, tokens };
   }
 
@@ -90,7 +99,11 @@ export class GameSetup {
     const serverSeed = randomBytes(32).toString('hex');
     const seatPlans = input.seats.map((s) => ({ name: s.name, clientSeed: null, taken: true }));
     const decided = unwrap(
-      this.decider.decide({ type: 'CreateGame', gameId: input.gameId, kind: input.kind, ruleset: input.ruleset, seats: seatPlans }, null, { now: new Date().toISOString(), serverSeed, supplied: [] }),
+      this.decider.decide({ type: 'CreateGame', gameId: input.gameId, kind: input.kind, ruleset: input.ruleset, seats: seatPlans }, null, {
+        now: this.clock.now().toISOString(),
+        serverSeed,
+        supplied: [],
+      }),
     );
     const seats: SeatRow[] = input.seats.map((s, index) => ({ index, name: s.name, tokenHash: null, clientSeed: null, participantId: s.participantId }));
     const { tournament } = input;
@@ -98,6 +111,7 @@ export class GameSetup {
   }
 
   private rows(decided: Decision, serverSeed: string, supplied: number[][], seats: SeatRow[], scheduled?: { tournamentId: string; round: number; board: number }): PreparedGame {
+    // createdAt stands for the row's, which the database stamps: not a decision's time.
     const { game, events, steps } = this.live.advance(
       null,
       { serverSeed, supplied, seats, createdAt: new Date(), tournamentId: scheduled?.tournamentId ?? null, scheduled: scheduled ? { round: scheduled.round, board: scheduled.board } : null },

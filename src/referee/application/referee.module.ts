@@ -1,8 +1,12 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
+import { CONFIG, type Config } from '../../config/config.js';
 import type { Engine } from '../../engines/kit/index.js';
 import { EngineRegistry } from '../core/engine-registry.js';
+import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
+import { Clock, SystemClock } from './clock.js';
+import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { RefereeService } from './referee.service.js';
@@ -10,11 +14,12 @@ import { RefereeService } from './referee.service.js';
 /**
  * The generic referee over PostgreSQL, with the engines the application gives it; game modules
  * add their typed APIs. Metrics come in through RefereeMetrics, and record parsing (off the event
- * loop, if the host can) through RecordParser, both provided by the host.
+ * loop, if the host can) through RecordParser, both provided by the host. The time of every
+ * decision is the Clock's: the system's, unless `clock` gives another (tests move theirs by hand).
  */
 @Module({})
 export class RefereeModule {
-  static forRoot(options: { engines: readonly Engine<any, any, any>[]; metrics: Type<RefereeMetrics>; recordParser?: () => RecordParser }): DynamicModule {
+  static forRoot(options: { engines: readonly Engine<any, any, any>[]; metrics: Type<RefereeMetrics>; recordParser?: () => RecordParser; clock?: () => Clock }): DynamicModule {
     return {
       module: RefereeModule,
       global: true,
@@ -24,9 +29,12 @@ export class RefereeModule {
         options.metrics,
         { provide: RefereeMetrics, useExisting: options.metrics },
         { provide: RecordParser, useFactory: options.recordParser ?? (() => new InThreadRecordParser()) },
+        { provide: Clock, useFactory: options.clock ?? (() => new SystemClock()) },
+        DeadlineStore,
+        { provide: DEADLINE_SETTINGS, useFactory: (config: Config): DeadlineSettings => ({ pollMs: config.deadlinePollMs, sweepMs: config.deadlineSweepMs }), inject: [CONFIG] },
         RefereeService,
       ],
-      exports: [EngineRegistry, RefereeService, EventStore, options.metrics, RefereeMetrics],
+      exports: [EngineRegistry, RefereeService, EventStore, options.metrics, RefereeMetrics, Clock, DeadlineStore],
     };
   }
 }

@@ -1,11 +1,15 @@
-import { Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import type { Outcome, Viewer } from '../../engines/kit/index.js';
 import type { Bundle, Verdict } from '../core/audit.js';
 import { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
+import { type ClockView, clockView } from '../core/game/clock.js';
 import { gameDecider } from '../core/game/decider.js';
 import type { StoredEvent } from '../core/stream.js';
+import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore, type GameFilter } from '../store/event-store.js';
+import { Clock, SystemClock } from './clock.js';
+import { DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, UNTRACKED } from './deadlines.js';
 import { Freshness } from './freshness.js';
 import { GameCommands, type MoveResult } from './command-handler.js';
 import { EventViews } from './event-views.js';
@@ -33,30 +37,47 @@ export class RefereeService implements OnModuleInit, OnModuleDestroy {
   private readonly queries: GameQueries;
   private readonly records: Records;
   private readonly tokens: SeatTokens;
+  /** Times out the games whose deadline passed (null without a deadline store: nothing times out on its own). */
+  readonly deadlines: DeadlineWorker | null;
 
   constructor(
     private readonly store: EventStore,
     readonly registry: EngineRegistry,
     metrics: RefereeMetrics,
     @Optional() parser: RecordParser = new InThreadRecordParser(),
+    @Optional() readonly clock: Clock = new SystemClock(),
+    @Optional() @Inject(DeadlineStore) deadlineStore: DeadlineStore | null = null,
+    @Optional() @Inject(DEADLINE_SETTINGS) deadlineSettings: DeadlineSettings = { pollMs: 1000, sweepMs: 60_000 },
   ) {
     const decider = gameDecider(registry);
     const tokens = (this.tokens = new SeatTokens(store));
     const slicer = new Slicer();
     this.live = new LiveGames(store, registry, slicer, decider);
     this.queries = new GameQueries(this.live, tokens, store, registry, slicer, new EventViews(store, registry, slicer));
-    this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics);
-    this.setup = new GameSetup(this.live, tokens, store, decider, metrics, slicer);
+    this.deadlines = deadlineStore
+      ? new DeadlineWorker(
+          deadlineStore,
+          clock,
+          { game: (id, version) => this.game(id, undefined, version), timeOut: (id, seat, at) => this.commands.timeOut(id, seat, at) },
+          metrics,
+          deadlineSettings,
+        )
+      : null;
+    const tracker = this.deadlines ?? UNTRACKED;
+    this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics, clock, tracker);
+    this.setup = new GameSetup(this.live, tokens, store, decider, metrics, slicer, clock, tracker);
     this.records = new Records(registry, store, this.queries, this.setup, parser);
     this.freshness = new Freshness(this.live);
   }
 
-  /** Keeps held games fresh with the appends of every instance on the database (see Freshness). */
+  /** Keeps held games fresh with the appends of every instance on the database (see Freshness), and starts the deadline worker. */
   async onModuleInit(): Promise<void> {
     this.unwatch ??= await this.store.watch(this.freshness);
+    this.deadlines?.start();
   }
 
   async onModuleDestroy(): Promise<void> {
+    await this.deadlines?.stop();
     this.freshness.stop();
     const unwatch = this.unwatch;
     this.unwatch = null;
@@ -79,6 +100,26 @@ export class RefereeService implements OnModuleInit, OnModuleDestroy {
   /** A seat's action; `kind`, when given, refuses a game of another kind (a typed mutation names its game). */
   act(gameId: string, token: string | null, moveId: unknown, action: unknown, expectedVersion?: number | null, kind?: string): Promise<MoveResult> {
     return this.commands.move(gameId, token, moveId, expectedVersion, { kind: 'action', action }, kind);
+  }
+
+  /** Time for `seat` from the seat holding `token`: its own vacation (correspondence), or a gift to another seat. */
+  addTime(gameId: string, token: string | null, seat: number, seconds: number, vacation: boolean): Promise<MoveResult> {
+    return this.commands.addTime(gameId, token, seat, seconds * 1000, vacation);
+  }
+
+  /** The seat asks to pause the clocks; they pause once every seat asked. */
+  pauseClock(gameId: string, token: string | null): Promise<MoveResult> {
+    return this.commands.pauseClock(gameId, token);
+  }
+
+  /** The seat asks to resume the seats' pause; the clocks run again once every seat asked. */
+  resumeClock(gameId: string, token: string | null): Promise<MoveResult> {
+    return this.commands.resumeClock(gameId, token);
+  }
+
+  /** The game's clocks as of now (the injected clock's), or null for a game without a time control. */
+  clockOf(game: LiveGame): ClockView | null {
+    return clockView(game, this.clock.now().toISOString());
   }
 
   /** The seat concedes the whole game. */

@@ -123,6 +123,7 @@ export function* verifyInSlices(registry: EngineRegistry, gameId: string, events
       `${checked} events verified: hash chain intact, every move legal`,
       fairnessChecked ? `${fair} random outcomes recomputed from the seed` : 'random outcomes not yet checkable (the seed is revealed when the game ends)',
       folded.randomSource === 'supplied' ? 'some random values were supplied (organizer deal or imported record), not drawn by the referee' : null,
+      folded.clock ? 'clocks rerun from the stamps: no move after its deadline' : null,
       folded.outcome ? `result: ${folded.outcome.summary}` : 'the game goes on',
     ]
       .filter(Boolean)

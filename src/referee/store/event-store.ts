@@ -65,6 +65,25 @@ export type NewGame = Omit<GameRow, 'createdAt' | 'updatedAt' | 'tournamentId' |
 export type StoredGame = GameRow & { seats: SeatRow[] };
 export type SeatClaim = { index: number; name: string | null; tokenHash: string; clientSeed: string | null };
 
+/**
+ * A notification to deliver (a webhook message), stored with the events that caused it in the
+ * same transaction: it exists exactly when they do. Messages of one (webhook, game) are
+ * delivered in (seq, n) order.
+ */
+export interface OutboxMessage {
+  /** Stable: the receiver's deduplication key (webhook-id). */
+  id: string;
+  webhookId: string;
+  gameId: string;
+  seq: number;
+  n: number;
+  type: string;
+  /** The body to sign and send. */
+  payload: unknown;
+  /** When it was caused (ISO 8601): due from then on. */
+  createdAt: string;
+}
+
 /** Told of appends to any game on the database, by any process (see EventStore.watch). */
 export interface AppendWatcher {
   /** The game's stored version is now at least `version`. */
@@ -113,10 +132,13 @@ export class AppendWatchers implements AppendWatcher {
 export abstract class EventStore {
   /** Creates the game row, its seats and its first events, atomically. */
   abstract createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void>;
-  /** Appends events after `events[0].seq - 1` (the expected version) and moves the game's head. */
-  abstract append(gameId: string, events: StoredEvent[], head: GameHead): Promise<void>;
-  /** Claims an open seat and appends the join's events, atomically. */
-  abstract join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim): Promise<void>;
+  /**
+   * Appends events after `events[0].seq - 1` (the expected version) and moves the game's head;
+   * `outbox`: the notifications they cause, stored with them or not at all.
+   */
+  abstract append(gameId: string, events: StoredEvent[], head: GameHead, outbox?: readonly OutboxMessage[]): Promise<void>;
+  /** Claims an open seat and appends the join's events (and their notifications), atomically. */
+  abstract join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, outbox?: readonly OutboxMessage[]): Promise<void>;
   abstract game(id: string): Promise<StoredGame | null>;
   /** Events in (afterSeq, untilSeq], in order. */
   abstract events(gameId: string, afterSeq?: number, limit?: number, untilSeq?: number): Promise<StoredEvent[]>;

@@ -8,6 +8,7 @@ import {
   type GameFilter,
   type GameHead,
   type NewGame,
+  type OutboxMessage,
   type SeatClaim,
   type SeatRow,
   type StoredGame,
@@ -21,6 +22,8 @@ export class MemoryEventStore extends EventStore {
   private readonly games = new Map<string, StoredGame>();
   private readonly streams = new Map<string, StoredEvent[]>();
   private readonly watchers = new AppendWatchers();
+  /** The notifications stored with the appends, in order. */
+  readonly outbox: OutboxMessage[] = [];
 
   async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
     if (this.games.has(game.id)) throw new AppendConflict('the game exists');
@@ -30,23 +33,24 @@ export class MemoryEventStore extends EventStore {
     this.watchers.appended(game.id, game.version);
   }
 
-  async append(gameId: string, events: StoredEvent[], head: GameHead): Promise<void> {
-    this.appendNow(gameId, events, head);
+  async append(gameId: string, events: StoredEvent[], head: GameHead, outbox: readonly OutboxMessage[] = []): Promise<void> {
+    this.appendNow(gameId, events, head, outbox);
   }
 
-  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim): Promise<void> {
+  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, outbox: readonly OutboxMessage[] = []): Promise<void> {
     const row = this.games.get(gameId)?.seats.find((s) => s.index === seat.index);
     if (!row || row.tokenHash) throw new AppendConflict('seat already taken');
-    this.appendNow(gameId, events, head);
+    this.appendNow(gameId, events, head, outbox);
     Object.assign(row, seat);
   }
 
-  private appendNow(gameId: string, events: StoredEvent[], head: GameHead): void {
+  private appendNow(gameId: string, events: StoredEvent[], head: GameHead, outbox: readonly OutboxMessage[]): void {
     const stream = this.streams.get(gameId);
     const game = this.games.get(gameId);
     if (!stream || !game) throw new Error(`no stream ${gameId}`);
     if (events.length > 0 && events[0].seq !== stream.length + 1) throw new AppendConflict('version taken');
     stream.push(...events);
+    this.outbox.push(...outbox);
     Object.assign(game, { version: head.version, headHash: head.hash, status: head.status, result: head.result ?? null, updatedAt: new Date() });
     this.watchers.appended(gameId, head.version);
   }

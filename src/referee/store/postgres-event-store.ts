@@ -11,6 +11,7 @@ import {
   type GameFilter,
   type GameHead,
   type NewGame,
+  type OutboxMessage,
   type SeatClaim,
   type SeatRow,
   type StoredGame,
@@ -94,17 +95,18 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
    * Appends that arrive while earlier ones are being written are written together, in one
    * statement and one commit (group commit): no wait at low load, far fewer round trips and
    * fsyncs under load. A statement is all-or-nothing, so if any append in a group lost a race,
-   * the group is retried one append at a time and only the loser is refused.
+   * the group is retried one append at a time and only the loser is refused. The outbox's
+   * messages go in the same statement, so they commit exactly with their events.
    */
-  append(gameId: string, events: StoredEvent[], head: GameHead): Promise<void> {
+  append(gameId: string, events: StoredEvent[], head: GameHead, outbox: readonly OutboxMessage[] = []): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ gameId, events, head, resolve, reject });
+      this.queue.push({ gameId, events, head, outbox, resolve, reject });
       this.pump();
     });
   }
 
   /** A join: claims the seat and appends its events in one transaction; a seat already taken stores nothing. */
-  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim): Promise<void> {
+  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, outbox: readonly OutboxMessage[] = []): Promise<void> {
     try {
       await this.prisma.$transaction(async (tx) => {
         // The WHERE makes a second claim of the same seat a conflict.
@@ -113,7 +115,8 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
           data: { name: seat.name, tokenHash: seat.tokenHash, clientSeed: seat.clientSeed, joinedAt: new Date() },
         });
         if (claimed.count !== 1) throw new AppendConflict('seat already taken');
-        await tx.$executeRawUnsafe(APPEND_SQL, appendRows([{ gameId, events }]), headRows([{ gameId, head }]));
+        if (outbox.length === 0) await tx.$executeRawUnsafe(APPEND_SQL, appendRows([{ gameId, events }]), headRows([{ gameId, head }]));
+        else await tx.$executeRawUnsafe(APPEND_WITH_OUTBOX_SQL, appendRows([{ gameId, events }]), headRows([{ gameId, head }]), outboxRows(outbox));
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppendConflict('version taken');
@@ -138,7 +141,12 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
 
   private async write(group: PendingAppend[]): Promise<void> {
     try {
-      await this.db.pool.query({ name: this.db.statementName('append-events'), text: APPEND_SQL, values: [appendRows(group), headRows(group)] });
+      const outbox = group.flatMap((a) => a.outbox);
+      await this.db.pool.query(
+        outbox.length === 0
+          ? { name: this.db.statementName('append-events'), text: APPEND_SQL, values: [appendRows(group), headRows(group)] }
+          : { name: this.db.statementName('append-events-outbox'), text: APPEND_WITH_OUTBOX_SQL, values: [appendRows(group), headRows(group), outboxRows(outbox)] },
+      );
       for (const a of group) {
         a.resolve();
         this.told(a.gameId, a.head.version);
@@ -244,18 +252,42 @@ export interface EventRecord {
   hash: string;
 }
 
-/** Events of one or more games, and their games' new heads, in one atomic statement. */
-const APPEND_SQL = `
-WITH ins AS (
+const INSERT_EVENTS = `ins AS (
   INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
   SELECT t.game_id, t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
   FROM jsonb_to_recordset($1::jsonb) AS t(game_id text, seq int, type text, actor int, move_id text, body_hash text,
                                           payload jsonb, created_at timestamptz, prev_hash text, hash text)
   RETURNING 1
-)
+)`;
+
+const MOVE_HEADS = `
 UPDATE games SET version = h.version, head_hash = h.head_hash, status = h.status, result = h.result, updated_at = now()
 FROM jsonb_to_recordset($2::jsonb) AS h(id text, version int, head_hash text, status text, result jsonb)
 WHERE games.id = h.id AND EXISTS (SELECT 1 FROM ins)`;
+
+/** Events of one or more games, and their games' new heads, in one atomic statement. */
+const APPEND_SQL = `
+WITH ${INSERT_EVENTS}${MOVE_HEADS}`;
+
+/**
+ * Stores outbox messages given as JSON rows (`outboxRows`) in parameter `param`. A message for a
+ * registration that is gone (deleted since it was cached) is dropped; one whose id is stored
+ * already is left as it is.
+ */
+export const insertOutboxSql = (param: string) => `
+  INSERT INTO webhook_messages (id, webhook_id, game_id, seq, n, type, payload, created_at, next_attempt_at)
+  SELECT o.id, o.webhook_id, o.game_id, o.seq, o.n, o.type, o.payload, o.created_at, o.created_at
+  FROM jsonb_to_recordset(${param}::jsonb) AS o(id text, webhook_id text, game_id text, seq int, n int, type text, payload jsonb, created_at timestamptz)
+  WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.id = o.webhook_id)
+  ORDER BY o.game_id, o.seq, o.n
+  ON CONFLICT (id) DO NOTHING`;
+
+/**
+ * APPEND_SQL with the notifications the events cause (the webhooks' outbox) in the same
+ * statement: they commit exactly with their events. A notification never refuses a move.
+ */
+const APPEND_WITH_OUTBOX_SQL = `
+WITH ${INSERT_EVENTS}, outbox AS (${insertOutboxSql('$3')})${MOVE_HEADS}`;
 
 /**
  * Appends written together at most, and group writes in flight at once: one writer makes the
@@ -268,6 +300,7 @@ interface PendingAppend {
   gameId: string;
   events: StoredEvent[];
   head: GameHead;
+  outbox: readonly OutboxMessage[];
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -276,6 +309,9 @@ const appendRows = (group: Pick<PendingAppend, 'gameId' | 'events'>[]) => JSON.s
 
 const headRows = (group: Pick<PendingAppend, 'gameId' | 'head'>[]) =>
   JSON.stringify(group.map((a) => ({ id: a.gameId, version: a.head.version, head_hash: a.head.hash, status: a.head.status, result: a.head.result ?? null })));
+
+export const outboxRows = (outbox: readonly OutboxMessage[]) =>
+  JSON.stringify(outbox.map((m) => ({ id: m.id, webhook_id: m.webhookId, game_id: m.gameId, seq: m.seq, n: m.n, type: m.type, payload: m.payload, created_at: m.createdAt })));
 
 export function eventRow(e: StoredEvent, gameId?: string) {
   return {

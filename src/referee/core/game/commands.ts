@@ -1,5 +1,6 @@
 import type { ImportedRecord, Outcome, Result, Seat } from '../../../engines/kit/index.js';
 import type { Aggregate, DraftEvent } from '../stream.js';
+import type { ClockActor, TimeControl } from './clock.js';
 import type { GameEvent } from './events.js';
 import type { GameState } from './state.js';
 
@@ -13,18 +14,27 @@ export interface SeatPlan {
 }
 
 export type GameCommand =
-  /** Without `seats`, every seat is taken now, unnamed. */
-  | { type: 'CreateGame'; gameId: string; kind: string; ruleset: unknown; seats: SeatPlan[] | null }
+  /** Without `seats`, every seat is taken now, unnamed. `timeControl` as parseTimeControl gives it; absent or null: no clock. */
+  | { type: 'CreateGame'; gameId: string; kind: string; ruleset: unknown; seats: SeatPlan[] | null; timeControl?: TimeControl | null }
+  /** An imported record carries no clock: the game has no time control. */
   | { type: 'ImportGame'; gameId: string; kind: string; record: ImportedRecord }
   /** `seats` as they are before the join; without `seat`, the first open one. */
   | { type: 'JoinSeat'; seat: Seat | null; name: string | null; clientSeed: string | null; seats: SeatPlan[] }
   | { type: 'TakeAction'; seat: Seat; moveId: string; bodyHash: string; action: unknown; expectedVersion: number | null }
   | { type: 'Resign'; seat: Seat; moveId: string; bodyHash: string; expectedVersion: number | null }
   /** A tournament organizer's result for the game: it ends with that outcome (never by a seat). */
-  | { type: 'Adjudicate'; outcome: Outcome; reason: string };
+  | { type: 'Adjudicate'; outcome: Outcome; reason: string }
+  /** The referee's deadline worker: the seat's time ran out `at` (its deadline; the events are stamped then, not now). */
+  | { type: 'TimeOut'; seat: Seat; at: string }
+  /** Time for `seat`: from the organizer, a gift from another seat, or a vacation the seat takes (correspondence). */
+  | { type: 'AddTime'; seat: Seat; ms: number; by: ClockActor; vacation: boolean }
+  /** A seat asks to pause (the clock pauses once every seat asked), or the organizer pauses it. */
+  | { type: 'PauseClock'; by: ClockActor }
+  /** A seat asks to resume the seats' pause (it resumes once every seat asked), or the organizer resumes any pause. */
+  | { type: 'ResumeClock'; by: ClockActor };
 
 export interface DecideContext {
-  /** When the referee decides (ISO 8601): every event is stamped with it. */
+  /** When the referee decides (ISO 8601): every event is stamped with it (a TimeOut's with its `at`). */
   now: string;
   serverSeed: string;
   /** Chance values to use, in order, before fair draws (an organizer's deal). */

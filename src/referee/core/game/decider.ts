@@ -1,8 +1,28 @@
-import { type Engine, fail, ok, type Outcome, type Result, type RuleViolation, type Seat, step } from '../../../engines/kit/index.js';
+import { type ChanceRequest, type Engine, fail, ok, type Outcome, type Result, type RuleViolation, type Seat, step } from '../../../engines/kit/index.js';
 import { canonicalJson, hashOf, sameNumbers } from '../canonical.js';
 import type { EngineRegistry } from '../engine-registry.js';
 import { clientSeedMix, FairSource, seedCommitment } from '../fairness.js';
 import { finish, MALFORMED, SLICE, type StoredEvent } from '../stream.js';
+import {
+  addTime,
+  type ClockActor,
+  type ClockState,
+  deadlineMs,
+  elapse,
+  everySeatAsked,
+  followGame,
+  isoOf,
+  overdue,
+  pause,
+  requestPause,
+  requestResume,
+  resume,
+  stampMs,
+  storedTimeControl,
+  type TimeControl,
+  type TimeoutRule,
+  timeOut,
+} from './clock.js';
 import type { Decision, DecideContext, EvolveContext, GameCommand, GameDecider, SeatPlan, DecidedEvent } from './commands.js';
 import { type Chance, decodeGameEvent, draftOf, type GameCreatedPayload, type GameEvent, isChanceType } from './events.js';
 import { type GameState, genesis } from './state.js';
@@ -24,8 +44,11 @@ export function gameDecider(registry: EngineRegistry): GameDecider {
   };
 }
 
-/** A move's consequences: the draws it called for and the game's end. */
-const followsMove = (type: string): boolean => isChanceType(type) || type === 'GameEnded' || type === 'SeedRevealed';
+/**
+ * A move's consequences: the draws it called for, the turns the referee then played for
+ * auto-played seats (actions without a command id of their own) and the game's end.
+ */
+const followsMove = (type: string): boolean => isChanceType(type) || type === 'ActionTaken' || type === 'GameEnded' || type === 'SeedRevealed';
 
 const broken = (message: string): Result<never> => fail(MALFORMED, message);
 
@@ -41,13 +64,103 @@ function found(registry: EngineRegistry, gameId: string, first: GameEvent, ctx: 
   const seatCount = engine.seatCount(parsed.value);
   if (created.seats.length !== seatCount) return broken(`the game must have ${seatCount} seats`);
   if (ctx.serverSeed !== null && seedCommitment(ctx.serverSeed) !== created.seedCommitment) return broken('the server seed does not match the published commitment');
+  if (created.timeControl && created.imported) return broken('an imported record carries no clock: an imported game has no time control');
   return ok(genesis(gameId, engine, { ...created, ruleset: parsed.value }));
 }
 
 /** The game after one event, or the rule the event breaks. */
-export function evolve(g: GameState, e: GameEvent, _stored: Pick<StoredEvent, 'type'>, ctx: EvolveContext): Result<GameState> {
+export function evolve(g: GameState, e: GameEvent, stored: Pick<StoredEvent, 'createdAt'>, ctx: EvolveContext): Result<GameState> {
   if (g.revealedSeed !== null) return broken('no event may follow SeedRevealed');
   if (g.ended && e.type !== 'SeedRevealed') return broken('only SeedRevealed may follow GameEnded');
+  if (!g.clock) return CLOCK_EVENTS.has(e.type) ? fail('NO_CLOCK', 'this game has no clock') : transition(g, e, ctx);
+  const owed = autoTurn(g);
+  if (owed && !(e.type === 'ActionTaken' && e.actor === owed.seat && e.payload.auto)) return broken(`seat ${owed.seat} is auto-played: the referee plays its turn before anything else`);
+  const clock = clocked(g, g.clock, e, stored.createdAt);
+  if (!clock.ok) return clock;
+  const next = transition({ ...g, clock: clock.value }, e, ctx);
+  return next.ok ? ok(followed(next.value, clock.value)) : next;
+}
+
+const CLOCK_EVENTS = new Set<GameEvent['type']>(['TimedOut', 'TimeAdded', 'PauseRequested', 'ResumeRequested', 'ClockPaused', 'ClockResumed']);
+
+/** The clock event's own rules and the clocks run up to its stamp, or why it may not come now. */
+function clocked(g: GameState, c: ClockState, e: GameEvent, stamp: string): Result<ClockState> {
+  const t = stampMs(stamp);
+  if (t === null) return broken(`a game with a clock stamps its events in ISO 8601 with milliseconds (UTC), not ${JSON.stringify(stamp)}`);
+  if (e.type === 'TimedOut') {
+    // Checked first: a timeout asked for too early is refused as such, whatever its stamp.
+    const { seat, rule } = e.payload;
+    const deadline = isSeat(g, seat) ? deadlineMs(c, seat) : null;
+    if (deadline === null) return fail('NOT_TIMED_OUT', `seat ${seat}'s clock is not running`);
+    if (t < deadline) return fail('NOT_TIMED_OUT', `seat ${seat}'s time runs out at ${isoOf(deadline)}, after ${stamp}`);
+    if (rule !== timeoutRule(g)) return broken(`a timeout in this game is "${timeoutRule(g)}", not "${rule}"`);
+  }
+  if (c.at !== null && t < Date.parse(c.at)) return broken(`the event is stamped ${stamp}, before the event before it (${c.at}): time does not run backwards`);
+  const late = overdue(c, t).find((seat) => !excused(e, seat));
+  if (late !== undefined) {
+    const deadline = isoOf(deadlineMs(c, late) ?? t);
+    const own = (e.type === 'ActionTaken' || e.type === 'Resigned') && e.actor === late;
+    return fail(
+      'OUT_OF_TIME',
+      own
+        ? `seat ${late} ${e.type === 'Resigned' ? 'resigned' : 'acted'} at ${stamp}, after the seat's deadline (${deadline})`
+        : `${e.type} at ${stamp}, after seat ${late}'s deadline (${deadline}): the seat's timeout comes first`,
+    );
+  }
+  if (CLOCK_EVENTS.has(e.type) && !g.started) return broken(`${e.type} before the game started`);
+  const run = elapse(c, stamp);
+  switch (e.type) {
+    case 'TimedOut':
+      return ok(timeOut(run, e.payload.seat, e.payload.rule));
+    case 'TimeAdded': {
+      const { seat, ms, by, vacation } = e.payload;
+      if (!isSeat(g, seat) || (by !== 'organizer' && !isSeat(g, by))) return fail('INVALID_INPUT', `seats are 0 to ${g.seatCount - 1}`);
+      return addTime(run, seat, ms, by, vacation);
+    }
+    case 'PauseRequested':
+    case 'ResumeRequested':
+      if (!isSeat(g, e.payload.seat)) return fail('INVALID_INPUT', `seats are 0 to ${g.seatCount - 1}`);
+      return e.type === 'PauseRequested' ? requestPause(run, e.payload.seat) : requestResume(run, e.payload.seat);
+    case 'ClockPaused':
+      return pause(run, e.payload.by);
+    case 'ClockResumed':
+      return resume(run, e.payload.by);
+    default:
+      return ok(run);
+  }
+}
+
+/** What may still come after a running seat's deadline: its timeout, the organizer's time for it, an adjudication. */
+function excused(e: GameEvent, seat: Seat): boolean {
+  if (e.type === 'TimedOut') return e.payload.seat === seat;
+  if (e.type === 'TimeAdded') return e.payload.by === 'organizer' && e.payload.seat === seat;
+  return e.type === 'GameEnded' && e.payload.adjudication !== undefined;
+}
+
+/** What a timeout does in this game: auto-play when the engine can and its ruleset says so, else the game is conceded. */
+function timeoutRule(g: Pick<GameState, 'engine' | 'ruleset'>): TimeoutRule {
+  const { engine } = g;
+  return engine.autoAction && engine.roundOf && engine.onTimeout?.(g.ruleset) === 'autoPlay' ? 'autoPlay' : 'concede';
+}
+
+/** The auto-played seat to act now and the action its rule gives, if any: the referee plays it at once. */
+function autoTurn(g: GameState): { seat: Seat; action: unknown } | null {
+  const { clock, engine } = g;
+  if (!clock?.autoPlayed.includes(true) || g.ended || engine.pendingChance(g.state)) return null;
+  const seat = engine.toAct(g.state).find((s) => clock.autoPlayed[s]);
+  const action = seat === undefined ? null : engine.autoAction?.(g.state, seat);
+  return seat === undefined || action === null || action === undefined ? null : { seat, action };
+}
+
+/** The clocks after the event, from the seats the game now waits for. */
+function followed(g: GameState, clock: ClockState): GameState {
+  const { engine, state } = g;
+  const waiting = !g.started || g.ended || engine.pendingChance(state) ? [] : engine.awaited ? engine.awaited(state) : engine.toAct(state);
+  return { ...g, clock: followGame(clock, waiting, engine.roundOf ? engine.roundOf(state) : null) };
+}
+
+/** The event's effect on the game itself (its clocks aside). */
+function transition(g: GameState, e: GameEvent, ctx: EvolveContext): Result<GameState> {
   const { engine } = g;
   switch (e.type) {
     case 'GameCreated':
@@ -70,6 +183,10 @@ export function evolve(g: GameState, e: GameEvent, _stored: Pick<StoredEvent, 't
       let next: Result<unknown>;
       if (e.type === 'Resigned') next = step(engine, g.state, { kind: 'resign', seat: e.actor });
       else {
+        const auto = e.payload.auto === true;
+        if (auto !== (g.clock?.autoPlayed[e.actor] === true))
+          return broken(auto ? `seat ${e.actor} is not auto-played` : `seat ${e.actor} is auto-played until the round ends: the referee plays its turns`);
+        if (auto && canonicalJson(engine.autoAction?.(g.state, e.actor) ?? null) !== canonicalJson(e.payload.action)) return broken("the auto-played action is not the one the game's rule gives");
         const action = engine.parseAction(e.payload.action);
         next = action.ok ? step(engine, g.state, { kind: 'action', seat: e.actor, action: action.value }) : action;
       }
@@ -96,6 +213,18 @@ export function evolve(g: GameState, e: GameEvent, _stored: Pick<StoredEvent, 't
       if (ctx.serverSeed !== null && ctx.serverSeed !== revealed) return broken("the revealed seed is not the game's seed");
       return ok({ ...g, revealedSeed: revealed });
     }
+    case 'TimedOut': {
+      if (e.payload.rule === 'autoPlay') return ok(g);
+      // The seat concedes the whole game, exactly as if it resigned.
+      const next = step(engine, g.state, { kind: 'resign', seat: e.payload.seat });
+      return next.ok ? ok({ ...g, state: next.value }) : next;
+    }
+    case 'TimeAdded':
+    case 'PauseRequested':
+    case 'ResumeRequested':
+    case 'ClockPaused':
+    case 'ClockResumed':
+      return ok(g);
   }
 }
 
@@ -156,6 +285,18 @@ function* decide(registry: EngineRegistry, command: GameCommand, game: (GameStat
       const event: GameEvent = command.type === 'Resign' ? { type: 'Resigned', actor: command.seat, payload: {} } : parsedAction(game.engine, command.seat, command.action);
       return d.move(game, event, command.moveId, command.bodyHash);
     }
+    case 'TimeOut':
+    case 'AddTime':
+    case 'PauseClock':
+    case 'ResumeClock': {
+      if (!game) return fail('NOT_FOUND', 'no such game');
+      if (!game.started) return fail('GAME_NOT_STARTED', 'the game waits for seats to be taken');
+      if (game.ended) return fail('GAME_OVER', 'the game is over');
+      if (!game.clock) return fail('NO_CLOCK', 'this game has no time control');
+      if (command.type === 'TimeOut') return d.timeOut(game, command);
+      if (command.type === 'AddTime') return d.addTime(game, command);
+      return d.pauseOrResume(game, command.type === 'PauseClock' ? 'pause' : 'resume', command.by);
+    }
   }
 }
 
@@ -169,8 +310,19 @@ function parsedAction(engine: Engine, seat: Seat, input: unknown): GameEvent {
 class Deciding {
   private readonly steps: DecidedEvent[] = [];
   private game!: GameState;
+  /** When the events are stamped: now, or a timeout's deadline. */
+  private stamp: string;
 
-  constructor(private readonly ctx: DecideContext) {}
+  constructor(private readonly ctx: DecideContext) {
+    this.stamp = ctx.now;
+  }
+
+  /** Decides on this game; in a timed game time never runs backwards, so a clock behind the last stamp (another instance's) is taken as that stamp. */
+  private on(game: GameState): void {
+    this.game = game;
+    const last = game.clock?.at;
+    if (last && Date.parse(last) > Date.parse(this.stamp)) this.stamp = last;
+  }
 
   create(engine: Engine, c: Extract<GameCommand, { type: 'CreateGame' }>): Result<Decision> {
     const ruleset = engine.parseRuleset(c.ruleset ?? {});
@@ -178,8 +330,10 @@ class Deciding {
     const seatCount = engine.seatCount(ruleset.value);
     const seats = c.seats ?? Array.from({ length: seatCount }, () => ({ name: null, clientSeed: null, taken: true }));
     if (seats.length !== seatCount) return fail('INVALID_INPUT', `this ruleset needs exactly ${seatCount} seats, got ${seats.length}`);
+    const timeControl = c.timeControl ? storedTimeControl(c.timeControl) : null;
+    if (c.timeControl && !timeControl) return fail('INVALID_INPUT', 'the time control is not one parseTimeControl gives');
     const source = this.ctx.supplied.length > 0 ? 'supplied' : 'fair';
-    this.open(c.gameId, engine, this.created(engine, ruleset.value, seats, source, false));
+    this.open(c.gameId, engine, this.created(engine, ruleset.value, seats, source, false, timeControl));
     return seats.every((s) => s.taken) ? this.start(seats) : this.done();
   }
 
@@ -189,7 +343,7 @@ class Deciding {
     const seat = c.seat ?? open[0];
     if (!isSeat(game, seat)) return fail('INVALID_INPUT', `seat must be between 0 and ${game.seatCount - 1}`);
     if (!open.includes(seat)) return fail('SEAT_TAKEN', `seat ${seat} is taken`);
-    this.game = game;
+    this.on(game);
     const refused = this.apply({ type: 'SeatJoined', payload: { seat, name: c.name } });
     if (refused) return refused;
     const seats = c.seats.map((s, i) => (i === seat ? { name: c.name, clientSeed: c.clientSeed, taken: true } : s));
@@ -198,7 +352,7 @@ class Deciding {
   }
 
   move(game: GameState, event: GameEvent, moveId: string, bodyHash: string): Result<Decision> {
-    this.game = game;
+    this.on(game);
     const refused = this.apply(event);
     if (refused) return refused;
     Object.assign(this.steps[0].draft, { moveId, bodyHash });
@@ -207,10 +361,39 @@ class Deciding {
 
   /** The game ends with an outcome the organizer decided, and its seed is revealed. */
   adjudicate(game: GameState, outcome: Outcome, reason: string): Result<Decision> {
-    this.game = game;
+    this.on(game);
     const refused = this.apply({ type: 'GameEnded', payload: { outcome, adjudication: { reason } } });
     if (refused) return refused;
     this.apply({ type: 'SeedRevealed', payload: { serverSeed: this.ctx.serverSeed } });
+    return this.done();
+  }
+
+  /** The seat's deadline passed: stamped at `at`, then the game's rule (auto-play, or the game conceded). */
+  timeOut(game: GameState, c: Extract<GameCommand, { type: 'TimeOut' }>): Result<Decision> {
+    const at = stampMs(c.at);
+    if (at === null) return fail('INVALID_INPUT', `at must be an ISO 8601 time with milliseconds (UTC), as deadlines are given, not ${JSON.stringify(c.at)}`);
+    if (!isSeat(game, c.seat)) return fail('INVALID_INPUT', `seats are 0 to ${game.seatCount - 1}`);
+    if (at > Date.parse(this.ctx.now)) return fail('NOT_TIMED_OUT', `${c.at} is still to come`);
+    this.game = game;
+    this.stamp = c.at;
+    const refused = this.apply({ type: 'TimedOut', payload: { seat: c.seat, rule: timeoutRule(game) } });
+    return refused ?? this.settle();
+  }
+
+  addTime(game: GameState, c: Extract<GameCommand, { type: 'AddTime' }>): Result<Decision> {
+    this.on(game);
+    return this.apply({ type: 'TimeAdded', payload: { seat: c.seat, ms: c.ms, by: c.by, vacation: c.vacation } }) ?? this.done();
+  }
+
+  /** The organizer pauses (resumes) at once; a seat's request does once every seat asked. */
+  pauseOrResume(game: GameState, what: 'pause' | 'resume', by: ClockActor): Result<Decision> {
+    this.on(game);
+    const done = what === 'pause' ? 'ClockPaused' : 'ClockResumed';
+    if (by === 'organizer') return this.apply({ type: done, payload: { by } }) ?? this.done();
+    const refused = this.apply({ type: what === 'pause' ? 'PauseRequested' : 'ResumeRequested', actor: by, payload: { seat: by } });
+    if (refused) return refused;
+    const clock = this.game.clock;
+    if (clock && everySeatAsked(clock)) this.apply({ type: done, payload: { by: 'seats' } });
     return this.done();
   }
 
@@ -240,14 +423,16 @@ class Deciding {
     return this.end();
   }
 
-  private created(engine: Engine, ruleset: unknown, seats: SeatPlan[], randomSource: 'fair' | 'supplied', imported: boolean): GameCreatedPayload {
+  private created(engine: Engine, ruleset: unknown, seats: SeatPlan[], randomSource: 'fair' | 'supplied', imported: boolean, timeControl: TimeControl | null = null): GameCreatedPayload {
     const names = seats.map((s) => ({ name: s.taken ? s.name : null }));
-    return { kind: engine.kind, ruleset, rulesetHash: hashOf(ruleset), seats: names, seedCommitment: seedCommitment(this.ctx.serverSeed), randomSource, imported };
+    const created = { kind: engine.kind, ruleset, rulesetHash: hashOf(ruleset), seats: names, seedCommitment: seedCommitment(this.ctx.serverSeed), randomSource, imported };
+    // No clock, no key: games without one keep the payload (and hash) they always had.
+    return timeControl ? { ...created, timeControl } : created;
   }
 
   private open(gameId: string, engine: Engine, created: GameCreatedPayload): void {
     this.game = genesis(gameId, engine, created);
-    this.steps.push({ draft: draftOf({ type: 'GameCreated', payload: created }, this.ctx.now), before: this.game.state, after: this.game.state });
+    this.steps.push({ draft: draftOf({ type: 'GameCreated', payload: created }, this.stamp), before: this.game.state, after: this.game.state });
   }
 
   /** Every seat is taken: mix in the client seeds and draw what the opening needs. */
@@ -257,23 +442,35 @@ class Deciding {
     return refused ?? this.settle();
   }
 
-  /** Resolves every pending chance (supplied values first, then fair draws), then ends the game if it is over. */
+  /**
+   * Resolves every pending chance (supplied values first, then fair draws) and plays the turns of
+   * auto-played seats, then ends the game if it is over. Auto-play ends with the round, so this
+   * ends even when every seat is auto-played.
+   */
   private settle(): Result<Decision> {
     const { engine, gameId } = this.game;
     const source = new FairSource(this.ctx.serverSeed, gameId, this.game.mix ?? '', this.game.counter);
-    for (let request = engine.pendingChance(this.game.state); request; request = engine.pendingChance(this.game.state)) {
-      const n = this.game.suppliedUsed;
-      let chance: Chance;
-      if (n < this.ctx.supplied.length) chance = { ranges: request.ranges, values: this.ctx.supplied[n], source: 'supplied' };
-      else {
-        const drawn = source.draw(request.ranges);
-        chance = { ranges: request.ranges, values: drawn.values, source: 'fair', counter: drawn.counter };
-      }
-      if (request.hidden) chance.hidden = true;
-      const refused = this.apply({ type: 'ChanceDrawn', label: request.label, payload: { chance } });
-      if (refused) return fail(refused.error.code, `${chance.source === 'supplied' ? `supplied ${request.label} #${n + 1}` : request.label}: ${refused.error.message}`);
+    for (;;) {
+      const request = engine.pendingChance(this.game.state);
+      const auto = request ? null : autoTurn(this.game);
+      if (!request && !auto) return this.end();
+      const refused = auto ? this.apply({ type: 'ActionTaken', actor: auto.seat, payload: { action: auto.action, auto: true } }) : request && this.draw(request, source);
+      if (refused) return refused;
     }
-    return this.end();
+  }
+
+  /** Answers a chance request: supplied values first, then a fair draw. */
+  private draw(request: ChanceRequest, source: FairSource): { ok: false; error: RuleViolation } | null {
+    const n = this.game.suppliedUsed;
+    let chance: Chance;
+    if (n < this.ctx.supplied.length) chance = { ranges: request.ranges, values: this.ctx.supplied[n], source: 'supplied' };
+    else {
+      const drawn = source.draw(request.ranges);
+      chance = { ranges: request.ranges, values: drawn.values, source: 'fair', counter: drawn.counter };
+    }
+    if (request.hidden) chance.hidden = true;
+    const refused = this.apply({ type: 'ChanceDrawn', label: request.label, payload: { chance } });
+    return refused && { ok: false, error: { code: refused.error.code, message: `${chance.source === 'supplied' ? `supplied ${request.label} #${n + 1}` : request.label}: ${refused.error.message}` } };
   }
 
   private end(): Result<Decision> {
@@ -291,7 +488,7 @@ class Deciding {
 
   /** Evolves the game through one event and keeps it; answers the refusal if the rules refuse it. */
   private apply(event: GameEvent): { ok: false; error: RuleViolation } | null {
-    const draft = draftOf(event, this.ctx.now);
+    const draft = draftOf(event, this.stamp);
     // The referee drew these values from its own seed: no need to draw them again to check.
     const next = evolve(this.game, event, draft, { serverSeed: null });
     if (!next.ok) return next;

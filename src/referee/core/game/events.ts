@@ -1,5 +1,6 @@
 import { fail, ok, type Outcome, type Result, type Seat } from '../../../engines/kit/index.js';
 import { type DraftEvent, MALFORMED, type StoredEvent } from '../stream.js';
+import { type ClockActor, storedTimeControl, type TimeControl, type TimeoutRule } from './clock.js';
 
 /** The payload of a game stream's first event. */
 export type GameCreatedPayload = {
@@ -10,6 +11,8 @@ export type GameCreatedPayload = {
   seedCommitment: string;
   randomSource: 'fair' | 'supplied';
   imported: boolean;
+  /** Absent: no clock (every game created before clocks, and every imported one). */
+  timeControl?: TimeControl;
 };
 
 /** Random values the referee drew (or was given) for the engine's chance request. */
@@ -31,16 +34,39 @@ export type GameEvent =
   | { type: 'GameCreated'; payload: GameCreatedPayload }
   | { type: 'SeatJoined'; payload: { seat: Seat; name: string | null } }
   | { type: 'GameStarted'; payload: { clientSeeds: (string | null)[]; mix: string } }
-  | { type: 'ActionTaken'; actor: Seat; payload: { action: unknown } }
+  /** `auto`: the referee played it for a seat auto-played after its timeout. */
+  | { type: 'ActionTaken'; actor: Seat; payload: { action: unknown; auto?: true } }
   | { type: 'Resigned'; actor: Seat; payload: Record<string, never> }
   | { type: 'ChanceDrawn'; label: string; payload: { chance: Chance } }
   /** `adjudication`: the organizer decided the outcome (a tournament result entered for this game). */
   | { type: 'GameEnded'; payload: { outcome: Outcome; adjudication?: { reason: string } } }
-  | { type: 'SeedRevealed'; payload: { serverSeed: string } };
+  | { type: 'SeedRevealed'; payload: { serverSeed: string } }
+  /** The seat's deadline passed; `rule`: what the game's ruleset makes of it. */
+  | { type: 'TimedOut'; payload: { seat: Seat; rule: TimeoutRule } }
+  /** Caused by the seat `by` (actor) or the organizer (no actor). */
+  | { type: 'TimeAdded'; payload: { seat: Seat; ms: number; by: ClockActor; vacation: boolean } }
+  | { type: 'PauseRequested'; actor: Seat; payload: { seat: Seat } }
+  | { type: 'ResumeRequested'; actor: Seat; payload: { seat: Seat } }
+  | { type: 'ClockPaused'; payload: { by: 'organizer' | 'seats' } }
+  | { type: 'ClockResumed'; payload: { by: 'organizer' | 'seats' } };
 
 export type GameEventType = GameEvent['type'];
 
-const REFEREE_TYPES = new Set<string>(['GameCreated', 'SeatJoined', 'GameStarted', 'ActionTaken', 'Resigned', 'GameEnded', 'SeedRevealed']);
+const REFEREE_TYPES = new Set<string>([
+  'GameCreated',
+  'SeatJoined',
+  'GameStarted',
+  'ActionTaken',
+  'Resigned',
+  'GameEnded',
+  'SeedRevealed',
+  'TimedOut',
+  'TimeAdded',
+  'PauseRequested',
+  'ResumeRequested',
+  'ClockPaused',
+  'ClockResumed',
+]);
 
 /** Whether a stored type is a chance event's (an engine label, not one of the referee's types). */
 export const isChanceType = (type: string): boolean => !REFEREE_TYPES.has(type);
@@ -48,14 +74,24 @@ export const isChanceType = (type: string): boolean => !REFEREE_TYPES.has(type);
 /** The stored type of an event: a chance event keeps the engine's label. */
 export const storedType = (e: GameEvent): string => (e.type === 'ChanceDrawn' ? e.label : e.type);
 
+/** The seat that caused an event, or null for the referee's (and the organizer's) own. */
+function actorOf(e: GameEvent): Seat | null {
+  if (e.type === 'ActionTaken' || e.type === 'Resigned' || e.type === 'PauseRequested' || e.type === 'ResumeRequested') return e.actor;
+  if (e.type === 'TimeAdded' && e.payload.by !== 'organizer') return e.payload.by;
+  return null;
+}
+
 /** A draft of an event, stamped with the time the referee decided it. */
 export function draftOf(e: GameEvent, createdAt: string): DraftEvent {
-  const actor = e.type === 'ActionTaken' || e.type === 'Resigned' ? e.actor : null;
+  const actor = actorOf(e);
   return { type: storedType(e), actor, moveId: null, bodyHash: null, payload: e.payload, createdAt };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const malformed = (message: string): Result<never> => fail(MALFORMED, message);
+const isSeatNumber = (v: unknown): v is Seat => Number.isInteger(v) && (v as number) >= 0;
+const hasExactly = (p: Record<string, unknown>, keys: readonly string[]): boolean => Object.keys(p).length === keys.length && keys.every((k) => Object.hasOwn(p, k));
+const isBy = (v: unknown): v is 'organizer' | 'seats' => v === 'organizer' || v === 'seats';
 
 /** The typed event of a stored row, checking the payload's shape. */
 export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
@@ -68,7 +104,10 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
         return malformed('GameCreated lacks its kind, seats, ruleset hash or seed commitment');
       const seats = p.seats.map((s) => ({ name: isObject(s) && typeof s.name === 'string' ? s.name : null }));
       const randomSource = p.randomSource === 'supplied' ? 'supplied' : 'fair';
-      return ok({ type: e.type, payload: { kind: p.kind, ruleset: p.ruleset, rulesetHash: p.rulesetHash, seats, seedCommitment: p.seedCommitment, randomSource, imported: p.imported === true } });
+      const timeControl = p.timeControl === undefined ? undefined : storedTimeControl(p.timeControl);
+      if (timeControl === null) return malformed('the time control is not in its complete, validated form');
+      const payload: GameCreatedPayload = { kind: p.kind, ruleset: p.ruleset, rulesetHash: p.rulesetHash, seats, seedCommitment: p.seedCommitment, randomSource, imported: p.imported === true };
+      return ok({ type: e.type, payload: timeControl ? { ...payload, timeControl } : payload });
     }
     case 'SeatJoined':
       if (!Number.isInteger(p.seat)) return malformed('SeatJoined names no seat');
@@ -80,7 +119,9 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
     case 'Resigned': {
       const actor = asSeat();
       if (actor === null) return malformed('the actor is not a seat of this game');
-      return e.type === 'Resigned' ? ok({ type: e.type, actor, payload: {} }) : ok({ type: e.type, actor, payload: { action: p.action } });
+      if (e.type === 'Resigned') return ok({ type: e.type, actor, payload: {} });
+      if (p.auto !== undefined && p.auto !== true) return malformed('an auto-played action is marked "auto": true');
+      return ok({ type: e.type, actor, payload: p.auto ? { action: p.action, auto: true } : { action: p.action } });
     }
     case 'GameEnded':
       if (!isObject(p.outcome)) return malformed('GameEnded carries no outcome');
@@ -89,6 +130,25 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
     case 'SeedRevealed':
       if (typeof p.serverSeed !== 'string') return malformed('SeedRevealed carries no seed');
       return ok({ type: e.type, payload: { serverSeed: p.serverSeed } });
+    case 'TimedOut':
+      if (!hasExactly(p, ['seat', 'rule']) || !isSeatNumber(p.seat) || (p.rule !== 'concede' && p.rule !== 'autoPlay') || e.actor !== null)
+        return malformed('TimedOut names the seat and its rule ("concede" or "autoPlay"), and no actor');
+      return ok({ type: e.type, payload: { seat: p.seat, rule: p.rule } });
+    case 'TimeAdded': {
+      const { seat, ms, by, vacation } = p;
+      if (!hasExactly(p, ['seat', 'ms', 'by', 'vacation']) || !isSeatNumber(seat) || !Number.isInteger(ms) || (by !== 'organizer' && !isSeatNumber(by)) || typeof vacation !== 'boolean')
+        return malformed('TimeAdded gives the seat, the ms added, by whom ("organizer" or a seat) and whether it is a vacation');
+      if (e.actor !== (by === 'organizer' ? null : by)) return malformed('the actor of TimeAdded is the seat that gave the time (none for the organizer)');
+      return ok({ type: e.type, payload: { seat, ms: ms as number, by, vacation } });
+    }
+    case 'PauseRequested':
+    case 'ResumeRequested':
+      if (!hasExactly(p, ['seat']) || !isSeatNumber(p.seat) || e.actor !== p.seat) return malformed(`${e.type} names the seat that asks, its actor`);
+      return ok({ type: e.type, actor: p.seat, payload: { seat: p.seat } });
+    case 'ClockPaused':
+    case 'ClockResumed':
+      if (!hasExactly(p, ['by']) || !isBy(p.by) || e.actor !== null) return malformed(`${e.type} is by "organizer" or "seats", with no actor`);
+      return ok({ type: e.type, payload: { by: p.by } });
     default: {
       const c = p.chance;
       if (!isObject(c) || !Array.isArray(c.ranges) || !Array.isArray(c.values)) return malformed(`unknown event type ${e.type}`);

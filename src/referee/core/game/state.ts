@@ -1,4 +1,5 @@
 import type { Engine, Outcome } from '../../../engines/kit/index.js';
+import { type ClockState, newClock } from './clock.js';
 import type { GameCreatedPayload } from './events.js';
 
 export type GameStatus = 'WAITING' | 'ACTIVE' | 'FINISHED';
@@ -28,10 +29,13 @@ export interface GameState {
   fairDrawsChecked: number;
   /** Chance events answered with supplied values (an organizer's deal, an imported record). */
   suppliedUsed: number;
+  /** The clocks, for a game created with a time control. */
+  clock: ClockState | null;
 }
 
 /** A game before any event after GameCreated: what a new game and a fold both start from. */
 export function genesis(gameId: string, engine: Engine, created: GameCreatedPayload): GameState {
+  const state = engine.init(created.ruleset);
   return {
     gameId,
     kind: engine.kind,
@@ -40,7 +44,7 @@ export function genesis(gameId: string, engine: Engine, created: GameCreatedPayl
     rulesetHash: created.rulesetHash,
     seatCount: created.seats.length,
     seatNames: created.seats.map((s) => s.name ?? null),
-    state: engine.init(created.ruleset),
+    state,
     started: false,
     mix: null,
     counter: 0,
@@ -52,6 +56,7 @@ export function genesis(gameId: string, engine: Engine, created: GameCreatedPayl
     revealedSeed: null,
     fairDrawsChecked: 0,
     suppliedUsed: 0,
+    clock: created.timeControl ? newClock(created.timeControl, created.seats.length, engine.roundOf?.(state) ?? null) : null,
   };
 }
 

@@ -21,12 +21,12 @@ export function viewEvent(g: Pick<GameState, 'engine' | 'ended'>, e: StoredEvent
     return { ...e, payload: { chance: { ...rest, commitment: hashOf(values) }, view } };
   }
   if (typed.type === 'ActionTaken' && engine.actionView) {
-    return { ...e, payload: { action: engine.actionView(before, after, typed.actor, typed.payload.action, viewer) } };
+    return { ...e, payload: { ...typed.payload, action: engine.actionView(before, after, typed.actor, typed.payload.action, viewer) } };
   }
   return e;
 }
 
-/** A game's events as replay entries, for its record format. */
+/** A game's events as replay entries, for its record format (auto-played turns are plain actions there). */
 export function replayEntries(events: readonly StoredEvent[]): ReplayEntry[] {
   const entries: ReplayEntry[] = [];
   for (const stored of events) {
@@ -36,6 +36,8 @@ export function replayEntries(events: readonly StoredEvent[]): ReplayEntry[] {
     if (e.type === 'ChanceDrawn') entries.push({ kind: 'chance', values: e.payload.chance.values });
     else if (e.type === 'ActionTaken') entries.push({ kind: 'action', seat: e.actor, action: e.payload.action });
     else if (e.type === 'Resigned') entries.push({ kind: 'resign', seat: e.actor });
+    // Records have no clocks: a timeout that conceded the game is the seat's resignation there.
+    else if (e.type === 'TimedOut' && e.payload.rule === 'concede') entries.push({ kind: 'resign', seat: e.payload.seat });
   }
   return entries;
 }

@@ -1,0 +1,189 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Webhook } from 'standardwebhooks';
+import { CONFIG, type Config } from '../config/config.js';
+import { Clock } from '../referee/application/clock.js';
+import { attachNotifications, Notifications } from '../referee/application/notifications.js';
+import { EventStore } from '../referee/store/event-store.js';
+import { hostAllowed } from './url-policy.js';
+import { type AttemptOutcome, type ClaimedMessage, WebhookStore } from './webhook-store.js';
+
+/** Deliveries one instance makes at once. */
+const MAX_IN_FLIGHT = 32;
+/** A lease outlasts its attempt (which is cut off at the timeout) by this much: clocks of instances differ a little. */
+const LEASE_MARGIN_MS = 5000;
+/** The longest error text kept in the log. */
+const MAX_ERROR = 500;
+
+/**
+ * Delivers the outbox: claims due messages (each the first pending one of its webhook and
+ * game), signs each per Standard Webhooks and POSTs it, then records the attempt. 2xx is
+ * delivered; anything else (another status, a redirect, no answer within the timeout) is tried
+ * again after an exponential backoff with full jitter, until the message is given up. The
+ * outbox is the truth: after a restart, even a SIGKILL, whatever was not recorded delivered is
+ * delivered (a message leased by a process that died, once its lease runs out).
+ *
+ * It looks for work when a game with registrations is appended to (by any instance), when a
+ * delivery ends (the next message of that webhook and game is due), and every WEBHOOK_POLL_MS
+ * (retries, other instances' messages), when it also reads the registrations' changes. An
+ * instance that allows no host (WEBHOOK_ALLOWED_HOSTS unset) delivers nothing: it only keeps
+ * its cached registrations fresh, so that its moves store their messages for the others.
+ */
+@Injectable()
+export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Webhooks');
+  private readonly inFlight = new Map<Promise<void>, AbortController>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  /** Whether the last look failed: a database that stays away is said once, not every look. */
+  private failing = false;
+  private lastRefresh = 0;
+  private detach: (() => void) | null = null;
+  private unwatch: (() => Promise<void>) | null = null;
+  private readonly delivers: boolean;
+
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly notifications: Notifications,
+    private readonly events: EventStore,
+    private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {
+    this.delivers = config.webhookAllowedHosts === '*' || config.webhookAllowedHosts.length > 0;
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.notifications.refresh();
+    this.lastRefresh = Date.now();
+    this.detach = attachNotifications(this.events, this.notifications);
+    this.unwatch = await this.events.watch({
+      appended: (gameId) => {
+        if (this.delivers && this.notifications.mayConcern(gameId)) this.wake();
+      },
+      lost: () => undefined,
+      restored: () => undefined,
+    });
+    this.wake();
+  }
+
+  /** Stops looking, cuts the deliveries in flight short (each is retried at once, here after a restart or by another instance). */
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.detach?.();
+    await this.unwatch?.();
+    for (const controller of this.inFlight.values()) controller.abort();
+    await Promise.all([this.running, ...this.inFlight.keys()]);
+  }
+
+  /** Looks for due messages now (once more after the current look, if one is running). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = this.look().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      } else if (!this.stopped) this.timer = setTimeout(() => this.wake(), this.config.webhookPollMs);
+    });
+  }
+
+  private async look(): Promise<void> {
+    try {
+      if (Date.now() - this.lastRefresh >= this.config.webhookPollMs) {
+        this.lastRefresh = Date.now();
+        await this.notifications.refresh();
+      }
+      while (this.delivers && !this.stopped) {
+        const room = MAX_IN_FLIGHT - this.inFlight.size;
+        if (room === 0) return; // a delivery that ends looks again
+        const now = this.clock.now();
+        const claimed = await this.store.claim(now, new Date(now.getTime() + this.config.webhookTimeoutSeconds * 1000 + LEASE_MARGIN_MS), room);
+        this.failing = false;
+        for (const message of claimed) this.start(message);
+        if (claimed.length < room) return;
+      }
+    } catch (err) {
+      if (!this.failing) this.logger.warn(`cannot look for webhook messages (trying again): ${(err as Error).message}`);
+      this.failing = true;
+    }
+  }
+
+  private start(message: ClaimedMessage): void {
+    const controller = new AbortController();
+    const delivery: Promise<void> = this.attempt(message, controller.signal)
+      .then((outcome) => this.store.record(message, outcome))
+      .catch((err) => this.logger.warn(`webhook ${message.webhookId}, message ${message.id}: the attempt could not be recorded (it is tried again when its lease runs out): ${(err as Error).message}`))
+      .finally(() => {
+        this.inFlight.delete(delivery);
+        this.wake();
+      });
+    this.inFlight.set(delivery, controller);
+  }
+
+  /** One signed POST of the message; never throws. */
+  private async attempt(message: ClaimedMessage, stop: AbortSignal): Promise<AttemptOutcome> {
+    const at = this.clock.now();
+    if (!hostAllowed(new URL(message.url), this.config.webhookAllowedHosts)) return this.failed(message, at, null, 'the host is no longer in WEBHOOK_ALLOWED_HOSTS');
+    const body = JSON.stringify(message.payload);
+    const timeoutMs = this.config.webhookTimeoutSeconds * 1000;
+    const signal = AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);
+    try {
+      const res = await fetch(message.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Arbiter-Webhooks',
+          'webhook-id': message.id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new Webhook(message.secret).sign(message.id, at, body),
+        },
+        body,
+        // A redirect could lead anywhere, past WEBHOOK_ALLOWED_HOSTS: it is an answer, not a delivery.
+        redirect: 'manual',
+        signal,
+      });
+      // The answer's body is not read: its status says it all.
+      await res.body?.cancel().catch(() => undefined);
+      const done = this.clock.now();
+      if (res.status >= 200 && res.status < 300) return { delivered: true, status: res.status, error: null, at: done };
+      return this.failed(message, done, res.status, res.status >= 300 && res.status < 400 ? 'redirects are not followed' : `answered ${res.status}`);
+    } catch (err) {
+      const done = this.clock.now();
+      // Cut short by a stop: not the receiver's fault, tried again at once (here after a restart, or elsewhere).
+      if (stop.aborted) return { delivered: false, status: null, error: 'interrupted: the service stopped', at: done, retryAt: done };
+      if (signal.aborted) return this.failed(message, done, null, `no answer within ${this.config.webhookTimeoutSeconds} s`);
+      return this.failed(message, done, null, whyFailed(err));
+    }
+  }
+
+  /**
+   * A failed attempt: tried again after a random wait of up to base × 2^(attempt − 1), at most
+   * the maximum (full jitter), until WEBHOOK_GIVE_UP_AFTER_SECONDS after the message's cause,
+   * with one last attempt then.
+   */
+  private failed(message: ClaimedMessage, at: Date, status: number | null, error: string): AttemptOutcome {
+    const deadline = message.createdAt.getTime() + this.config.webhookGiveUpAfterSeconds * 1000;
+    const reason = error.slice(0, MAX_ERROR);
+    if (at.getTime() >= deadline) {
+      this.logger.warn(`webhook ${message.webhookId}, message ${message.id}: given up after ${message.attempt} attempts: ${reason}`);
+      return { delivered: false, status, error: reason, at, retryAt: null };
+    }
+    const ceiling = Math.min(this.config.webhookRetryMaxMs, this.config.webhookRetryBaseMs * 2 ** (message.attempt - 1));
+    const retryAt = new Date(Math.min(at.getTime() + Math.random() * ceiling, deadline));
+    return { delivered: false, status, error: reason, at, retryAt };
+  }
+}
+
+/** A failed request in a few words: fetch's own message is "fetch failed", its cause says why. */
+function whyFailed(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err as Error).message ?? String(err);
+}

@@ -1,0 +1,103 @@
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import type { WebhookEvent as Event } from '../referee/application/notifications.js';
+import type { WebhookRow } from './webhook-store.js';
+import type { DeliveryPage, WebhookWithSecret } from './webhook.service.js';
+
+/** The events a webhook may be told (the enum's values are the service's words). */
+export const WebhookEvent = { YOUR_TURN: 'YOUR_TURN', GAME_OVER: 'GAME_OVER', TIME_RUNNING_LOW: 'TIME_RUNNING_LOW', TIMED_OUT: 'TIMED_OUT' } as const satisfies { [K in Event]: K };
+
+registerEnumType(WebhookEvent, {
+  name: 'WebhookEvent',
+  description: 'What a webhook is told; each is a message of its own `type`',
+  valuesMap: {
+    YOUR_TURN: { description: 'game.your_turn: a seat came to act (not sent again while the same seat goes on acting, e.g. a roll and its play)' },
+    GAME_OVER: { description: 'game.over: the game ended, with its result' },
+    TIME_RUNNING_LOW: { description: "game.time_running_low: a seat's clock passed one of lowTimeThresholdsSeconds this turn" },
+    TIMED_OUT: { description: "game.timed_out: a seat's time ran out (with the game's rule: concede or auto-play)" },
+  },
+});
+
+@InputType({ description: 'A webhook to register: where, for what, and which events' })
+export class RegisterWebhookInput {
+  @Field({ description: "Where to POST the messages: http or https, no credentials, a host in the service's WEBHOOK_ALLOWED_HOSTS" }) url: string;
+  @Field(() => ID, { nullable: true, description: "A game (all its seats): the token must be one of its seats' (or its tournament organizer's)" }) gameId?: string | null;
+  @Field(() => ID, { nullable: true, description: "A tournament's games: the organizer's token (every seat) or a participant's (its own seats)" }) tournamentId?: string | null;
+  @Field(() => [WebhookEvent], { description: 'The events to be told, at least one' }) events: Event[];
+  @Field(() => [Int], { nullable: true, description: 'TIME_RUNNING_LOW: the seconds left at which to tell (at most 5); omitted: 60' }) lowTimeThresholdsSeconds?: number[] | null;
+}
+
+@ObjectType({ description: 'A webhook registration (its secret is answered only when made or rotated)' })
+export class Webhook {
+  @Field(() => ID, { description: "The registration's id" }) id: string;
+  @Field({ description: 'Where the messages are POSTed' }) url: string;
+  @Field(() => [WebhookEvent], { description: 'The events it is told' }) events: Event[];
+  @Field(() => [Int], { description: 'TIME_RUNNING_LOW thresholds, seconds left, highest first' }) lowTimeThresholdsSeconds: number[];
+  @Field(() => ID, { nullable: true, description: 'The game it is for (one seat of it when `seat` is set)' }) gameId: string | null;
+  @Field(() => Int, { nullable: true, description: "The one seat it is for (registered with that seat's token)" }) seat: number | null;
+  @Field(() => ID, { nullable: true, description: 'The tournament it is for (one participant of it when `participantId` is set)' }) tournamentId: string | null;
+  @Field(() => ID, { nullable: true, description: 'The one participant it is for (registered with its token)' }) participantId: string | null;
+  @Field({ description: 'When it was registered' }) createdAt: Date;
+}
+
+@ObjectType({ description: 'A registration with its signing secret, shown this once: keep it to verify the deliveries' })
+export class WebhookSecret {
+  @Field(() => ID, { description: "The registration's id" }) id: string;
+  @Field({ description: 'whsec_…: the Standard Webhooks secret every delivery is signed with from now on' }) secret: string;
+  @Field(() => Webhook, { description: 'The registration' }) webhook: Webhook;
+}
+
+@ObjectType({ description: 'One message of a webhook, and how its delivery went' })
+export class WebhookDelivery {
+  @Field(() => ID, { description: 'The message id, sent as webhook-id (the same on every attempt: deduplicate by it)' }) messageId: string;
+  @Field({ description: 'Its type: game.your_turn, game.over, game.time_running_low or game.timed_out' }) type: string;
+  @Field(() => ID, { description: 'The game it is about' }) gameId: string;
+  @Field(() => Int, { description: 'The game version it was caused at' }) seq: number;
+  @Field({ description: 'When it was caused' }) createdAt: Date;
+  @Field(() => Int, { description: 'Attempts made so far' }) attempts: number;
+  @Field(() => Date, { nullable: true, description: 'When the last attempt was made' }) lastAttemptAt: Date | null;
+  @Field(() => Int, { nullable: true, description: "The last attempt's HTTP status; null when there was no answer" }) lastStatus: number | null;
+  @Field(() => String, { nullable: true, description: 'Why the last attempt failed (a status, a redirect, a timeout, a connection error); null once delivered' }) lastError: string | null;
+  @Field(() => Date, { nullable: true, description: 'When it is tried next; null once delivered or given up' }) nextAttemptAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When a 2xx answer was received' }) deliveredAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When it was given up (retried for WEBHOOK_GIVE_UP_AFTER_SECONDS, 26 h by default)' }) givenUpAt: Date | null;
+}
+
+@ObjectType({ description: "A page of a webhook's delivery log, newest first" })
+export class WebhookDeliveryPage {
+  @Field(() => [WebhookDelivery], { description: 'The messages, newest first' }) deliveries: WebhookDelivery[];
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next (older) page' }) endCursor: string | null;
+  @Field({ description: 'Older messages follow' }) hasNextPage: boolean;
+}
+
+export const toWebhook = (w: WebhookRow): Webhook => ({
+  id: w.id,
+  url: w.url,
+  events: [...w.events],
+  lowTimeThresholdsSeconds: [...w.lowTimeThresholdsSeconds],
+  gameId: w.gameId,
+  seat: w.seat,
+  tournamentId: w.tournamentId,
+  participantId: w.participantId,
+  createdAt: w.createdAt,
+});
+
+export const toWebhookSecret = ({ webhook, secret }: WebhookWithSecret): WebhookSecret => ({ id: webhook.id, secret, webhook: toWebhook(webhook) });
+
+export const toDeliveryPage = (page: DeliveryPage): WebhookDeliveryPage => ({
+  deliveries: page.deliveries.map((d) => ({
+    messageId: d.id,
+    type: d.type,
+    gameId: d.gameId,
+    seq: d.seq,
+    createdAt: d.createdAt,
+    attempts: d.attempts,
+    lastAttemptAt: d.lastAttemptAt,
+    lastStatus: d.lastStatus,
+    lastError: d.lastError,
+    nextAttemptAt: d.nextAttemptAt,
+    deliveredAt: d.deliveredAt,
+    givenUpAt: d.failedAt,
+  })),
+  endCursor: page.endCursor,
+  hasNextPage: page.hasNextPage,
+});

@@ -1,0 +1,237 @@
+import { Injectable } from '@nestjs/common';
+import { DatabaseService } from '../database/database.service.js';
+import type { NotificationStore, Registration, RegistrationChange, WebhookEvent } from '../referee/application/notifications.js';
+import type { OutboxMessage } from '../referee/store/event-store.js';
+import { insertOutboxSql, outboxRows } from '../referee/store/postgres-event-store.js';
+
+/** A registration as stored. */
+export interface WebhookRow extends Registration {
+  url: string;
+  secret: string;
+  ownerTokenHash: string;
+  createdAt: Date;
+}
+
+/** What a token is, found by its hash: a game's seat, a tournament's participant or its organizer. */
+export type TokenRole = { role: 'seat'; gameId: string; seat: number } | { role: 'participant'; tournamentId: string; participantId: string } | { role: 'organizer'; tournamentId: string };
+
+/** A message claimed for one delivery attempt, with where it goes and how it is signed. */
+export interface ClaimedMessage {
+  id: string;
+  webhookId: string;
+  payload: unknown;
+  /** This attempt's number, from 1. */
+  attempt: number;
+  createdAt: Date;
+  url: string;
+  secret: string;
+}
+
+/** How an attempt went: delivered, to be tried again at `retryAt`, or given up. */
+export type AttemptOutcome = { status: number | null; error: string | null; at: Date } & ({ delivered: true } | { delivered: false; retryAt: Date | null });
+
+/** One message of a registration's delivery log. */
+export interface DeliveryRow {
+  position: string;
+  id: string;
+  type: string;
+  gameId: string;
+  seq: number;
+  createdAt: Date;
+  attempts: number;
+  lastAttemptAt: Date | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  failedAt: Date | null;
+}
+
+/** A registration to store (its creation time is the database's). */
+export type NewWebhook = Omit<WebhookRow, 'createdAt'>;
+
+/** The webhooks' tables (prisma/migrations/*_webhooks): registrations, their outbox and its log. */
+@Injectable()
+export class WebhookStore implements NotificationStore {
+  constructor(private readonly db: DatabaseService) {}
+
+  async registrationsFor(gameId: string, tournamentId: string | null): Promise<Registration[]> {
+    const { rows } = await this.db.pool.query<RegistrationRecord>({
+      name: this.db.statementName('webhooks-for-game'),
+      text: `SELECT ${REGISTRATION_COLUMNS} FROM webhooks WHERE game_id = $1 OR tournament_id = $2`,
+      values: [gameId, tournamentId],
+    });
+    return rows.map(registration);
+  }
+
+  async changes(after: Date | null): Promise<{ any: boolean; changes: RegistrationChange[] }> {
+    const { rows } = await this.db.pool.query<{ any: boolean; changes: { id: string; game_id: string | null; tournament_id: string | null; at: string }[] | null }>({
+      name: this.db.statementName('webhook-changes'),
+      text: `SELECT EXISTS (SELECT 1 FROM webhooks) AS any,
+        (SELECT json_agg(c ORDER BY c.id) FROM webhook_changes c WHERE $1::timestamptz IS NULL OR c.at > $1::timestamptz) AS changes`,
+      values: [after?.toISOString() ?? null],
+    });
+    const changes = (rows[0].changes ?? []).map((c) => ({ id: String(c.id), gameId: c.game_id, tournamentId: c.tournament_id, at: new Date(c.at) }));
+    return { any: rows[0].any, changes };
+  }
+
+  async enqueue(messages: readonly OutboxMessage[]): Promise<void> {
+    await this.db.pool.query(insertOutboxSql('$1'), [outboxRows(messages)]);
+  }
+
+  /** Stores a registration unless its scope has `limit` already; false then. */
+  async create(w: NewWebhook, limit: number): Promise<boolean> {
+    const { rowCount } = await this.db.pool.query(
+      `INSERT INTO webhooks (id, url, secret, events, low_time_thresholds, game_id, seat, tournament_id, participant_id, owner_token_hash)
+       SELECT $1, $2, $3, $4::text[], $5::int[], $6, $7::int, $8, $9, $10
+       WHERE (SELECT count(*) FROM webhooks WHERE game_id IS NOT DISTINCT FROM $6 AND seat IS NOT DISTINCT FROM $7::int
+              AND tournament_id IS NOT DISTINCT FROM $8 AND participant_id IS NOT DISTINCT FROM $9) < $11`,
+      [w.id, w.url, w.secret, w.events, w.lowTimeThresholdsSeconds, w.gameId, w.seat, w.tournamentId, w.participantId, w.ownerTokenHash, limit],
+    );
+    return rowCount === 1;
+  }
+
+  async get(id: string): Promise<WebhookRow | null> {
+    const { rows } = await this.db.pool.query<RegistrationRecord & { url: string; secret: string; owner_token_hash: string; created_at: Date }>(
+      `SELECT ${REGISTRATION_COLUMNS}, url, secret, owner_token_hash, created_at FROM webhooks WHERE id = $1`,
+      [id],
+    );
+    const r = rows[0];
+    return r ? { ...registration(r), url: r.url, secret: r.secret, ownerTokenHash: r.owner_token_hash, createdAt: r.created_at } : null;
+  }
+
+  async setSecret(id: string, secret: string): Promise<void> {
+    await this.db.pool.query('UPDATE webhooks SET secret = $2 WHERE id = $1', [id, secret]);
+  }
+
+  /** Deletes a registration and its messages (delivered or not). */
+  async delete(id: string): Promise<void> {
+    await this.db.pool.query('WITH gone AS (DELETE FROM webhook_messages WHERE webhook_id = $1) DELETE FROM webhooks WHERE id = $1', [id]);
+  }
+
+  async tokenRole(tokenHash: string): Promise<TokenRole | null> {
+    const { rows } = await this.db.pool.query<{ role: TokenRole['role']; game_id: string | null; seat: number | null; tournament_id: string | null; participant_id: string | null }>(
+      `SELECT 'seat' AS role, game_id, index AS seat, NULL::text AS tournament_id, NULL::text AS participant_id FROM seats WHERE token_hash = $1
+       UNION ALL SELECT 'participant', NULL, NULL, tournament_id, id FROM participants WHERE token_hash = $1
+       UNION ALL SELECT 'organizer', NULL, NULL, id, NULL FROM tournaments WHERE organizer_token_hash = $1`,
+      [tokenHash],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    if (r.role === 'seat') return { role: 'seat', gameId: r.game_id!, seat: r.seat! };
+    if (r.role === 'participant') return { role: 'participant', tournamentId: r.tournament_id!, participantId: r.participant_id! };
+    return { role: 'organizer', tournamentId: r.tournament_id! };
+  }
+
+  /** The game's tournament (null outside one); undefined when there is no such game. */
+  async gameTournament(gameId: string): Promise<string | null | undefined> {
+    const { rows } = await this.db.pool.query<{ tournament_id: string | null }>('SELECT tournament_id FROM games WHERE id = $1', [gameId]);
+    return rows.length === 0 ? undefined : rows[0].tournament_id;
+  }
+
+  /**
+   * Claims up to `limit` messages due at `now`, each the first undelivered one of its (webhook,
+   * game), for one attempt each, leased until `leaseUntil`. Other instances skip the rows locked
+   * here and, once this commits, see them leased: a message is delivered by one instance at a
+   * time, and the next of its (webhook, game) only once it is delivered or given up. A lease
+   * left by a process that died runs out, and the message is claimed again.
+   */
+  async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]> {
+    const { rows } = await this.db.pool.query<{ id: string; webhook_id: string; payload: unknown; attempts: number; created_at: Date; url: string; secret: string }>({
+      name: this.db.statementName('claim-webhook-messages'),
+      text: CLAIM_SQL,
+      values: [now.toISOString(), leaseUntil.toISOString(), limit],
+    });
+    return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, payload: r.payload, attempt: r.attempts, createdAt: r.created_at, url: r.url, secret: r.secret }));
+  }
+
+  /** Records an attempt, unless the message was claimed again since (its lease ran out): that attempt records its own. */
+  async record(message: ClaimedMessage, outcome: AttemptOutcome): Promise<void> {
+    const done = outcome.delivered ? outcome.at : null;
+    const failed = !outcome.delivered && outcome.retryAt === null ? outcome.at : null;
+    const next = !outcome.delivered && outcome.retryAt ? outcome.retryAt : outcome.at;
+    await this.db.pool.query({
+      name: this.db.statementName('record-webhook-attempt'),
+      text: `UPDATE webhook_messages SET last_attempt_at = $3, last_status = $4, last_error = $5, delivered_at = $6, failed_at = $7, next_attempt_at = $8
+             WHERE id = $1 AND attempts = $2`,
+      values: [message.id, message.attempt, outcome.at.toISOString(), outcome.status, outcome.error, done?.toISOString() ?? null, failed?.toISOString() ?? null, next.toISOString()],
+    });
+  }
+
+  /** A registration's messages, newest first, `first` at most, older than the cursor `before`. */
+  async deliveries(webhookId: string, first: number, before: string | null): Promise<DeliveryRow[]> {
+    const { rows } = await this.db.pool.query<{
+      position: string;
+      id: string;
+      type: string;
+      game_id: string;
+      seq: number;
+      created_at: Date;
+      attempts: number;
+      last_attempt_at: Date | null;
+      last_status: number | null;
+      last_error: string | null;
+      next_attempt_at: Date;
+      delivered_at: Date | null;
+      failed_at: Date | null;
+    }>(
+      `SELECT position, id, type, game_id, seq, created_at, attempts, last_attempt_at, last_status, last_error, next_attempt_at, delivered_at, failed_at
+       FROM webhook_messages WHERE webhook_id = $1 AND ($2::bigint IS NULL OR position < $2::bigint) ORDER BY position DESC LIMIT $3`,
+      [webhookId, before, first],
+    );
+    return rows.map((r) => ({
+      position: String(r.position),
+      id: r.id,
+      type: r.type,
+      gameId: r.game_id,
+      seq: r.seq,
+      createdAt: r.created_at,
+      attempts: r.attempts,
+      lastAttemptAt: r.last_attempt_at,
+      lastStatus: r.last_status,
+      lastError: r.last_error,
+      nextAttemptAt: r.delivered_at || r.failed_at ? null : r.next_attempt_at,
+      deliveredAt: r.delivered_at,
+      failedAt: r.failed_at,
+    }));
+  }
+}
+
+const REGISTRATION_COLUMNS = 'id, events, low_time_thresholds, game_id, seat, tournament_id, participant_id';
+
+interface RegistrationRecord {
+  id: string;
+  events: string[];
+  low_time_thresholds: number[];
+  game_id: string | null;
+  seat: number | null;
+  tournament_id: string | null;
+  participant_id: string | null;
+}
+
+const registration = (r: RegistrationRecord): Registration => ({
+  id: r.id,
+  events: r.events as WebhookEvent[],
+  lowTimeThresholdsSeconds: r.low_time_thresholds,
+  gameId: r.game_id,
+  seat: r.seat,
+  tournamentId: r.tournament_id,
+  participantId: r.participant_id,
+});
+
+/** See WebhookStore.claim. A message whose registration is gone is never claimed. */
+const CLAIM_SQL = `
+WITH heads AS (
+  SELECT DISTINCT ON (webhook_id, game_id) id FROM webhook_messages
+  WHERE delivered_at IS NULL AND failed_at IS NULL
+  ORDER BY webhook_id, game_id, seq, n
+), due AS (
+  SELECT m.id FROM webhook_messages m JOIN heads h ON h.id = m.id
+  WHERE m.next_attempt_at <= $1 AND m.delivered_at IS NULL AND m.failed_at IS NULL
+  ORDER BY m.next_attempt_at LIMIT $3
+  FOR UPDATE OF m SKIP LOCKED
+)
+UPDATE webhook_messages m SET attempts = m.attempts + 1, next_attempt_at = $2
+FROM due, webhooks w
+WHERE m.id = due.id AND w.id = m.webhook_id
+RETURNING m.id, m.webhook_id, m.payload, m.attempts, m.created_at, w.url, w.secret`;

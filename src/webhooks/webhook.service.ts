@@ -1,0 +1,151 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { CONFIG, type Config } from '../config/config.js';
+import { Notifications, WEBHOOK_EVENTS, type WebhookEvent } from '../referee/application/notifications.js';
+import { tokenHash } from '../referee/application/seat-tokens.js';
+import { RefereeError } from '../referee/core/errors.js';
+import { checkWebhookUrl } from './url-policy.js';
+import { type DeliveryRow, type NewWebhook, type TokenRole, type WebhookRow, WebhookStore } from './webhook-store.js';
+
+export interface RegisterWebhookInput {
+  url: string;
+  gameId?: string | null;
+  tournamentId?: string | null;
+  events: readonly string[];
+  lowTimeThresholdsSeconds?: readonly number[] | null;
+}
+
+/** A registration with its secret: answered when it is made and when the secret is rotated, never else. */
+export interface WebhookWithSecret {
+  webhook: WebhookRow;
+  secret: string;
+}
+
+export interface DeliveryPage {
+  deliveries: DeliveryRow[];
+  /** Pass as `after` for the next (older) page; null when this one is the last. */
+  endCursor: string | null;
+  hasNextPage: boolean;
+}
+
+/** Registrations a scope (a game, a seat, a tournament, a participant) may have: each multiplies its moves' work. */
+export const MAX_WEBHOOKS_PER_SCOPE = 10;
+const MAX_THRESHOLDS = 5;
+const MAX_THRESHOLD_SECONDS = 30 * 86_400;
+/** TIME_RUNNING_LOW without thresholds: told once a minute is left. */
+const DEFAULT_THRESHOLDS = [60];
+const MAX_PAGE = 100;
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+const newWebhookId = () => `wh_${randomBytes(12).toString('base64url')}`;
+
+/**
+ * Webhook registrations: made with a token, which decides the scope, and managed (a new secret,
+ * deletion, the delivery log) by the token that made them, by any seat of a game registered as
+ * a whole, or by the organizer of a tournament registered (as a whole or for one participant).
+ *
+ * The scope: with `gameId`, a game (a token of one of its seats, or its tournament's organizer's);
+ * with `tournamentId`, a tournament (its organizer's token) or one participant of it (that
+ * participant's token); with neither, the caller's own: a seat token's seat, a participant
+ * token's games, an organizer token's tournament.
+ */
+@Injectable()
+export class WebhookService {
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly notifications: Notifications,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  async register(token: string | null, input: RegisterWebhookInput): Promise<WebhookWithSecret> {
+    const url = checkWebhookUrl(input.url, this.config.webhookAllowedHosts);
+    const events = checkEvents(input.events);
+    const thresholds = checkThresholds(input.lowTimeThresholdsSeconds, events);
+    if (!token) throw new RefereeError('UNAUTHORIZED', "registering a webhook needs a token as a Bearer token: a seat's, a tournament participant's or an organizer's");
+    const hash = tokenHash(token);
+    const scope = await this.scopeOf(await this.store.tokenRole(hash), input);
+    const secret = newSecret();
+    const webhook: NewWebhook = { id: newWebhookId(), url, secret, events, lowTimeThresholdsSeconds: thresholds, ownerTokenHash: hash, ...scope };
+    if (!(await this.store.create(webhook, MAX_WEBHOOKS_PER_SCOPE))) {
+      const what = scope.seat !== null ? 'seat' : scope.participantId !== null ? 'participant' : scope.gameId !== null ? 'game' : 'tournament';
+      throw new RefereeError('WEBHOOK_LIMIT', `this ${what} has ${MAX_WEBHOOKS_PER_SCOPE} webhooks already: delete one first`);
+    }
+    this.notifications.changed(scope, true);
+    return { webhook: { ...webhook, createdAt: new Date() }, secret };
+  }
+
+  /** A new secret: every delivery from now on is signed with it (a retry of an earlier message too). */
+  async rotateSecret(token: string | null, id: string): Promise<WebhookWithSecret> {
+    const webhook = await this.managed(token, id);
+    const secret = newSecret();
+    await this.store.setSecret(id, secret);
+    return { webhook: { ...webhook, secret }, secret };
+  }
+
+  /** Deletes the registration and its messages: nothing more is sent, and its log is gone. */
+  async delete(token: string | null, id: string): Promise<void> {
+    const webhook = await this.managed(token, id);
+    await this.store.delete(id);
+    this.notifications.changed(webhook, false);
+  }
+
+  /** The registration's messages, newest first: their attempts, last answers and what comes next. */
+  async deliveries(token: string | null, id: string, first: number, after: string | null): Promise<DeliveryPage> {
+    if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) throw new RefereeError('INVALID_INPUT', `first must be 1 to ${MAX_PAGE}`);
+    if (after !== null && !/^\d{1,18}$/.test(after)) throw new RefereeError('INVALID_INPUT', 'after must be a cursor from an earlier page (its endCursor)');
+    await this.managed(token, id);
+    const rows = await this.store.deliveries(id, first + 1, after);
+    const deliveries = rows.slice(0, first);
+    return { deliveries, endCursor: deliveries.at(-1)?.position ?? null, hasNextPage: rows.length > first };
+  }
+
+  private async scopeOf(role: TokenRole | null, input: RegisterWebhookInput): Promise<Pick<WebhookRow, 'gameId' | 'seat' | 'tournamentId' | 'participantId'>> {
+    const none = { gameId: null, seat: null, tournamentId: null, participantId: null };
+    if (!role) throw new RefereeError('UNAUTHORIZED', 'this token is none this referee issued (a seat, participant or organizer token)');
+    if (input.gameId && input.tournamentId) throw new RefereeError('INVALID_INPUT', 'a webhook is for a game or for a tournament, not both');
+    if (input.gameId) {
+      const tournamentId = await this.store.gameTournament(input.gameId);
+      if (tournamentId === undefined) throw new RefereeError('NOT_FOUND', `no game with id ${input.gameId}`);
+      const mayRegister = (role.role === 'seat' && role.gameId === input.gameId) || (role.role === 'organizer' && role.tournamentId === tournamentId);
+      if (!mayRegister) throw new RefereeError('UNAUTHORIZED', "a game's webhook needs the token of one of its seats (or of its tournament's organizer)");
+      return { ...none, gameId: input.gameId };
+    }
+    if (input.tournamentId) {
+      if (role.role === 'seat' || role.tournamentId !== input.tournamentId) throw new RefereeError('UNAUTHORIZED', "a tournament's webhook needs its organizer's token, or one of its participants'");
+      return role.role === 'organizer' ? { ...none, tournamentId: role.tournamentId } : { ...none, tournamentId: role.tournamentId, participantId: role.participantId };
+    }
+    if (role.role === 'seat') return { ...none, gameId: role.gameId, seat: role.seat };
+    if (role.role === 'participant') return { ...none, tournamentId: role.tournamentId, participantId: role.participantId };
+    return { ...none, tournamentId: role.tournamentId };
+  }
+
+  /** The registration, if this token may manage it. */
+  private async managed(token: string | null, id: string): Promise<WebhookRow> {
+    if (!token) throw new RefereeError('UNAUTHORIZED', 'managing a webhook needs the token it was registered with as a Bearer token');
+    const webhook = typeof id === 'string' && /^wh_[A-Za-z0-9_-]{16}$/.test(id) ? await this.store.get(id) : null;
+    if (!webhook) throw new RefereeError('NOT_FOUND', `no webhook with id ${id}`);
+    const hash = tokenHash(token);
+    if (webhook.ownerTokenHash === hash) return webhook;
+    const role = await this.store.tokenRole(hash);
+    const mayManage = (role?.role === 'seat' && webhook.gameId === role.gameId && webhook.seat === null) || (role?.role === 'organizer' && webhook.tournamentId === role.tournamentId);
+    if (!mayManage) throw new RefereeError('UNAUTHORIZED', "this token may not manage this webhook: use the token it was registered with (or a seat's of its game, or its tournament organizer's)");
+    return webhook;
+  }
+}
+
+function checkEvents(events: readonly string[]): WebhookEvent[] {
+  const known = new Set<string>(WEBHOOK_EVENTS);
+  if (!Array.isArray(events) || events.length === 0) throw new RefereeError('INVALID_INPUT', `events must name at least one of ${WEBHOOK_EVENTS.join(', ')}`);
+  const unknown = events.find((e) => !known.has(e));
+  if (unknown !== undefined) throw new RefereeError('INVALID_INPUT', `unknown webhook event ${unknown}: one of ${WEBHOOK_EVENTS.join(', ')}`);
+  return WEBHOOK_EVENTS.filter((e) => events.includes(e));
+}
+
+function checkThresholds(given: readonly number[] | null | undefined, events: readonly WebhookEvent[]): number[] {
+  if (given === null || given === undefined || given.length === 0) return events.includes('TIME_RUNNING_LOW') ? DEFAULT_THRESHOLDS : [];
+  if (given.length > MAX_THRESHOLDS || given.some((t) => !Number.isInteger(t) || t < 1 || t > MAX_THRESHOLD_SECONDS)) {
+    throw new RefereeError('INVALID_INPUT', `lowTimeThresholdsSeconds: at most ${MAX_THRESHOLDS} whole numbers of seconds, 1 to ${MAX_THRESHOLD_SECONDS}`);
+  }
+  if (!events.includes('TIME_RUNNING_LOW')) throw new RefereeError('INVALID_INPUT', 'lowTimeThresholdsSeconds go with the TIME_RUNNING_LOW event');
+  return [...new Set(given)].sort((a, b) => b - a);
+}

@@ -1,0 +1,479 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningService, startService } from '../../bench/lib/service.js';
+import { loadConfig } from '../../src/config/config.js';
+import { DatabaseService } from '../../src/database/database.service.js';
+import { notificationsOf } from '../../src/referee/application/notifications.js';
+import { RefereeService } from '../../src/referee/application/referee.service.js';
+import { RefereeError } from '../../src/referee/core/errors.js';
+import { tokenHash } from '../../src/referee/application/seat-tokens.js';
+import type { StoredEvent } from '../../src/referee/core/stream.js';
+import { AppendConflict, EventStore } from '../../src/referee/store/event-store.js';
+import { checkWebhookUrl } from '../../src/webhooks/url-policy.js';
+import { startApp, type TestApp } from '../support/app.js';
+import { ManualClock, startAppWithClock } from '../support/clock.js';
+import { freePort } from '../support/net.js';
+import { ACT, CREATE, GAME } from '../support/queries.js';
+import { type Received, WebhookReceiver } from '../support/webhook-receiver.js';
+
+/**
+ * Webhooks end to end, on PostgreSQL (TEST_DATABASE_URL) or a fresh embedded database: games
+ * played through the API notify a local receiver (node:http), which checks every signature with
+ * the standardwebhooks package. Retries are made quick by a test setting of the backoff (or
+ * driven by a hand-moved clock); nothing waits seconds for time to pass.
+ */
+
+const REGISTER = `mutation($input: RegisterWebhookInput!) {
+  registerWebhook(input: $input) { id secret webhook { id url events lowTimeThresholdsSeconds gameId seat tournamentId participantId } }
+}`;
+const ROTATE = `mutation($id: ID!) { rotateWebhookSecret(id: $id) { id secret } }`;
+const DELETE = `mutation($id: ID!) { deleteWebhook(id: $id) }`;
+const DELIVERIES = `query($id: ID!, $first: Int, $after: String) {
+  webhookDeliveries(id: $id, first: $first, after: $after) {
+    deliveries { messageId type gameId seq attempts lastAttemptAt lastStatus lastError nextAttemptAt deliveredAt givenUpAt }
+    endCursor hasNextPage
+  }
+}`;
+const JOIN = `mutation($id: ID!) { joinGame(gameId: $id) { __typename ... on SeatJoined { seat token } ... on Rejection { code message } } }`;
+
+/** Quick retries for the tests: at most 20 ms, 40 ms, ... 100 ms apart; a look every 50 ms. */
+const QUICK = { webhookRetryBaseMs: 20, webhookRetryMaxMs: 100, webhookPollMs: 50, webhookTimeoutSeconds: 2 };
+
+interface Delivery {
+  messageId: string;
+  type: string;
+  gameId: string;
+  seq: number;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  givenUpAt: string | null;
+}
+
+type Gql = (query: string, variables?: Record<string, unknown>, token?: string) => Promise<any>;
+
+const codeOf = (res: any): string | undefined => res.errors?.[0]?.extensions?.code;
+
+/** A two-seat duel (a test-only game: 3 cards each, in turn), seat 1 left open: it starts when someone joins. */
+async function newDuel(gql: Gql): Promise<{ id: string; token0: string }> {
+  const res = await gql(CREATE, { input: { kind: 'duel', ruleset: { cards: 10, handSize: 3 }, seats: [{ name: 'a' }, { open: true }] } });
+  expect(res.data.createGame.__typename).toBe('GameCreated');
+  return { id: res.data.createGame.game.id, token0: res.data.createGame.tokens[0].token };
+}
+
+async function joinDuel(gql: Gql, id: string): Promise<string> {
+  const res = await gql(JOIN, { id });
+  expect(res.data.joinGame.__typename).toBe('SeatJoined');
+  return res.data.joinGame.token;
+}
+
+/** Plays up to `moves` moves (all, without), each the first legal action of the seat to act; answers the seats that moved. */
+async function play(gql: Gql, id: string, tokens: string[], moves = Number.POSITIVE_INFINITY): Promise<number[]> {
+  const seats: number[] = [];
+  while (seats.length < moves) {
+    const game = (await gql(GAME, { id }, tokens[0])).data.game;
+    if (game.status !== 'ACTIVE') break;
+    const seat = game.toAct[0] as number;
+    const legal = (await gql(GAME, { id }, tokens[seat])).data.game.legalActions;
+    const res = await gql(ACT, { gameId: id, moveId: `m${game.version}`, action: legal[0], expectedVersion: game.version }, tokens[seat]);
+    expect(res.data.submitAction.__typename).toBe('MoveAccepted');
+    seats.push(seat);
+  }
+  return seats;
+}
+
+async function register(gql: Gql, token: string, input: Record<string, unknown>): Promise<{ id: string; secret: string }> {
+  const res = await gql(REGISTER, { input }, token);
+  expect(res.errors).toBeUndefined();
+  return res.data.registerWebhook;
+}
+
+/** The whole delivery log, oldest first. */
+async function log(gql: Gql, webhookId: string, token: string): Promise<Delivery[]> {
+  const all: Delivery[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const res = await gql(DELIVERIES, { id: webhookId, first: 2, after }, token);
+    expect(res.errors).toBeUndefined();
+    const page = res.data.webhookDeliveries;
+    all.push(...page.deliveries);
+    if (!page.hasNextPage) return all.reverse();
+    after = page.endCursor;
+  }
+}
+
+/** Polls a condition on the service (the delivery log) every 20 ms; `timeoutMs` is a safety net. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs / 1000} s: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const ofGame = (gameId: string) => (r: Received) => WebhookReceiver.body(r).data.gameId === gameId;
+
+describe('webhooks', () => {
+  let receiver: WebhookReceiver;
+  let t: TestApp;
+  let gql: Gql;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    t = await startApp({ webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], ...QUICK });
+    gql = (q, v, token) => t.gql(q, v, token);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.stop();
+  });
+  beforeEach(() => {
+    receiver.status = 200;
+  });
+
+  it(`tells a game's turns and its end in order, signed, each message once (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite'})`, async () => {
+    const { id, token0 } = await newDuel(gql);
+    const hook = await register(gql, token0, { url: receiver.url, gameId: id, events: ['YOUR_TURN', 'GAME_OVER'] });
+    expect(hook.secret).toMatch(/^whsec_/);
+    const token1 = await joinDuel(gql, id);
+    const movers = await play(gql, id, [token0, token1]);
+    expect(movers).toEqual([0, 1, 0, 1, 0, 1]);
+
+    const expected = movers.length + 1;
+    await receiver.until(() => receiver.delivered().filter(ofGame(id)).length === expected);
+    const got = receiver.received.filter(ofGame(id));
+    // Every message verifies, and none came twice: each was answered 200 the first time.
+    const bodies = got.map((r) => WebhookReceiver.verify(r, hook.secret));
+    expect(new Set(got.map((r) => r.id)).size).toBe(got.length);
+    // The join starts the game (seat 0 to act), then each move hands the turn over; the last ends it.
+    expect(bodies.map((b) => [b.type, b.data.seat])).toEqual([
+      ['game.your_turn', 0],
+      ['game.your_turn', 1],
+      ['game.your_turn', 0],
+      ['game.your_turn', 1],
+      ['game.your_turn', 0],
+      ['game.your_turn', 1],
+      ['game.over', null],
+    ]);
+    const seqs = bodies.map((b) => b.data.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(bodies.at(-1)!.data).toMatchObject({ gameId: id, kind: 'duel', result: { winners: expect.any(Array), summary: expect.any(String) } });
+    for (const r of got) {
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(Number(r.timestamp)).toBeCloseTo(Date.now() / 1000, -2);
+    }
+
+    // The log: every message delivered at the first attempt.
+    const entries = await log(gql, hook.id, token0);
+    expect(entries.map((e) => e.messageId)).toEqual(got.map((r) => r.id));
+    for (const e of entries) expect(e).toMatchObject({ gameId: id, attempts: 1, lastStatus: 200, lastError: null, nextAttemptAt: null, givenUpAt: null, deliveredAt: expect.any(String) });
+  });
+
+  it('keeps trying while the receiver is down (503, a redirect, the port closed), then delivers everything, in order', async () => {
+    const { id, token0 } = await newDuel(gql);
+    const hook = await register(gql, token0, { url: receiver.url, gameId: id, events: ['YOUR_TURN', 'GAME_OVER'] });
+    receiver.status = 503;
+    const token1 = await joinDuel(gql, id);
+    await play(gql, id, [token0, token1], 2);
+    const first = () => receiver.received.filter(ofGame(id));
+    await receiver.until(() => first().length >= 3, 60_000, 'three refused attempts');
+    // The next messages of the game wait for the first: only it was tried.
+    expect(new Set(first().map((r) => r.id)).size).toBe(1);
+    receiver.status = 307;
+    await receiver.until(() => first().some((r) => r.status === 307), 60_000, 'an attempt answered with a redirect');
+    await receiver.stop();
+    await play(gql, id, [token0, token1]);
+    const refused = await eventually(
+      () => log(gql, hook.id, token0),
+      (entries) => /ECONNREFUSED/.test(entries[0]?.lastError ?? ''),
+    );
+    expect(refused[0]).toMatchObject({ deliveredAt: null, nextAttemptAt: expect.any(String) });
+    expect(refused[0].attempts).toBeGreaterThanOrEqual(5);
+    expect(refused.slice(1).every((e) => e.attempts === 0)).toBe(true);
+
+    receiver.status = 200;
+    await receiver.start();
+    const all = refused.length;
+    expect(all).toBe(7);
+    await receiver.until(() => receiver.delivered().filter(ofGame(id)).length === all);
+    const delivered = receiver.delivered().filter(ofGame(id));
+    for (const r of delivered) WebhookReceiver.verify(r, hook.secret);
+    const entries = await eventually(
+      () => log(gql, hook.id, token0),
+      (e) => e.every((d) => d.deliveredAt !== null),
+    );
+    // In the order they were caused, each received (at least) once.
+    expect(delivered.map((r) => r.id)).toEqual(entries.map((e) => e.messageId));
+    expect(WebhookReceiver.body(delivered.at(-1)!).type).toBe('game.over');
+    expect(entries[0]).toMatchObject({ lastStatus: 200, lastError: null, nextAttemptAt: null });
+    expect(entries[0].attempts).toBeGreaterThanOrEqual(6);
+  });
+
+  it('signs with a new secret from its rotation on; a seat registers for its own turns only', async () => {
+    const { id, token0 } = await newDuel(gql);
+    const old = await register(gql, token0, { url: receiver.url, events: ['YOUR_TURN'] });
+    const token1 = await joinDuel(gql, id);
+    await receiver.until(() => receiver.delivered().filter(ofGame(id)).length === 1);
+    WebhookReceiver.verify(receiver.delivered().filter(ofGame(id))[0], old.secret);
+
+    const rotated = (await gql(ROTATE, { id: old.id }, token0)).data.rotateWebhookSecret;
+    expect(rotated.id).toBe(old.id);
+    expect(rotated.secret).not.toBe(old.secret);
+    // Seat 0 moves, seat 1 (not this webhook's seat) moves, and it is seat 0's turn again.
+    await play(gql, id, [token0, token1], 2);
+    await receiver.until(() => receiver.delivered().filter(ofGame(id)).length === 2);
+    const [, next] = receiver.delivered().filter(ofGame(id));
+    expect(WebhookReceiver.verify(next, rotated.secret).data).toMatchObject({ gameId: id, seat: 0 });
+    expect(() => WebhookReceiver.verify(next, old.secret)).toThrow(/signature/);
+
+    // Only the token it was made with (or one of its game's seats for a whole game's) manages it.
+    expect(codeOf(await gql(ROTATE, { id: old.id }, token1))).toBe('UNAUTHORIZED');
+    expect(codeOf(await gql(DELIVERIES, { id: old.id }, token1))).toBe('UNAUTHORIZED');
+    expect((await gql(DELETE, { id: old.id }, token0)).data.deleteWebhook).toBe(true);
+    expect(codeOf(await gql(DELIVERIES, { id: old.id }, token0))).toBe('NOT_FOUND');
+    // Deleted, it is told nothing more: its seat's next turn stores no message.
+    await play(gql, id, [token0, token1], 2);
+    const { rows } = await t.app.get(DatabaseService).pool.query('SELECT count(*)::int AS n FROM webhook_messages WHERE webhook_id = $1', [old.id]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('refuses URLs the operator did not allow, with a stable code, and malformed ones', async () => {
+    const { token0 } = await newDuel(gql);
+    const refusal = async (url: string) => codeOf(await gql(REGISTER, { input: { url, events: ['YOUR_TURN'] } }, token0));
+    expect(await refusal('https://example.com/hooks')).toBe('WEBHOOK_NOT_ALLOWED');
+    // The allowed host on another port is another receiver.
+    expect(await refusal(`http://127.0.0.1:${receiver.port + 1}/hooks`)).toBe('WEBHOOK_NOT_ALLOWED');
+    expect(await refusal(`http://localhost:${receiver.port}/hooks`)).toBe('WEBHOOK_NOT_ALLOWED');
+    expect(await refusal(`ftp://127.0.0.1:${receiver.port}/hooks`)).toBe('INVALID_INPUT');
+    expect(await refusal(`http://user:secret@127.0.0.1:${receiver.port}/hooks`)).toBe('INVALID_INPUT');
+    expect(await refusal('not a url')).toBe('INVALID_INPUT');
+    expect(codeOf(await gql(REGISTER, { input: { url: receiver.url, events: ['YOUR_TURN'] } }))).toBe('UNAUTHORIZED');
+    expect(codeOf(await gql(REGISTER, { input: { url: receiver.url, events: [] } }, token0))).toBe('INVALID_INPUT');
+
+    // Unset, no host is allowed: every registration is refused, and the message names the setting.
+    const unset = loadConfig({});
+    expect(unset.webhookAllowedHosts).toEqual([]);
+    expect(() => checkWebhookUrl(receiver.url, unset.webhookAllowedHosts)).toThrow(RefereeError);
+    expect(() => checkWebhookUrl(receiver.url, unset.webhookAllowedHosts)).toThrow(expect.objectContaining({ code: 'WEBHOOK_NOT_ALLOWED', message: expect.stringContaining('WEBHOOK_ALLOWED_HOSTS') }));
+    expect(loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'hooks.example.com, 10.0.0.5:8080,[::1]:9000' }).webhookAllowedHosts).toEqual([
+      { hostname: 'hooks.example.com', port: null },
+      { hostname: '10.0.0.5', port: 8080 },
+      { hostname: '[::1]', port: 9000 },
+    ]);
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'http://hooks.example.com' })).toThrow(/WEBHOOK_ALLOWED_HOSTS/);
+  });
+  it('stores a message exactly with its events: of appends racing for one version, the loser stores neither', async () => {
+    const store = t.app.get(EventStore);
+    const gameId = `race-${randomBytes(6).toString('hex')}`;
+    const token = `arb_${randomBytes(24).toString('base64url')}`;
+    const at = new Date().toISOString();
+    // Rows written through the store alone (no referee holds this game): only the store's contract is at stake.
+    const event = (seq: number, tag: string): StoredEvent => ({
+      seq,
+      type: 'Noted',
+      actor: null,
+      moveId: null,
+      bodyHash: null,
+      payload: { tag },
+      createdAt: at,
+      prevHash: `h${seq - 1}`,
+      hash: `h${seq}${tag}`,
+    });
+    const head = (version: number) => ({ status: 'ACTIVE' as const, version, hash: `h${version}`, result: null });
+    await store.createGame(
+      {
+        id: gameId,
+        kind: 'duel',
+        status: 'ACTIVE',
+        version: 1,
+        headHash: 'h1',
+        ruleset: {},
+        rulesetHash: 'r',
+        seedCommitment: 'c',
+        serverSeed: 's',
+        randomSource: 'fair',
+        suppliedChance: null,
+        imported: false,
+        result: null,
+      },
+      [{ index: 0, name: null, tokenHash: tokenHash(token), clientSeed: null }],
+      [event(1, 'created')],
+    );
+    const hook = await register(gql, token, { url: receiver.url, gameId, events: ['GAME_OVER'] });
+    const message = (seq: number, tag: string) => ({
+      id: `msg_${tag}_${gameId}`,
+      webhookId: hook.id,
+      gameId,
+      seq,
+      n: 0,
+      type: 'game.over',
+      payload: { type: 'game.over', timestamp: at, data: { gameId, seq, seat: null } },
+      createdAt: at,
+    });
+    // The first is written alone; the two racing for version 3 then go together in one statement, which fails and is retried one by one.
+    const results = await Promise.allSettled([
+      store.append(gameId, [event(2, 'a')], head(2), [message(2, 'a')]),
+      store.append(gameId, [event(3, 'b')], head(3), [message(3, 'b')]),
+      store.append(gameId, [event(3, 'c')], head(3), [message(3, 'c')]),
+    ]);
+    expect(results[0].status).toBe('fulfilled');
+    const lost = results.slice(1).filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(lost).toHaveLength(1);
+    expect(lost[0].reason).toBeInstanceOf(AppendConflict);
+    const winner = (await store.events(gameId, 2)).map((e) => e.payload.tag);
+    expect(winner).toHaveLength(1);
+    const { rows } = await t.app.get(DatabaseService).pool.query('SELECT id FROM webhook_messages WHERE webhook_id = $1 ORDER BY seq', [hook.id]);
+    expect(rows.map((r: { id: string }) => r.id)).toEqual([message(2, 'a').id, message(3, winner[0] as string).id]);
+    expect((await gql(DELETE, { id: hook.id }, token)).data.deleteWebhook).toBe(true);
+  });
+});
+
+describe('webhooks on a hand-moved clock', () => {
+  it('retries when the clock says so, and gives a message up after 26 hours; the next one then goes', async () => {
+    const receiver = await WebhookReceiver.start();
+    const clock = new ManualClock();
+    // The default schedule (30 s, doubling to 1 h, given up after 26 h); only the looks are frequent.
+    const t = await startAppWithClock(clock, { webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], webhookPollMs: 20 });
+    const gql: Gql = (q, v, token) => t.gql(q, v, token);
+    try {
+      receiver.status = 503;
+      const { id, token0 } = await newDuel(gql);
+      const hook = await register(gql, token0, { url: receiver.url, gameId: id, events: ['YOUR_TURN'] });
+      const token1 = await joinDuel(gql, id);
+      await receiver.until(() => receiver.received.length === 1);
+      // The first retry is due within 30 s of clock time: none comes while the clock stands still.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(receiver.received).toHaveLength(1);
+      clock.advance(30_000);
+      await receiver.until(() => receiver.received.length === 2);
+      await play(gql, id, [token0, token1], 1);
+      // Just past the first message's 26 hours (not yet the second's, caused 30 s later).
+      clock.advance(26 * 3600_000 - 20_000);
+      const entries = await eventually(
+        () => log(gql, hook.id, token0),
+        (e) => e[0]?.givenUpAt !== null,
+      );
+      expect(entries[0]).toMatchObject({ attempts: 3, lastStatus: 503, nextAttemptAt: null, deliveredAt: null });
+      receiver.status = 200;
+      // Given up, the first no longer holds the second back (retried when its own time comes).
+      clock.advance(30_000);
+      await receiver.until(() => receiver.delivered().length === 1);
+      expect(WebhookReceiver.body(receiver.delivered()[0]).data).toMatchObject({ gameId: id, seat: 1 });
+      expect(receiver.delivered()[0].id).toBe(entries[1].messageId);
+    } finally {
+      await t.close();
+      await receiver.stop();
+    }
+  });
+});
+
+describe('webhooks of a game with a clock', () => {
+  it("tell a seat's time running low (once per threshold and turn) and running out, then the game's end", async () => {
+    const receiver = await WebhookReceiver.start();
+    // Signatures are checked against the wall clock: this one starts at it and moves a few minutes at most.
+    const clock = new ManualClock();
+    const t = await startAppWithClock(clock, { webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], ...QUICK });
+    const gql: Gql = (q, v, token) => t.gql(q, v, token);
+    try {
+      const created = await gql(CREATE, { input: { kind: 'duel', ruleset: { cards: 10, handSize: 3 }, timeControl: { kind: 'FISCHER', baseSeconds: 60 } } });
+      expect(created.data.createGame.__typename).toBe('GameCreated');
+      const id = created.data.createGame.game.id as string;
+      const token0 = created.data.createGame.tokens[0].token as string;
+      const hook = await register(gql, token0, { url: receiver.url, gameId: id, events: ['TIME_RUNNING_LOW', 'TIMED_OUT', 'GAME_OVER'], lowTimeThresholdsSeconds: [10, 30] });
+
+      // What the deadline worker calls: the thresholds to watch, then each time a seat's time runs low.
+      const notifier = notificationsOf(t.app.get(EventStore));
+      expect(await notifier.lowTimeThresholds(id)).toEqual([30, 10]);
+      clock.advance(35_000);
+      await notifier.timeRunningLow(id, 0, 25_000);
+      await notifier.timeRunningLow(id, 0, 24_000);
+      clock.advance(20_000);
+      await notifier.timeRunningLow(id, 0, 5_000);
+      clock.advance(10_000);
+      await t.app.get(RefereeService).deadlines!.tick();
+
+      await receiver.until(() => receiver.delivered().length === 4);
+      const bodies = receiver.delivered().map((r) => WebhookReceiver.verify(r, hook.secret));
+      expect(bodies.map((b) => [b.type, b.data.seat])).toEqual([
+        ['game.time_running_low', 0],
+        ['game.time_running_low', 0],
+        ['game.timed_out', 0],
+        ['game.over', null],
+      ]);
+      expect(bodies.map((b) => b.data.thresholdSeconds ?? b.data.rule)).toEqual([30, 10, 'concede', undefined]);
+      expect(bodies[3].data).toMatchObject({ result: { winners: [1] } });
+      expect(receiver.received).toHaveLength(4);
+    } finally {
+      await t.close();
+      await receiver.stop();
+    }
+  });
+});
+
+describe('webhooks across a crash', () => {
+  /** The service as its own process, on PostgreSQL (TEST_DATABASE_URL) or an embedded database in a temporary folder. */
+  const url = process.env.TEST_DATABASE_URL;
+
+  async function gqlAt(service: RunningService, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<any> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    const res = await fetch(`${service.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+    return res.json();
+  }
+
+  it('loses no message when the service is killed with SIGKILL while they wait: restarted, it delivers them all, in order', async () => {
+    const receiver = await WebhookReceiver.start();
+    const dataDir = url ? null : mkdtempSync(join(tmpdir(), 'arbiter-webhooks-'));
+    const env = {
+      ...(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir! }),
+      WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${receiver.port}`,
+      WEBHOOK_RETRY_BASE_MS: '50',
+      WEBHOOK_RETRY_MAX_MS: '200',
+      WEBHOOK_POLL_MS: '50',
+      WEBHOOK_TIMEOUT_SECONDS: '1',
+    };
+    const port = await freePort();
+    let service = await startService(env, port);
+    try {
+      const gql: Gql = (q, v, token) => gqlAt(service, q, v, token);
+      receiver.status = 503;
+      const created = (await gql(CREATE, { input: { kind: 'backgammon', ruleset: { matchLength: 1 } } })).data.createGame;
+      const id = created.game.id as string;
+      const tokens = created.tokens.map((x: { token: string }) => x.token);
+      const hook = await register(gql, tokens[0], { url: receiver.url, gameId: id, events: ['YOUR_TURN', 'GAME_OVER'] });
+      await play(gql, id, tokens, 8);
+      const resigned = await gql(`mutation($id: ID!) { resignGame(gameId: $id, moveId: "r") { __typename } }`, { id }, tokens[0]);
+      expect(resigned.data.resignGame.__typename).toBe('MoveAccepted');
+      const stored = await log(gql, hook.id, tokens[0]);
+      expect(stored.length).toBeGreaterThanOrEqual(3);
+      expect(stored.at(-1)!.type).toBe('game.over');
+      await receiver.until(() => receiver.received.length >= 2, 60_000, 'two refused attempts');
+
+      service.process.kill('SIGKILL');
+      await service.exited;
+      expect(receiver.delivered()).toEqual([]);
+      receiver.status = 200;
+      service = await startService(env, port);
+
+      await receiver.until(() => receiver.delivered().length === stored.length, 60_000, 'every message after the restart');
+      const delivered = receiver.delivered();
+      expect(delivered.map((r) => r.id)).toEqual(stored.map((e) => e.messageId));
+      for (const r of delivered) expect(WebhookReceiver.verify(r, hook.secret).data.gameId).toBe(id);
+      const entries = await eventually(
+        () => log(gql, hook.id, tokens[0]),
+        (e) => e.every((d) => d.deliveredAt !== null),
+      );
+      expect(entries.map((e) => e.messageId)).toEqual(stored.map((e) => e.messageId));
+    } finally {
+      service.process.kill('SIGTERM');
+      await service.exited;
+      await receiver.stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
