@@ -1,14 +1,14 @@
 import type { Outcome, Viewer } from '../../engines/kit/index.js';
 import { hashOf } from '../core/canonical.js';
 import { RefereeError } from '../core/errors.js';
-import type { GameCommand, GameDecider } from '../core/game/commands.js';
+import type { Decision, GameCommand, GameDecider } from '../core/game/commands.js';
 import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict, type EventStore } from '../store/event-store.js';
 import type { Clock } from './clock.js';
 import type { DeadlineTracker } from './deadlines.js';
 import type { GameQueries } from './game-queries.js';
-import { type LiveGame, type LiveGames } from './live-games.js';
+import type { LiveGame, LiveGames, Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
 import { notificationsOf } from './notifications.js';
 import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash, unwrap } from './seat-tokens.js';
@@ -110,17 +110,15 @@ export class GameCommands {
               }
               return reject(decided.error.code, decided.error.message, game.version);
             }
-            const { game: next, events, steps } = this.live.advance(game, game, decided.value);
+            let next: LiveGame;
+            let steps: Step[];
             try {
-              await this.store.append(gameId, events, head(next), await this.outbox(game, next, events));
+              ({ next, steps } = await this.stored(game, decided.value));
             } catch (err) {
-              this.live.forget(gameId);
               if (!(err instanceof AppendConflict)) throw err;
               if (attempt === 1) continue;
               return reject('VERSION_CONFLICT', 'another move was stored first; reload and try again', game.version);
             }
-            this.live.publish(next, steps);
-            this.deadlines.track(next);
             this.metrics.inc('arbiter_moves_accepted_total', { kind });
             this.metrics.observe('arbiter_move_duration_seconds', { kind }, (performance.now() - started) / 1000);
             const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, seat));
@@ -144,17 +142,12 @@ export class GameCommands {
         const game = await this.live.get(gameId);
         if (game.ended) return game;
         const decided = unwrap(this.decider.decide({ type: 'Adjudicate', outcome, reason }, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied }));
-        const { game: next, events, steps } = this.live.advance(game, game, decided);
         try {
-          await this.store.append(gameId, events, head(next), await this.outbox(game, next, events));
+          return (await this.stored(game, decided)).next;
         } catch (err) {
-          this.live.forget(gameId);
           if (err instanceof AppendConflict && attempt === 1) continue;
           throw err;
         }
-        this.live.publish(next, steps);
-        this.deadlines.track(next);
-        return next;
       }
     });
   }
@@ -212,17 +205,15 @@ export class GameCommands {
               }
               return reject(decided.error.code, decided.error.message, game.version);
             }
-            const { game: next, events, steps } = this.live.advance(game, game, decided.value);
+            let next: LiveGame;
+            let steps: Step[];
             try {
-              await this.store.append(gameId, events, head(next), await this.outbox(game, next, events));
+              ({ next, steps } = await this.stored(game, decided.value));
             } catch (err) {
-              this.live.forget(gameId);
               if (!(err instanceof AppendConflict)) throw err;
               if (attempt === 1) continue;
               return reject('VERSION_CONFLICT', 'another command was stored first; read the game again', game.version);
             }
-            this.live.publish(next, steps);
-            this.deadlines.track(next);
             const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, viewer));
             return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome };
           }
@@ -232,6 +223,24 @@ export class GameCommands {
         if (err instanceof RefereeError) return reject(err.code, err.message);
         throw err;
       });
+  }
+
+  /**
+   * Stores a decision at the game's expected version, with the notifications it causes, then
+   * holds and publishes the game and moves its deadline. A failed append (AppendConflict: a lost
+   * race) drops the cached game and is thrown for the caller to decide again or refuse.
+   */
+  private async stored(game: LiveGame, decision: Decision): Promise<{ next: LiveGame; steps: Step[] }> {
+    const { game: next, events, steps } = this.live.advance(game, game, decision);
+    try {
+      await this.store.append(game.gameId, events, head(next), await this.outbox(game, next, events));
+    } catch (err) {
+      this.live.forget(game.gameId);
+      throw err;
+    }
+    this.live.publish(next, steps);
+    this.deadlines.track(next);
+    return { next, steps };
   }
 
   /** Takes an open seat; the last seat taken starts the game. */
