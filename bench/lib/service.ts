@@ -23,6 +23,8 @@ export interface RunningService {
 }
 
 const START_TIMEOUT_MS = 180_000;
+/** One probe that hangs must not use up the whole start-up allowance. */
+const PROBE_TIMEOUT_MS = 10_000;
 
 /** Starts `node dist/src/main.js` as its own process and waits until /healthz answers. */
 export async function startService(env: Record<string, string>, port: number): Promise<RunningService> {
@@ -38,16 +40,21 @@ export async function startService(env: Record<string, string>, port: number): P
   // A safety net, not a speed requirement: on a machine busy with parallel test suites, loading
   // the modules alone has taken most of a minute.
   const deadline = Date.now() + START_TIMEOUT_MS;
+  // What the last probe saw, so a service that logs "ready" but never answers says why.
+  let lastProbe = 'no probe answered';
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited during start-up:\n${output}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      /* not listening yet */
+      const answer = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      if (answer.ok) break;
+      lastProbe = `HTTP ${answer.status}: ${(await answer.text()).slice(0, 300)}`;
+    } catch (err) {
+      const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+      lastProbe = `${(err as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the service did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`);
+      throw new Error(`the service did not start within ${START_TIMEOUT_MS / 1000} s (last probe of ${url}/healthz: ${lastProbe}):\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crashCheck } from '../../bench/lib/crash.js';
+import { freePort } from '../support/net.js';
 
 /** Bots playing at once, and the acknowledged moves to wait for before the signal (however long they take). */
 const CLIENTS = 16;
@@ -16,7 +17,7 @@ async function check(signal: 'SIGKILL' | 'SIGTERM') {
   const dataDir = url ? null : mkdtempSync(join(tmpdir(), 'arbiter-crash-'));
   try {
     const env = { LOG_LEVEL: 'info', ...(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir! }) };
-    return await crashCheck(env, 3600 + Math.floor(Math.random() * 100), CLIENTS, { acknowledged: ACKNOWLEDGED, timeoutMs: ACK_TIMEOUT_MS }, signal);
+    return await crashCheck(env, await freePort(), CLIENTS, { acknowledged: ACKNOWLEDGED, timeoutMs: ACK_TIMEOUT_MS }, signal);
   } finally {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
