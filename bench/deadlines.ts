@@ -1,6 +1,6 @@
 /**
  * Deadline benchmark: `npm run bench -- bench/deadlines.js [--pglite] [--games 10000] [--base 60]
- * [--instances N] [--seconds 10] [--clients 10,50] [--kind backgammon]`.
+ * [--instances N] [--seconds 10] [--rounds 1] [--clients 10,50] [--kind backgammon]`.
  *
  * Starts the built service as its own process (N of them on one PostgreSQL with --instances N)
  * and measures the time controls' two costs:
@@ -10,11 +10,15 @@
  *    game, how long after its deadline its TimedOut was stored (p50/p99/max): the event is
  *    stamped with the deadline itself, and the game row with the time it was stored.
  * 2. Moves: the load bench's move throughput (bench/load.ts: bots playing whole games, one
- *    request per move) with and without a clock on the games, phases interleaved, so that the
- *    deadline machinery's cost on a move (the clock in the decision, the deadline row written
- *    after it) shows as the difference.
+ *    request per move) with and without a clock on the games, phases interleaved (without,
+ *    with, with, without, `--rounds` times: a drift of the machine's speed weighs on both
+ *    alike), so that the deadline machinery's cost on a move (the clock in the decision, the
+ *    deadline row in the move's statement) shows as the difference. On a machine shared with
+ *    other work, moves/s swing with it; the CPU time a move costs swings less: the services'
+ *    processes and, on PostgreSQL, the server's backends for the benchmark's database (Linux
+ *    /proc; the server's shared background work, such as writing the WAL, is not counted).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -34,6 +38,7 @@ const gameCount = Number(flag('games', '10000'));
 const baseSeconds = Number(flag('base', '60'));
 const instances = Number(flag('instances', '1'));
 const seconds = Number(flag('seconds', '10'));
+const rounds = Number(flag('rounds', '1'));
 const clientCounts = flag('clients', '10,50').split(',').map(Number);
 const kind = flag('kind', 'backgammon');
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -117,9 +122,37 @@ async function deadlines(services: RunningService[], dataDir: string | null): Pr
   );
 }
 
+/** CPU milliseconds a process has used so far (Linux /proc, in ticks of 10 ms); NaN where it cannot be read. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command's name (in parentheses, which may hold spaces): utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * The CPU time of the processes doing the moves' work, from now until the returned function is
+ * called: the services, and on PostgreSQL the server's backends serving the benchmark's database
+ * (other databases' are someone else's work). A backend that ends meanwhile is not counted.
+ */
+async function cpuMeter(services: RunningService[], db: pg.Client | null): Promise<() => Promise<{ service: number; database: number }>> {
+  const backends = async () => (db ? (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid) : []);
+  const used = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuMs(pid)]));
+  const service = used(services.map((s) => s.process.pid!));
+  const database = used(await backends());
+  const since = (before: Map<number, number>, now: Map<number, number>) => [...now].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+  return async () => ({ service: since(service, used([...service.keys()])), database: since(database, used(await backends())) });
+}
+
 /** Bots playing whole games for `durationMs`, `clients` at once; the games with `timeControl` (or without, null). */
-async function moves(urls: string[], clients: number, durationMs: number, timeControl: unknown) {
+async function moves(services: RunningService[], db: pg.Client | null, clients: number, durationMs: number, timeControl: unknown) {
+  const urls = services.map((s) => s.url);
   const engine = ENGINES.find((e) => e.kind === kind)!;
+  const cpu = await cpuMeter(services, db);
   let moved = 0;
   let rejected = 0;
   const latencies: number[] = [];
@@ -149,7 +182,8 @@ async function moves(urls: string[], clients: number, durationMs: number, timeCo
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { perSecond: moved / (durationMs / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99), rejected };
+  const used = await cpu();
+  return { perSecond: moved / (durationMs / 1000), cpuPerMove: (used.service + used.database) / moved, p50: percentile(latencies, 50), p99: percentile(latencies, 99), rejected };
 }
 
 async function stop(services: RunningService[]): Promise<void> {
@@ -171,22 +205,29 @@ async function main() {
     out(`Arbiter deadline benchmark: database ${usePglite ? 'embedded PGlite' : databaseUrl.replace(/\/\/.*@/, '//')}, ${instances} instance${instances > 1 ? 's' : ''}, DEADLINE_POLL_MS default`);
     await deadlines(services, dataDir);
     if (services.some((s) => s.process.exitCode !== null)) services = await start();
-    const urls = services.map((s) => s.url);
-    await moves(urls, 10, 3000, null); // warm-up: JIT, connection pools, caches
-    out(`moves (${kind}, ${seconds} s a phase, phases interleaved): without a clock, then with ${JSON.stringify(MOVES_CLOCK)}`);
+    const db = usePglite ? null : new pg.Client({ connectionString: databaseUrl });
+    await db?.connect();
+    // Warm-up, both ways: JIT, connection pools, caches.
+    for (const timeControl of [null, MOVES_CLOCK]) await moves(services, db, 10, 3000, timeControl);
+    out(`moves (${kind}, ${seconds} s a phase, interleaved ${rounds} time(s): without a clock, with ${JSON.stringify(MOVES_CLOCK)}, with, without)`);
     for (const clients of clientCounts) {
-      const runs: Record<'none' | 'clock', { perSecond: number; p50: number; p99: number; rejected: number }[]> = { none: [], clock: [] };
-      for (let round = 0; round < 2; round++) {
-        runs.none.push(await moves(urls, clients, seconds * 1000, null));
-        runs.clock.push(await moves(urls, clients, seconds * 1000, MOVES_CLOCK));
+      const runs: Record<'none' | 'clock', Awaited<ReturnType<typeof moves>>[]> = { none: [], clock: [] };
+      for (let round = 0; round < rounds; round++) {
+        for (const phase of ['none', 'clock', 'clock', 'none'] as const) runs[phase].push(await moves(services, db, clients, seconds * 1000, phase === 'clock' ? MOVES_CLOCK : null));
       }
-      const mean = (xs: { perSecond: number }[]) => xs.reduce((s, x) => s + x.perSecond, 0) / xs.length;
-      for (const [label, rs] of Object.entries(runs))
+      const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+      const perSecond = (label: 'none' | 'clock') => mean(runs[label].map((r) => r.perSecond));
+      const cpu = (label: 'none' | 'clock') => mean(runs[label].map((r) => r.cpuPerMove));
+      for (const label of ['none', 'clock'] as const) {
+        const rs = runs[label];
         out(
-          `  ${String(clients).padStart(2)} clients, ${label.padEnd(5)} ${mean(rs).toFixed(0).padStart(6)} moves/s   (phases: ${rs.map((r) => r.perSecond.toFixed(0)).join(', ')}; p50 ${rs.map((r) => r.p50.toFixed(1)).join(', ')} ms; p99 ${rs.map((r) => r.p99.toFixed(1)).join(', ')} ms; ${rs.reduce((s, r) => s + r.rejected, 0)} rejected)`,
+          `  ${String(clients).padStart(2)} clients, ${label.padEnd(5)} ${perSecond(label).toFixed(0).padStart(6)} moves/s, ${cpu(label).toFixed(2)} ms CPU a move   (phases: ${rs.map((r) => r.perSecond.toFixed(0)).join(', ')} moves/s; ${rs.map((r) => r.cpuPerMove.toFixed(2)).join(', ')} ms CPU; p50 ${rs.map((r) => r.p50.toFixed(1)).join(', ')} ms; p99 ${rs.map((r) => r.p99.toFixed(1)).join(', ')} ms; ${rs.reduce((s, r) => s + r.rejected, 0)} rejected)`,
         );
-      out(`  ${String(clients).padStart(2)} clients: with clocks ${((mean(runs.clock) / mean(runs.none) - 1) * 100).toFixed(1)}% moves/s`);
+      }
+      const change = (a: number, b: number) => `${((a / b - 1) * 100).toFixed(1)}%`;
+      out(`  ${String(clients).padStart(2)} clients: with clocks ${change(perSecond('clock'), perSecond('none'))} moves/s, ${change(cpu('clock'), cpu('none'))} CPU a move`);
     }
+    await db?.end();
   } finally {
     await stop(services);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

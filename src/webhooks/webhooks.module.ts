@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Clock } from '../referee/application/clock.js';
 import { Notifications } from '../referee/application/notifications.js';
-import { RefereeService } from '../referee/application/referee.service.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { WebhookStore } from './webhook-store.js';
 import { WebhookService } from './webhook.service.js';
@@ -17,8 +16,8 @@ import { WebhooksResolver } from './webhooks.resolver.js';
     WebhookStore,
     {
       provide: Notifications,
-      useFactory: (store: WebhookStore, referee: RefereeService, clock: Clock) => new Notifications(store, (gameId) => referee.game(gameId), clock),
-      inject: [WebhookStore, RefereeService, Clock],
+      useFactory: (store: WebhookStore, clock: Clock) => new Notifications(store, clock),
+      inject: [WebhookStore, Clock],
     },
     WebhookService,
     DeliveryWorker,

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { type RunningService, startService } from '../../bench/lib/service.js';
 import { loadConfig } from '../../src/config/config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
-import { notificationsOf } from '../../src/referee/application/notifications.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { RefereeError } from '../../src/referee/core/errors.js';
 import { tokenHash } from '../../src/referee/application/seat-tokens.js';
 import type { StoredEvent } from '../../src/referee/core/stream.js';
+import { DeadlineStore } from '../../src/referee/store/deadline-store.js';
 import { AppendConflict, EventStore } from '../../src/referee/store/event-store.js';
 import { checkWebhookUrl } from '../../src/webhooks/url-policy.js';
 import { startApp, type TestApp } from '../support/app.js';
@@ -268,7 +268,7 @@ describe('webhooks', () => {
     ]);
     expect(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'http://hooks.example.com' })).toThrow(/WEBHOOK_ALLOWED_HOSTS/);
   });
-  it('stores a message exactly with its events: of appends racing for one version, the loser stores neither', async () => {
+  it("stores a message and the game's deadline row exactly with their events: of appends racing for one version, the loser stores none of them", async () => {
     const store = t.app.get(EventStore);
     const gameId = `race-${randomBytes(6).toString('hex')}`;
     const token = `arb_${randomBytes(24).toString('base64url')}`;
@@ -316,11 +316,16 @@ describe('webhooks', () => {
       payload: { type: 'game.over', timestamp: at, data: { gameId, seq, seat: null } },
       createdAt: at,
     });
-    // The first is written alone; the two racing for version 3 then go together in one statement, which fails and is retried one by one.
+    // Far ahead, so that no deadline worker acts on this made-up game; each append's own.
+    const ahead = Date.now() + 86_400_000;
+    const dueAt = (seconds: number) => new Date(ahead + seconds * 1000);
+    const deadline = (version: number, seconds: number) => ({ gameId, seat: 0, dueAt: dueAt(seconds), warnAt: dueAt(seconds - 60), version });
+    // The first is written alone; the two racing for version 3 then go together in one statement
+    // (one deadline row per game in it), which fails and is retried one by one.
     const results = await Promise.allSettled([
-      store.append(gameId, [event(2, 'a')], head(2), [message(2, 'a')]),
-      store.append(gameId, [event(3, 'b')], head(3), [message(3, 'b')]),
-      store.append(gameId, [event(3, 'c')], head(3), [message(3, 'c')]),
+      store.append(gameId, [event(2, 'a')], head(2), { outbox: [message(2, 'a')], deadline: deadline(2, 100) }),
+      store.append(gameId, [event(3, 'b')], head(3), { outbox: [message(3, 'b')], deadline: deadline(3, 200) }),
+      store.append(gameId, [event(3, 'c')], head(3), { outbox: [message(3, 'c')], deadline: deadline(3, 300) }),
     ]);
     expect(results[0].status).toBe('fulfilled');
     const lost = results.slice(1).filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -330,6 +335,9 @@ describe('webhooks', () => {
     expect(winner).toHaveLength(1);
     const { rows } = await t.app.get(DatabaseService).pool.query('SELECT id FROM webhook_messages WHERE webhook_id = $1 ORDER BY seq', [hook.id]);
     expect(rows.map((r: { id: string }) => r.id)).toEqual([message(2, 'a').id, message(3, winner[0] as string).id]);
+    const row = await t.app.get(DeadlineStore).get(gameId);
+    expect(row).toMatchObject({ ...deadline(3, winner[0] === 'b' ? 200 : 300), claimedUntil: null });
+    await t.app.get(DatabaseService).pool.query('DELETE FROM deadlines WHERE game_id = $1', [gameId]);
     expect((await gql(DELETE, { id: hook.id }, token)).data.deleteWebhook).toBe(true);
   });
 });
@@ -374,44 +382,138 @@ describe('webhooks on a hand-moved clock', () => {
 });
 
 describe('webhooks of a game with a clock', () => {
-  it("tell a seat's time running low (once per threshold and turn) and running out, then the game's end", async () => {
+  /** Signatures are checked against the wall clock: each test's clock starts at it and moves less than four minutes. */
+  const SECOND = 1000;
+  const LOW = 'game.time_running_low';
+  const hosts = (receiver: WebhookReceiver) => ({ webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], ...QUICK });
+
+  /** A duel with a Fischer clock, seat 1 left open: its clock starts when someone joins. */
+  async function timedDuel(gql: Gql, baseSeconds: number): Promise<{ id: string; token0: string }> {
+    const res = await gql(CREATE, { input: { kind: 'duel', ruleset: { cards: 10, handSize: 3 }, seats: [{ name: 'a' }, { open: true }], timeControl: { kind: 'FISCHER', baseSeconds } } });
+    expect(res.data.createGame.__typename).toBe('GameCreated');
+    return { id: res.data.createGame.game.id, token0: res.data.createGame.tokens[0].token };
+  }
+
+  /** The messages stored for a game (the outbox: what will be delivered), in delivery order. */
+  async function stored(t: TestApp, gameId: string): Promise<{ type: string; seat: number | null; thresholdSeconds?: number; remainingMs?: number; rule?: string }[]> {
+    const { rows } = await t.app.get(DatabaseService).pool.query('SELECT payload FROM webhook_messages WHERE game_id = $1 ORDER BY seq, n', [gameId]);
+    return rows.map((r: { payload: { type: string; data: Record<string, any> } }) => ({ type: r.payload.type, ...r.payload.data }) as any);
+  }
+
+  it("tells a seat's time running low once per threshold as the worker reaches each, nothing once it moved, then its opponent's timeout and the end", async () => {
     const receiver = await WebhookReceiver.start();
-    // Signatures are checked against the wall clock: this one starts at it and moves a few minutes at most.
     const clock = new ManualClock();
-    const t = await startAppWithClock(clock, { webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], ...QUICK });
+    const t = await startAppWithClock(clock, hosts(receiver));
     const gql: Gql = (q, v, token) => t.gql(q, v, token);
+    const worker = t.app.get(RefereeService).deadlines!;
+    // The test ticks the worker itself, so that each tick is known to be done.
+    await worker.stop();
     try {
-      const created = await gql(CREATE, { input: { kind: 'duel', ruleset: { cards: 10, handSize: 3 }, timeControl: { kind: 'FISCHER', baseSeconds: 60 } } });
-      expect(created.data.createGame.__typename).toBe('GameCreated');
-      const id = created.data.createGame.game.id as string;
-      const token0 = created.data.createGame.tokens[0].token as string;
-      const hook = await register(gql, token0, { url: receiver.url, gameId: id, events: ['TIME_RUNNING_LOW', 'TIMED_OUT', 'GAME_OVER'], lowTimeThresholdsSeconds: [10, 30] });
+      const { id, token0 } = await timedDuel(gql, 120);
+      const hook = await register(gql, token0, { url: receiver.url, gameId: id, events: ['TIME_RUNNING_LOW', 'TIMED_OUT', 'GAME_OVER'], lowTimeThresholdsSeconds: [20, 60] });
+      // The registration counts from the next move: the join, which starts seat 0's clock.
+      const token1 = await joinDuel(gql, id);
+      const rows = t.app.get(DeadlineStore);
+      const started = await rows.get(id);
+      expect(started).toMatchObject({ seat: 0, claimedUntil: null });
+      expect(started!.warnAt!.getTime()).toBe(started!.dueAt!.getTime() - 60 * SECOND);
+      const lows = async () => (await stored(t, id)).filter((m) => m.type === LOW);
 
-      // What the deadline worker calls: the thresholds to watch, then each time a seat's time runs low.
-      const notifier = notificationsOf(t.app.get(EventStore));
-      expect(await notifier.lowTimeThresholds(id)).toEqual([30, 10]);
-      clock.advance(35_000);
-      await notifier.timeRunningLow(id, 0, 25_000);
-      await notifier.timeRunningLow(id, 0, 24_000);
-      clock.advance(20_000);
-      await notifier.timeRunningLow(id, 0, 5_000);
-      clock.advance(10_000);
-      await t.app.get(RefereeService).deadlines!.tick();
+      clock.advance(59 * SECOND);
+      await worker.tick();
+      expect(await lows()).toEqual([]);
+      clock.advance(2 * SECOND);
+      await worker.tick();
+      await worker.tick();
+      expect(await lows()).toEqual([expect.objectContaining({ seat: 0, thresholdSeconds: 60, remainingMs: 59 * SECOND })]);
+      expect((await rows.get(id))!.warnAt!.getTime()).toBe(started!.dueAt!.getTime() - 20 * SECOND);
+      clock.advance(40 * SECOND);
+      await worker.tick();
+      expect((await lows()).map((m) => [m.seat, m.thresholdSeconds, m.remainingMs])).toEqual([
+        [0, 60, 59 * SECOND],
+        [0, 20, 19 * SECOND],
+      ]);
 
-      await receiver.until(() => receiver.delivered().length === 4);
-      const bodies = receiver.delivered().map((r) => WebhookReceiver.verify(r, hook.secret));
-      expect(bodies.map((b) => [b.type, b.data.seat])).toEqual([
-        ['game.time_running_low', 0],
-        ['game.time_running_low', 0],
-        ['game.timed_out', 0],
+      // Seat 0 moves: its clock stops, seat 1's runs from 120 s (its thresholds are a minute off).
+      expect(await play(gql, id, [token0, token1], 1)).toEqual([0]);
+      clock.advance(30 * SECOND);
+      await worker.tick();
+      expect(await lows()).toHaveLength(2);
+      clock.advance(31 * SECOND);
+      await worker.tick();
+      expect((await lows()).map((m) => [m.seat, m.thresholdSeconds])).toEqual([
+        [0, 60],
+        [0, 20],
+        [1, 60],
+      ]);
+      // Past seat 1's deadline (and its 20 s threshold): only the timeout is told.
+      clock.advance(60 * SECOND);
+      expect(await worker.tick()).toBeGreaterThanOrEqual(1);
+      expect(await rows.get(id)).toBeNull();
+
+      const all = await stored(t, id);
+      expect(all.map((m) => [m.type, m.seat])).toEqual([
+        [LOW, 0],
+        [LOW, 0],
+        [LOW, 1],
+        ['game.timed_out', 1],
         ['game.over', null],
       ]);
-      expect(bodies.map((b) => b.data.thresholdSeconds ?? b.data.rule)).toEqual([30, 10, 'concede', undefined]);
-      expect(bodies[3].data).toMatchObject({ result: { winners: [1] } });
-      expect(receiver.received).toHaveLength(4);
+      await receiver.until(() => receiver.delivered().filter(ofGame(id)).length === all.length);
+      const bodies = receiver
+        .delivered()
+        .filter(ofGame(id))
+        .map((r) => WebhookReceiver.verify(r, hook.secret));
+      expect(bodies.map((b) => [b.type, b.data.seat, b.data.thresholdSeconds ?? b.data.rule ?? null])).toEqual([
+        [LOW, 0, 60],
+        [LOW, 0, 20],
+        [LOW, 1, 60],
+        ['game.timed_out', 1, 'concede'],
+        ['game.over', null, null],
+      ]);
+      expect(bodies[4].data).toMatchObject({ result: { winners: [0] } });
+      // Each was delivered at its first attempt: nothing came twice.
+      expect(receiver.received.filter(ofGame(id))).toHaveLength(all.length);
     } finally {
       await t.close();
       await receiver.stop();
+    }
+  });
+
+  it('tells at start-up, once, a warning whose time came while no instance ran; a deadline that came too is only a timeout', async () => {
+    const receiver = await WebhookReceiver.start();
+    const clock = new ManualClock();
+    // The same database across the restart: PostgreSQL, or an embedded one in this folder.
+    const dataDir = process.env.TEST_DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'arbiter-warnings-'));
+    const settings = { ...hosts(receiver), ...(dataDir ? { dataDir } : {}) };
+    let t = await startAppWithClock(clock, settings);
+    const gql: Gql = (q, v, token) => t.gql(q, v, token);
+    try {
+      const warned = await timedDuel(gql, 120);
+      const hook = await register(gql, warned.token0, { url: receiver.url, gameId: warned.id, events: ['TIME_RUNNING_LOW'], lowTimeThresholdsSeconds: [30, 60] });
+      await joinDuel(gql, warned.id);
+      const late = await timedDuel(gql, 60);
+      await register(gql, late.token0, { url: receiver.url, gameId: late.id, events: ['TIME_RUNNING_LOW', 'TIMED_OUT'], lowTimeThresholdsSeconds: [30] });
+      await joinDuel(gql, late.id);
+      await t.close();
+
+      // While no instance runs, both of the first game's thresholds pass (the lowest is told), and the second game's deadline.
+      clock.advance(100 * SECOND);
+      t = await startAppWithClock(clock, settings);
+      // The start-up scan runs in the background; a tick waits for it, and finds nothing more to do.
+      await t.app.get(RefereeService).deadlines!.tick();
+      await t.app.get(RefereeService).deadlines!.tick();
+      expect(await stored(t, warned.id)).toEqual([expect.objectContaining({ type: LOW, seat: 0, thresholdSeconds: 30, remainingMs: 20 * SECOND })]);
+      expect((await stored(t, late.id)).map((m) => m.type)).toEqual(['game.timed_out']);
+      expect((await t.app.get(DeadlineStore).get(warned.id))!.warnAt).toBeNull();
+
+      await receiver.until(() => receiver.delivered().filter(ofGame(warned.id)).length === 1);
+      const [told] = receiver.delivered().filter(ofGame(warned.id));
+      expect(WebhookReceiver.verify(told, hook.secret).data).toMatchObject({ gameId: warned.id, seat: 0, thresholdSeconds: 30, remainingMs: 20 * SECOND });
+    } finally {
+      await t.close();
+      await receiver.stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -88,43 +88,27 @@ export class GameCommands {
           body.kind === 'resign'
             ? { type: 'Resign', seat, moveId, bodyHash, expectedVersion: expected }
             : { type: 'TakeAction', seat, moveId, bodyHash, action: body.action, expectedVersion: expected };
-        return this.live.withLock(gameId, async () => {
-          for (let attempt = 1; ; attempt++) {
-            const cached = this.live.has(gameId);
-            const game = await this.live.get(gameId);
-            kind = game.kind;
-            const previous = game.commands.get(moveId);
-            if (previous) {
+        return this.live.withLock(gameId, () =>
+          this.decideAndStore(gameId, command, {
+            answered: async (game) => {
+              kind = game.kind;
+              const previous = game.commands.get(moveId);
+              if (!previous) return null;
               // A retry is answered only to the seat that made the move, with the same body.
               if (previous.actor !== seat) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used in this game; choose another`, game.version);
               if (previous.bodyHash !== bodyHash) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used for a different move`, game.version);
               const events = await this.queries.servedEvents(game, previous.fromSeq - 1, seat, previous.toSeq);
               return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: game.outcome };
-            }
-            const decided = this.decider.decide(command, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied });
-            if (!decided.ok) {
-              // Another instance may have moved this game since we cached it.
-              if (cached && attempt === 1 && (await this.store.version(gameId)) !== game.version) {
-                this.live.forget(gameId);
-                continue;
-              }
-              return reject(decided.error.code, decided.error.message, game.version);
-            }
-            let next: LiveGame;
-            let steps: Step[];
-            try {
-              ({ next, steps } = await this.stored(game, decided.value));
-            } catch (err) {
-              if (!(err instanceof AppendConflict)) throw err;
-              if (attempt === 1) continue;
-              return reject('VERSION_CONFLICT', 'another move was stored first; reload and try again', game.version);
-            }
-            this.metrics.inc('arbiter_moves_accepted_total', { kind });
-            this.metrics.observe('arbiter_move_duration_seconds', { kind }, (performance.now() - started) / 1000);
-            const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, seat));
-            return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome };
-          }
-        });
+            },
+            rejected: reject,
+            accepted: (next, steps) => {
+              this.metrics.inc('arbiter_moves_accepted_total', { kind });
+              this.metrics.observe('arbiter_move_duration_seconds', { kind }, (performance.now() - started) / 1000);
+              const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, seat));
+              return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome };
+            },
+          }),
+        );
       });
     } catch (err) {
       if (err instanceof RefereeError) return reject(err.code, err.message);
@@ -183,41 +167,21 @@ export class GameCommands {
     });
   }
 
-  /**
-   * A clock command, as `move` runs a move, but without a move id: each is decided against the
-   * game as stored (a refusal from a stale cache is decided once more on fresh state, as is a
-   * lost race). Refusals are typed answers.
-   */
+  /** A clock command, as `move` runs a move, but without a move id: each is decided against the game as stored. Refusals are typed answers. */
   private clockCommand(gameId: string, actor: () => Promise<{ seat: number; viewer: Viewer; command: GameCommand }>): Promise<MoveResult> {
     const reject = (code: string, message: string, version: number | null = null): Rejected => ({ accepted: false, code, message, version });
     return this.live
       .command(async () => {
         const { seat, viewer, command } = await actor();
-        return this.live.withLock(gameId, async (): Promise<MoveResult> => {
-          for (let attempt = 1; ; attempt++) {
-            const cached = this.live.has(gameId);
-            const game = await this.live.get(gameId);
-            const decided = this.decider.decide(command, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied });
-            if (!decided.ok) {
-              if (cached && attempt === 1 && (await this.store.version(gameId)) !== game.version) {
-                this.live.forget(gameId);
-                continue;
-              }
-              return reject(decided.error.code, decided.error.message, game.version);
-            }
-            let next: LiveGame;
-            let steps: Step[];
-            try {
-              ({ next, steps } = await this.stored(game, decided.value));
-            } catch (err) {
-              if (!(err instanceof AppendConflict)) throw err;
-              if (attempt === 1) continue;
-              return reject('VERSION_CONFLICT', 'another command was stored first; read the game again', game.version);
-            }
-            const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, viewer));
-            return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome };
-          }
-        });
+        return this.live.withLock(gameId, () =>
+          this.decideAndStore(gameId, command, {
+            rejected: reject,
+            accepted: (next, steps) => {
+              const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, viewer));
+              return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome };
+            },
+          }),
+        );
       })
       .catch((err: unknown) => {
         if (err instanceof RefereeError) return reject(err.code, err.message);
@@ -226,20 +190,61 @@ export class GameCommands {
   }
 
   /**
-   * Stores a decision at the game's expected version, with the notifications it causes, then
-   * holds and publishes the game and moves its deadline. A failed append (AppendConflict: a lost
-   * race) drops the cached game and is thrown for the caller to decide again or refuse.
+   * Decides `command` on the game (its lock held) and stores the decision. A refusal made from a
+   * cached state is decided once more on the stored state if another instance moved the game
+   * since, and a lost race is decided once more on fresh state; then it is a refusal.
+   * `answered` may answer from the game as loaded, without deciding (a move already stored).
+   */
+  private async decideAndStore(
+    gameId: string,
+    command: GameCommand,
+    answers: {
+      answered?: (game: LiveGame) => Promise<MoveResult | null>;
+      rejected: (code: string, message: string, version: number) => Rejected;
+      accepted: (next: LiveGame, steps: Step[]) => MoveResult;
+    },
+  ): Promise<MoveResult> {
+    for (let attempt = 1; ; attempt++) {
+      const cached = this.live.has(gameId);
+      const game = await this.live.get(gameId);
+      const answer = await answers.answered?.(game);
+      if (answer) return answer;
+      const decided = this.decider.decide(command, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied });
+      if (!decided.ok) {
+        if (cached && attempt === 1 && (await this.store.version(gameId)) !== game.version) {
+          this.live.forget(gameId);
+          continue;
+        }
+        return answers.rejected(decided.error.code, decided.error.message, game.version);
+      }
+      try {
+        const { next, steps } = await this.stored(game, decided.value);
+        return answers.accepted(next, steps);
+      } catch (err) {
+        if (!(err instanceof AppendConflict)) throw err;
+        if (attempt === 1) continue;
+        return answers.rejected('VERSION_CONFLICT', 'another move or command was stored first; read the game again and decide anew', game.version);
+      }
+    }
+  }
+
+  /**
+   * Stores a decision at the game's expected version, with the notifications it causes and the
+   * game's deadline row (a game with a clock) in the same statement, then holds and publishes
+   * the game. A failed append (AppendConflict: a lost race) drops the cached game and is thrown
+   * for the caller to decide again or refuse.
    */
   private async stored(game: LiveGame, decision: Decision): Promise<{ next: LiveGame; steps: Step[] }> {
     const { game: next, events, steps } = this.live.advance(game, game, decision);
+    const deadline = await this.deadlines.rowOf(next);
     try {
-      await this.store.append(game.gameId, events, head(next), await this.outbox(game, next, events));
+      await this.store.append(game.gameId, events, head(next), { outbox: await this.outbox(game, next, events), deadline });
     } catch (err) {
       this.live.forget(game.gameId);
       throw err;
     }
     this.live.publish(next, steps);
-    this.deadlines.track(next);
+    if (deadline) this.deadlines.stored(deadline);
     return { next, steps };
   }
 
@@ -257,8 +262,9 @@ export class GameCommands {
         const token = newToken();
         const claim = { index: seat, name, tokenHash: tokenHash(token), clientSeed };
         const { game: next, events, steps } = this.live.advance(game, { ...game, seats: game.seats.map((s) => (s.index === seat ? claim : s)) }, decided);
+        const deadline = await this.deadlines.rowOf(next);
         try {
-          await this.store.join(gameId, events, head(next), claim, await this.outbox(game, next, events));
+          await this.store.join(gameId, events, head(next), claim, { outbox: await this.outbox(game, next, events), deadline });
         } catch (err) {
           this.live.forget(gameId);
           if (err instanceof AppendConflict) throw new RefereeError('VERSION_CONFLICT', 'the game changed while joining; try again');
@@ -266,7 +272,7 @@ export class GameCommands {
         }
         this.tokens.remember(gameId, [{ seat, token }]);
         this.live.publish(next, steps);
-        this.deadlines.track(next);
+        if (deadline) this.deadlines.stored(deadline);
         return { game: next, seat, token };
       }),
     );

@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { RefereeError } from '../core/errors.js';
-import { deadlineOf } from '../core/game/clock.js';
+import { type ClockState, deadlineMs, deadlineOf } from '../core/game/clock.js';
 import type { ClaimedDeadline, DeadlineStore, DeadlineWrite } from '../store/deadline-store.js';
 import type { Clock } from './clock.js';
 import type { LiveGame } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
+import type { Notifier } from './notifications.js';
 
 export interface DeadlineSettings {
   /** Most milliseconds between two looks for due deadlines (sooner when one is due sooner). */
@@ -16,22 +17,28 @@ export interface DeadlineSettings {
 /** The DI token of the worker's DeadlineSettings (the host's configuration). */
 export const DEADLINE_SETTINGS = Symbol('DeadlineSettings');
 
-/** What the worker asks of the referee: a game as stored, and a timeout decided like any command. */
+/** What the worker asks of the referee: a game as stored, a timeout decided like any command, and who is told of low time. */
 export interface DeadlineReferee {
   /** The game at its stored version `atLeastVersion` or later. */
   game(gameId: string, atLeastVersion: number): Promise<LiveGame>;
   /** TimeOut for `seat`, stamped `at`, through the command path (stored at the expected version, or refused). */
   timeOut(gameId: string, seat: number, at: string): Promise<{ accepted: true } | { accepted: false; code: string }>;
+  /** The notifier attached to the referee now (the webhooks'); null while none is. */
+  notifier(): Pick<Notifier, 'lowTimeThresholds' | 'timeRunningLow'> | null;
 }
 
-/** What the command path tells after each stored move. */
+/** What the referee asks of the deadlines when it stores a game's events. */
 export interface DeadlineTracker {
-  /** Keeps the game's deadline row in step with the version just stored (written in the background). */
+  /** A move's: the game's deadline row as of the version just decided, to store with its events; null for a game without a clock. */
+  rowOf(game: LiveGame): Promise<DeadlineWrite | null>;
+  /** That row was stored: the worker wakes for it if it falls due before the worker's timer. */
+  stored(row: DeadlineWrite): void;
+  /** A new game's (created, or scheduled by a tournament's pairing): its row is written after it, in the background. */
   track(game: LiveGame): void;
 }
 
 /** A referee without a deadline store (unit tests over the in-memory event store): clocks run, nothing times out on its own. */
-export const UNTRACKED: DeadlineTracker = { track: () => undefined };
+export const UNTRACKED: DeadlineTracker = { rowOf: async () => null, stored: () => undefined, track: () => undefined };
 
 /** Deadlines claimed at once, and decided concurrently (their appends are written in groups). */
 const BATCH = 100;
@@ -47,19 +54,54 @@ const UNPLAYABLE = new Set(['NOT_FOUND', 'INTEGRITY_ERROR']);
 const ANY_VERSION = 2 ** 31 - 1;
 
 /**
- * Makes deadlines act on their own. The `deadlines` table holds the next deadline of each running
- * game with a clock, written after every stored move of such a game (track). The worker claims
- * the due rows (each goes to one instance; see DeadlineStore.claim) and decides a TimeOut for
- * each through the normal command path, stamped with the deadline itself, so a deadline that
- * passed while no instance ran is applied with its own time. Exactly once: the TimeOut is
- * appended at the game's expected version, so an instance that races for the same deadline (or
- * decides from a stale row) gets a conflict or NOT_TIMED_OUT and stores nothing; the row is then
- * recomputed from the game. A write of the table that was lost (a crash between the append and
- * the write) is repaired by the sweep at start-up and then every `sweepMs`.
+ * When a running seat next crosses one of its low-time thresholds (`thresholds[seat]`, seconds
+ * left), in clock milliseconds; null when none will (no clock runs, or no threshold is wanted).
+ * Crossings up to `told` (a time) were told already. Without `told` (a row computed afresh for a
+ * version), nothing is known to be told: a threshold the seat is below already is due at once,
+ * at the version's time. Telling it again is harmless: a message is one per threshold and turn.
+ */
+export function nextWarning(clock: ClockState, thresholds: readonly (readonly number[])[], told: number | null = null): number | null {
+  if (clock.at === null) return null;
+  const from = Date.parse(clock.at);
+  let next: number | null = null;
+  for (let seat = 0; seat < clock.running.length; seat++) {
+    const deadline = deadlineMs(clock, seat);
+    if (deadline === null) continue;
+    for (const seconds of thresholds[seat] ?? []) {
+      const crossing = deadline - seconds * 1000;
+      if (told !== null && crossing <= told) continue;
+      const at = Math.max(crossing, from);
+      if (next === null || at < next) next = at;
+    }
+  }
+  return next;
+}
+
+/**
+ * Makes deadlines act on their own, and tells low time. The `deadlines` table holds the next
+ * deadline of each running game with a clock, and the next time a running seat crosses a
+ * low-time threshold a webhook asked for (`warnAt`): the command path stores the row in the
+ * statement that stores the move (rowOf). The worker claims the rows whose deadline or warning
+ * came (each goes to one instance; see DeadlineStore.claim).
  *
- * It wakes at the earliest due time, at most `pollMs` after its last look (another instance's
- * nearer deadline is seen then), and as soon as a nearer deadline is stored here. Time is the
- * injected clock's: tests move it and call tick().
+ * A deadline: a TimeOut decided through the normal command path, stamped with the deadline
+ * itself, so a deadline that passed while no instance ran is applied with its own time. Exactly
+ * once: the TimeOut is appended at the game's expected version, so an instance that races for
+ * the same deadline (or decides from a stale row) gets a conflict or NOT_TIMED_OUT and stores
+ * nothing; the row is then recomputed from the game.
+ *
+ * A warning: each running seat at or below a threshold of its own is told, from the game as
+ * stored and the time now (Notifier.timeRunningLow: once per threshold and turn, by message id,
+ * so a second instance or a retry adds nothing), and the row gets the next warning after now.
+ * One that came while no instance ran is told at start-up if the turn is still on; if the
+ * deadline came too, only the timeout is.
+ *
+ * Rows are recomputed from the games by the sweep (a row missing or older than its game: a new
+ * game's, written just after the game, lost to a crash; or one from before rows went with the
+ * moves) at start-up and then every `sweepMs`. The worker wakes
+ * at the earliest due time, at most `pollMs` after its last look (another instance's nearer one
+ * is seen then), and as soon as a nearer one is stored here. Time is the injected clock's: tests
+ * move it and call tick().
  */
 export class DeadlineWorker implements DeadlineTracker {
   private readonly logger = new Logger('Deadlines');
@@ -102,7 +144,7 @@ export class DeadlineWorker implements DeadlineTracker {
     await this.store.flushed();
   }
 
-  /** Decides every deadline due now (after the tick or sweep in progress); answers how many timed out. */
+  /** Decides every deadline and warning due now (after the tick or sweep in progress); answers how many timed out. */
   tick(): Promise<number> {
     return this.serially(() => this.apply());
   }
@@ -113,22 +155,45 @@ export class DeadlineWorker implements DeadlineTracker {
   }
 
   /**
-   * Keeps the game's row in step with a move just stored here. The move's answer does not wait
-   * for it (waiting for a second statement cost up to 40% of the moves a second at 10 clients,
-   * bench/deadlines.ts), and never fails for it: a write that fails or is lost is logged, and
-   * the sweep repairs it. A tick waits for the writes queued before it.
+   * The row the command path stores with a move (a game without a clock has none, and pays for
+   * nothing). Its warning follows the thresholds of the game's registrations as the notifier
+   * holds them (cached per game, as for the move's own notifications): a registration made or
+   * deleted counts from the game's next stored version.
    */
-  track(game: LiveGame): void {
-    if (!game.clock) return;
-    const write = this.rowOf(game);
-    this.store.write(write).catch((err: Error) => this.logger.warn(`the deadline of game ${game.gameId} at version ${game.version} was not stored (the sweep will): ${err.message}`));
-    if (!write.ended && write.dueAt) this.nearer(write.dueAt.getTime());
+  async rowOf(game: LiveGame): Promise<DeadlineWrite | null> {
+    return game.clock ? this.row(game, null) : null;
   }
 
-  private rowOf(game: LiveGame, claimedUntil: Date | null = null): DeadlineWrite {
-    if (game.ended) return { gameId: game.gameId, version: game.version, ended: true };
+  stored(row: DeadlineWrite): void {
+    if (row.ended) return;
+    this.nearer(Math.min(row.dueAt?.getTime() ?? Number.POSITIVE_INFINITY, row.warnAt?.getTime() ?? Number.POSITIVE_INFINITY));
+  }
+
+  /**
+   * The first row of a game stored without one (a creation, a tournament's pairing: far fewer
+   * than moves). Nothing waits for it, and it never fails anything: a write that fails or is
+   * lost is logged, and the sweep repairs it. A tick waits for the writes queued before it.
+   */
+  track(game: LiveGame): void {
+    this.store
+      .writeComputed(this.rowOf(game))
+      .then((row) => row && this.stored(row))
+      .catch((err: Error) => this.logger.warn(`the deadline of game ${game.gameId} at version ${game.version} was not stored (the sweep will): ${err.message}`));
+  }
+
+  /** The game's row as of its version: its deadline, and its next warning after `told` (see nextWarning). */
+  private async row(game: LiveGame, told: number | null, claimedUntil: Date | null = null): Promise<DeadlineWrite> {
+    if (game.ended || !game.clock) return { gameId: game.gameId, version: game.version, ended: true };
     const next = deadlineOf(game);
-    return { gameId: game.gameId, seat: next?.seat ?? null, dueAt: next ? new Date(next.at) : null, version: game.version, claimedUntil };
+    const notifier = this.referee.notifier();
+    // Nothing to warn of while no clock runs: the registrations are not even looked up.
+    const warnAt = next && notifier && nextWarning(game.clock, await notifier.lowTimeThresholds(game), told);
+    return { gameId: game.gameId, seat: next?.seat ?? null, dueAt: next && new Date(next.at), warnAt: warnAt === null ? null : new Date(warnAt), version: game.version, claimedUntil };
+  }
+
+  /** Stores the game's row recomputed (see row); a game that has no clock after all loses its row. */
+  private async rewrite(game: LiveGame, told: number | null, claimedUntil: Date | null = null): Promise<void> {
+    await this.store.write(game.clock ? await this.row(game, told, claimedUntil) : { gameId: game.gameId, version: ANY_VERSION, ended: true });
   }
 
   private serially<T>(run: () => Promise<T>): Promise<T> {
@@ -137,11 +202,11 @@ export class DeadlineWorker implements DeadlineTracker {
     return next;
   }
 
-  /** Claims and decides due deadlines, a batch at a time, until none is due; then sets the timer for the next. */
+  /** Claims and decides due deadlines and warnings, a batch at a time, until none is due; then sets the timer for the next. */
   private async apply(): Promise<number> {
     let timedOut = 0;
     try {
-      // The rows as the moves stored here left them.
+      // The rows of the games created here so far (track).
       await this.store.flushed();
       for (;;) {
         const now = this.clock.now();
@@ -156,44 +221,77 @@ export class DeadlineWorker implements DeadlineTracker {
     return timedOut;
   }
 
-  /**
-   * One due deadline: its TimeOut through the command path. When refused (the row was stale: the
-   * game moved on, ended, or another instance timed it out first), the row is recomputed from
-   * the game, and a deadline of the game that is due after all is decided at once.
-   */
+  /** One claimed row: its deadline if that came (answers whether the game timed out), else its warning. Never throws. */
   private async decide(claim: ClaimedDeadline, now: Date): Promise<boolean> {
-    let target = { seat: claim.seat, at: claim.dueAt.toISOString() };
-    let version = claim.version;
+    const due = claim.dueAt.getTime() <= now.getTime();
     try {
-      for (let attempt = 1; ; attempt++) {
-        const answer = await this.referee.timeOut(claim.gameId, target.seat, target.at);
-        if (answer.accepted) {
-          // The command path stored the game's next deadline (track).
-          this.metrics.inc('arbiter_timeouts_total');
-          this.metrics.observe('arbiter_timeout_delay_seconds', {}, Math.max(0, this.clock.now().getTime() - Date.parse(target.at)) / 1000);
-          return true;
-        }
-        if (TRANSIENT.has(answer.code)) {
-          await this.store.release(claim.gameId);
-          return false;
-        }
-        const game = await this.current(claim.gameId, version);
-        if (!game) return false;
-        const next = game.ended || !game.clock ? null : deadlineOf(game);
-        const due = next !== null && Date.parse(next.at) <= now.getTime();
-        if (due && attempt === 1 && (next.seat !== target.seat || next.at !== target.at)) {
-          [target, version] = [next, game.version];
-          continue;
-        }
-        // A due deadline the referee still refuses stays claimed for a while, not retried at once.
-        await this.store.write(game.clock ? this.rowOf(game, due ? new Date(now.getTime() + LEASE_MS) : null) : { gameId: game.gameId, version: ANY_VERSION, ended: true });
-        return false;
-      }
+      if (due) return await this.timeOut(claim, now);
+      await this.warn(claim, now);
+      return false;
     } catch (err) {
-      this.logger.warn(`the deadline of game ${claim.gameId} (seat ${claim.seat}, due ${claim.dueAt.toISOString()}) was not decided: ${(err as Error).message}`);
+      const what = due ? `deadline (seat ${claim.seat}, due ${claim.dueAt.toISOString()})` : `low-time warning (due ${claim.warnAt?.toISOString()})`;
+      this.logger.warn(`the ${what} of game ${claim.gameId} was not decided: ${(err as Error).message}`);
       await this.store.release(claim.gameId).catch(() => undefined);
       return false;
     }
+  }
+
+  /**
+   * A due deadline: its TimeOut through the command path. When refused (the row was stale: the
+   * game moved on, ended, or another instance timed it out first), the row is recomputed from
+   * the game, and a deadline of the game that is due after all is decided at once.
+   */
+  private async timeOut(claim: ClaimedDeadline, now: Date): Promise<boolean> {
+    let target = { seat: claim.seat, at: claim.dueAt.toISOString() };
+    let version = claim.version;
+    for (let attempt = 1; ; attempt++) {
+      const answer = await this.referee.timeOut(claim.gameId, target.seat, target.at);
+      if (answer.accepted) {
+        // The command path stored the game's next row with the TimedOut.
+        this.metrics.inc('arbiter_timeouts_total');
+        this.metrics.observe('arbiter_timeout_delay_seconds', {}, Math.max(0, this.clock.now().getTime() - Date.parse(target.at)) / 1000);
+        return true;
+      }
+      if (TRANSIENT.has(answer.code)) {
+        await this.store.release(claim.gameId);
+        return false;
+      }
+      const game = await this.current(claim.gameId, version);
+      if (!game) return false;
+      const next = game.ended || !game.clock ? null : deadlineOf(game);
+      const due = next !== null && Date.parse(next.at) <= now.getTime();
+      if (due && attempt === 1 && (next.seat !== target.seat || next.at !== target.at)) {
+        [target, version] = [next, game.version];
+        continue;
+      }
+      // A due deadline the referee still refuses stays claimed for a while, not retried at once.
+      await this.rewrite(game, null, due ? new Date(now.getTime() + LEASE_MS) : null);
+      return false;
+    }
+  }
+
+  /**
+   * A warning came: each running seat of the game as stored whose time left now is at or below
+   * one of its thresholds is told, then the row gets the next warning after now. A stale row is
+   * only a reason to look: a game that moved on is told what its own clocks say. A deadline that
+   * came meanwhile is left to its timeout (the row, recomputed, is due at once).
+   */
+  private async warn(claim: ClaimedDeadline, now: Date): Promise<void> {
+    const notifier = this.referee.notifier();
+    // Webhooks not running (yet, or any more): the claim lapses after its lease, and the warning is told then.
+    if (!notifier) return;
+    const game = await this.current(claim.gameId, claim.version);
+    if (!game) return;
+    const next = game.clock && !game.ended ? deadlineOf(game) : null;
+    if (!next || Date.parse(next.at) <= now.getTime()) return this.rewrite(game, null);
+    const clock = game.clock!;
+    const thresholds = await notifier.lowTimeThresholds(game);
+    for (let seat = 0; seat < clock.running.length; seat++) {
+      const deadline = deadlineMs(clock, seat);
+      const left = deadline === null ? null : deadline - now.getTime();
+      if (left !== null && (thresholds[seat] ?? []).some((t) => left <= t * 1000)) await notifier.timeRunningLow(game, seat, left);
+    }
+    return this.rewrite(game, now.getTime());
   }
 
   /** The game as stored (at least at `version`); null, its row dropped, when it cannot be played on. */
@@ -216,7 +314,7 @@ export class DeadlineWorker implements DeadlineTracker {
       for (const { gameId, version } of stale) {
         try {
           const game = await this.current(gameId, version);
-          if (game) await this.store.write(this.rowOf(game));
+          if (game) await this.rewrite(game, null);
           written++;
         } catch (err) {
           this.logger.warn(`the deadline of game ${gameId} could not be recomputed: ${(err as Error).message}`);
@@ -229,7 +327,7 @@ export class DeadlineWorker implements DeadlineTracker {
     return fixed;
   }
 
-  /** The timer for the earliest unclaimed deadline, capped at pollMs from now. */
+  /** The timer for the earliest unclaimed deadline or warning, capped at pollMs from now. */
   private async schedule(): Promise<void> {
     if (!this.running) return;
     const now = this.clock.now();
@@ -240,7 +338,7 @@ export class DeadlineWorker implements DeadlineTracker {
     this.setTimer(earliest?.getTime() ?? Number.POSITIVE_INFINITY);
   }
 
-  /** A deadline stored here that is due before the timer fires: wake for it. */
+  /** A deadline or warning stored here that is due before the timer fires: wake for it. */
   private nearer(at: number): void {
     if (this.running && at < this.wakeAt) this.setTimer(at);
   }

@@ -54,12 +54,13 @@ export interface Notifier {
   /** The messages a stored batch of events causes, to store with them. */
   outbox(before: LiveGame, after: LiveGame, events: readonly StoredEvent[]): Promise<OutboxMessage[]>;
   /**
-   * A seat's time is running low: enqueues `game.time_running_low` for each registration whose
-   * lowest threshold at or above `remainingMs` was not told yet this turn. Safe to repeat.
+   * A seat of `game` (as stored) has `remainingMs` left: enqueues `game.time_running_low` for
+   * each registration whose lowest threshold at or above it was not told yet this turn. Safe to
+   * repeat: one message per registration, threshold and turn.
    */
-  timeRunningLow(gameId: string, seat: number, remainingMs: number): Promise<void>;
-  /** The thresholds (seconds, highest first) registrations of this game want `timeRunningLow` called at. */
-  lowTimeThresholds(gameId: string): Promise<number[]>;
+  timeRunningLow(game: LiveGame, seat: number, remainingMs: number): Promise<void>;
+  /** Per seat, the thresholds (seconds, highest first) registrations of the game want `timeRunningLow` called at. */
+  lowTimeThresholds(game: LiveGame): Promise<number[][]>;
 }
 
 const NONE: OutboxMessage[] = [];
@@ -76,7 +77,15 @@ const SILENT: Notifier = { outbox: async () => NONE, timeRunningLow: async () =>
 const attached = new WeakMap<EventStore, Notifier>();
 
 export function notificationsOf(store: EventStore): Notifier {
-  return attached.get(store) ?? SILENT;
+  return attachedNotifier(store) ?? SILENT;
+}
+
+/**
+ * The notifier attached to the referee over `store`; null while none is (no webhooks, or they
+ * have not started or have stopped): the deadline worker then leaves warnings to be told later.
+ */
+export function attachedNotifier(store: EventStore): Notifier | null {
+  return attached.get(store) ?? null;
 }
 
 /** Attaches `notifier` to the referee over `store`, until the returned function is called. */
@@ -94,7 +103,10 @@ const MAX_CACHED_GAMES = 10_000;
  * committed later than one already seen is not missed (registrations commit in milliseconds).
  */
 const CHANGE_OVERLAP_MS = 10_000;
-/** Where a low-time message goes among the messages of its turn: after the move's own. */
+/**
+ * Where a low-time message goes among the messages of its version: after the move's own, then
+ * by the registration's thresholds, highest first (the order a turn passes them in).
+ */
 const LOW_TIME_N = 1000;
 
 interface Cause {
@@ -126,7 +138,6 @@ export class Notifications implements Notifier {
 
   constructor(
     private readonly store: NotificationStore,
-    private readonly game: (gameId: string) => Promise<LiveGame>,
     private readonly clock: Clock,
   ) {}
 
@@ -141,9 +152,8 @@ export class Notifications implements Notifier {
     return registrations.flatMap((r) => causes.flatMap((cause, n) => messageOf(r, after, cause, after.version, n, at) ?? []));
   }
 
-  async timeRunningLow(gameId: string, seat: number, remainingMs: number): Promise<void> {
+  async timeRunningLow(game: LiveGame, seat: number, remainingMs: number): Promise<void> {
     if (!this.any) return;
-    const game = await this.game(gameId);
     // The turn is known by its deadline, which stays put while the seat's clock runs (a roll
     // and its play are one turn); time added or a pause moves it, and time may run low again.
     const deadline = game.clock && !game.ended ? deadlineMs(game.clock, seat) : null;
@@ -155,17 +165,20 @@ export class Notifications implements Notifier {
       if (crossed.length === 0) return [];
       const threshold = Math.min(...crossed);
       const cause: Cause = { event: 'TIME_RUNNING_LOW', seat, toSeat: true, data: { remainingMs, thresholdSeconds: threshold } };
-      // One per threshold and turn (the id says which): calling again is a no-op.
-      return messageOf(r, game, cause, game.version, LOW_TIME_N, at, `low ${threshold} ${deadline}`) ?? [];
+      // One per threshold and turn (the id says which, not the version: a turn spans several): calling again is a no-op.
+      const n = LOW_TIME_N + r.lowTimeThresholdsSeconds.filter((t) => t > threshold).length;
+      return messageOf(r, game, cause, game.version, n, at, `low ${threshold} ${deadline}`) ?? [];
     });
     if (messages.length > 0) await this.store.enqueue(messages);
   }
 
-  async lowTimeThresholds(gameId: string): Promise<number[]> {
-    if (!this.any) return [];
-    const game = await this.game(gameId);
-    const wanted = (await this.registrationsOf(game)).filter((r) => r.events.includes('TIME_RUNNING_LOW') && seatsOf(r, game).length > 0);
-    return [...new Set(wanted.flatMap((r) => r.lowTimeThresholdsSeconds))].sort((a, b) => b - a);
+  async lowTimeThresholds(game: LiveGame): Promise<number[][]> {
+    const perSeat = game.seats.map((): number[] => []);
+    if (!this.any) return perSeat;
+    for (const r of await this.registrationsOf(game)) {
+      if (r.events.includes('TIME_RUNNING_LOW')) for (const seat of seatsOf(r, game)) perSeat[seat]?.push(...r.lowTimeThresholdsSeconds);
+    }
+    return perSeat.map((ts) => [...new Set(ts)].sort((a, b) => b - a));
   }
 
   /**
@@ -246,8 +259,11 @@ function seatsOf(r: Registration, game: LiveGame): number[] {
   return [];
 }
 
-/** The message telling `r` of `cause`, or null when `r` did not ask for it or it is not about its game or seat. */
-function messageOf(r: Registration, game: LiveGame, cause: Cause, seq: number, n: number, at: string, key: string = cause.event): OutboxMessage | null {
+/**
+ * The message telling `r` of `cause`, or null when `r` did not ask for it or it is not about its
+ * game or seat. Its id is derived from `identity`: by default the cause at this version.
+ */
+function messageOf(r: Registration, game: LiveGame, cause: Cause, seq: number, n: number, at: string, identity = `${seq} ${cause.event}`): OutboxMessage | null {
   if (!r.events.includes(cause.event)) return null;
   const seats = seatsOf(r, game);
   if (seats.length === 0 || (cause.toSeat && !seats.includes(cause.seat!))) return null;
@@ -257,7 +273,7 @@ function messageOf(r: Registration, game: LiveGame, cause: Cause, seq: number, n
   const data = { gameId: game.gameId, kind: game.kind, seq, seat, tournamentId: game.tournamentId, ...cause.data };
   return {
     // Derived from the registration and the cause: the same cause is never two messages.
-    id: `msg_${sha256Hex(`${r.id} ${game.gameId} ${seq} ${key} ${cause.seat ?? ''}`).slice(0, 32)}`,
+    id: `msg_${sha256Hex(`${r.id} ${game.gameId} ${identity} ${cause.seat ?? ''}`).slice(0, 32)}`,
     webhookId: r.id,
     gameId: game.gameId,
     seq,

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import type { Outcome, Viewer } from '../../engines/kit/index.js';
 import type { Bundle, Verdict } from '../core/audit.js';
 import { EngineRegistry } from '../core/engine-registry.js';
@@ -17,6 +17,7 @@ import { type GameAt, type GamePage, type GamePageArgs, GameQueries } from './ga
 import { type CreateGameInput, GameSetup, type NewGameAnswer, type PreparedGame } from './game-setup.js';
 import { isGameId, type LiveGame, LiveGames } from './live-games.js';
 import { RefereeMetrics } from './metrics.port.js';
+import { attachedNotifier } from './notifications.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { Records } from './records.js';
 import { SeatTokens } from './seat-tokens.js';
@@ -28,7 +29,7 @@ import { Slicer } from './slices.js';
  * Every method hands over to the part that does the work.
  */
 @Injectable()
-export class RefereeService implements OnModuleInit, OnModuleDestroy {
+export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly live: LiveGames;
   private readonly freshness: Freshness;
   private unwatch: (() => Promise<void>) | null = null;
@@ -58,7 +59,11 @@ export class RefereeService implements OnModuleInit, OnModuleDestroy {
       ? new DeadlineWorker(
           deadlineStore,
           clock,
-          { game: (id, version) => this.game(id, undefined, version), timeOut: (id, seat, at) => this.commands.timeOut(id, seat, at) },
+          {
+            game: (id, version) => this.game(id, undefined, version),
+            timeOut: (id, seat, at) => this.commands.timeOut(id, seat, at),
+            notifier: () => attachedNotifier(store),
+          },
           metrics,
           deadlineSettings,
         )
@@ -70,9 +75,13 @@ export class RefereeService implements OnModuleInit, OnModuleDestroy {
     this.freshness = new Freshness(this.live);
   }
 
-  /** Keeps held games fresh with the appends of every instance on the database (see Freshness), and starts the deadline worker. */
+  /** Keeps held games fresh with the appends of every instance on the database (see Freshness). */
   async onModuleInit(): Promise<void> {
     this.unwatch ??= await this.store.watch(this.freshness);
+  }
+
+  /** Starts the deadline worker once every module is ready: the webhooks' notifier is attached, so warnings due at start-up are told. */
+  onApplicationBootstrap(): void {
     this.deadlines?.start();
   }
 

@@ -1,24 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
 
-/** A game's next deadline as of one of its versions; `dueAt` null: no seat's time runs (paused). */
+/**
+ * A game's next deadline as of one of its versions; `dueAt` null: no seat's time runs (paused).
+ * `warnAt`: when a running seat next crosses a low-time threshold (null: none will).
+ */
 export interface DeadlineRow {
   gameId: string;
   seat: number | null;
   dueAt: Date | null;
+  warnAt: Date | null;
   version: number;
 }
 
-/** A due deadline an instance claimed, to decide its timeout. */
+/** A row an instance claimed because its deadline or its warning came, to decide the timeout or tell the warning. */
 export interface ClaimedDeadline {
   gameId: string;
   seat: number;
   dueAt: Date;
+  warnAt: Date | null;
   version: number;
 }
 
-/** What to write for one game: its deadline, or that it ended (no deadline any more). */
-export type DeadlineWrite = (DeadlineRow & { ended?: false; claimedUntil?: Date | null }) | { gameId: string; version: number; ended: true };
+/** What to write for one game: its deadline (and warning, none when omitted), or that it ended (no deadline any more). */
+export type DeadlineWrite = (Omit<DeadlineRow, 'warnAt'> & { warnAt?: Date | null; ended?: false; claimedUntil?: Date | null }) | { gameId: string; version: number; ended: true };
 
 interface Pending {
   write: DeadlineWrite;
@@ -26,17 +31,20 @@ interface Pending {
 }
 
 /**
- * The `deadlines` table: the next deadline of each running game with a clock. Writes gather for
- * a few milliseconds and go together in one statement (as the event store groups its appends),
- * so a busy server pays about one statement per batch of moves, not one per move.
+ * The `deadlines` table: the next deadline (and low-time warning) of each running game with a
+ * clock. A move's row is written by the event store, in the statement that appends the move
+ * (deadlineCtes); what is written here is the rest: a new game's first row, and the worker's
+ * (rows recomputed by the sweep or after a refused timeout, the next warning once one was told).
+ * These writes gather for a few milliseconds and go together in one statement, as a pairing
+ * creates games or a batch of claims is decided at once.
  */
 @Injectable()
 export class DeadlineStore {
   private readonly pending = new Map<string, Pending>();
   private writing = false;
   private timer: NodeJS.Timeout | null = null;
-  /** Writes not stored yet (queued or being written). */
-  private readonly unsettled = new Set<Promise<void>>();
+  /** Writes not stored yet (being computed, queued or being written). */
+  private readonly unsettled = new Set<Promise<unknown>>();
 
   constructor(private readonly db: DatabaseService) {}
 
@@ -45,15 +53,30 @@ export class DeadlineStore {
    * newer version's is stored already. A row written with no `claimedUntil` is claimable.
    */
   write(write: DeadlineWrite): Promise<void> {
-    const written = new Promise<void>((resolve, reject) => {
-      const queued = this.pending.get(write.gameId);
-      // One row per game and statement (ON CONFLICT may touch a row once): the newest wins.
-      if (queued) {
-        if (write.version >= queued.write.version) queued.write = write;
-        queued.done.push({ resolve, reject });
-      } else this.pending.set(write.gameId, { write, done: [{ resolve, reject }] });
-      this.later();
-    });
+    return this.unsettledUntil(
+      new Promise<void>((resolve, reject) => {
+        const queued = this.pending.get(write.gameId);
+        // One row per game and statement (ON CONFLICT may touch a row once): the newest wins.
+        if (queued) {
+          if (write.version >= queued.write.version) queued.write = write;
+          queued.done.push({ resolve, reject });
+        } else this.pending.set(write.gameId, { write, done: [{ resolve, reject }] });
+        this.later();
+      }),
+    );
+  }
+
+  /** Stores a row still being computed once it is (null: nothing to store), and answers it; flushed() waits for it from now on. */
+  writeComputed(row: Promise<DeadlineWrite | null>): Promise<DeadlineWrite | null> {
+    return this.unsettledUntil(
+      row.then(async (write) => {
+        if (write) await this.write(write);
+        return write;
+      }),
+    );
+  }
+
+  private unsettledUntil<T>(written: Promise<T>): Promise<T> {
     this.unsettled.add(written);
     const settled = () => this.unsettled.delete(written);
     written.then(settled, settled);
@@ -86,12 +109,7 @@ export class DeadlineStore {
     const batch = [...this.pending.values()];
     this.pending.clear();
     try {
-      const rows = batch.map(({ write: w }) =>
-        w.ended
-          ? { game_id: w.gameId, version: w.version, ended: true }
-          : { game_id: w.gameId, seat: w.seat, due_at: w.dueAt?.toISOString() ?? null, version: w.version, claimed_until: w.claimedUntil?.toISOString() ?? null, ended: false },
-      );
-      await this.db.pool.query({ name: this.db.statementName('write-deadlines'), text: WRITE_SQL, values: [JSON.stringify(rows)] });
+      await this.db.pool.query({ name: this.db.statementName('write-deadlines'), text: WRITE_SQL, values: [deadlineRows(batch.map((p) => p.write))] });
       for (const p of batch) for (const d of p.done) d.resolve();
     } catch (err) {
       for (const p of batch) for (const d of p.done) d.reject(err);
@@ -102,17 +120,17 @@ export class DeadlineStore {
   }
 
   /**
-   * Claims up to `limit` deadlines due at `now` that no instance is deciding, earliest first,
-   * until `until`. Concurrent claims on other connections skip the rows locked here: each due
-   * row goes to one instance.
+   * Claims up to `limit` rows whose deadline or warning is due at `now` and that no instance is
+   * deciding, earliest first, until `until`. Concurrent claims on other connections skip the
+   * rows locked here: each due row goes to one instance.
    */
   async claim(now: Date, until: Date, limit: number): Promise<ClaimedDeadline[]> {
-    const { rows } = await this.db.pool.query<{ game_id: string; seat: number; due_at: Date; version: number }>({
+    const { rows } = await this.db.pool.query<{ game_id: string; seat: number; due_at: Date; warn_at: Date | null; version: number }>({
       name: this.db.statementName('claim-deadlines'),
       text: CLAIM_SQL,
       values: [now.toISOString(), until.toISOString(), limit],
     });
-    return rows.map((r) => ({ gameId: r.game_id, seat: r.seat, dueAt: r.due_at, version: r.version }));
+    return rows.map((r) => ({ gameId: r.game_id, seat: r.seat, dueAt: r.due_at, warnAt: r.warn_at, version: r.version }));
   }
 
   /** Gives a claimed deadline back, to be claimed again at once (its timeout was not decided). */
@@ -120,14 +138,14 @@ export class DeadlineStore {
     await this.db.pool.query('UPDATE deadlines SET claimed_until = NULL WHERE game_id = $1', [gameId]);
   }
 
-  /** When the next unclaimed deadline is due; null when none is pending. */
+  /** When the next unclaimed deadline or warning is due; null when none is pending. */
   async earliest(now: Date): Promise<Date | null> {
-    const { rows } = await this.db.pool.query<{ due_at: Date }>({
+    const { rows } = await this.db.pool.query<{ next_at: Date }>({
       name: this.db.statementName('earliest-deadline'),
-      text: 'SELECT due_at FROM deadlines WHERE due_at IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= $1) ORDER BY due_at LIMIT 1',
+      text: `SELECT ${NEXT_AT} AS next_at FROM deadlines WHERE ${NEXT_AT} IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= $1) ORDER BY ${NEXT_AT} LIMIT 1`,
       values: [now.toISOString()],
     });
-    return rows[0]?.due_at ?? null;
+    return rows[0]?.next_at ?? null;
   }
 
   /**
@@ -142,43 +160,88 @@ export class DeadlineStore {
   }
 
   async get(gameId: string): Promise<(DeadlineRow & { claimedUntil: Date | null }) | null> {
-    const { rows } = await this.db.pool.query<{ seat: number | null; due_at: Date | null; version: number; claimed_until: Date | null }>(
-      'SELECT seat, due_at, version, claimed_until FROM deadlines WHERE game_id = $1',
+    const { rows } = await this.db.pool.query<{ seat: number | null; due_at: Date | null; warn_at: Date | null; version: number; claimed_until: Date | null }>(
+      'SELECT seat, due_at, warn_at, version, claimed_until FROM deadlines WHERE game_id = $1',
       [gameId],
     );
     const r = rows[0];
-    return r ? { gameId, seat: r.seat, dueAt: r.due_at, version: r.version, claimedUntil: r.claimed_until } : null;
+    return r ? { gameId, seat: r.seat, dueAt: r.due_at, warnAt: r.warn_at, version: r.version, claimedUntil: r.claimed_until } : null;
   }
 }
 
 /**
- * How long writes gather before they are written in one statement: rows are derived data,
- * written after the move's answer, so a short wait costs nothing and saves statements (on the
- * embedded database each one takes its turn on the single connection, between the appends).
+ * How long writes gather before they are written in one statement: no move waits for them, so
+ * a short wait costs nothing and saves statements (on the embedded database each one takes its
+ * turn on the single connection, between the appends).
  */
 const WRITE_WINDOW_MS = 25;
 
-const WRITE_SQL = `
-WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(game_id text, seat int, due_at timestamptz, version int, claimed_until timestamptz, ended boolean)
-), gone AS (
-  DELETE FROM deadlines d USING input i WHERE i.ended AND d.game_id = i.game_id AND d.version <= i.version
-)
-INSERT INTO deadlines (game_id, seat, due_at, version, claimed_until)
-SELECT game_id, seat, due_at, version, claimed_until FROM input WHERE NOT ended
-ON CONFLICT (game_id) DO UPDATE SET seat = EXCLUDED.seat, due_at = EXCLUDED.due_at, version = EXCLUDED.version, claimed_until = EXCLUDED.claimed_until
-WHERE deadlines.version <= EXCLUDED.version`;
+/**
+ * The deadline rows of several games as the JSON parameter of deadlineCtes: one row per game
+ * (ON CONFLICT may touch a row once a statement), its newest version's.
+ */
+export function deadlineRows(writes: readonly DeadlineWrite[]): string {
+  const newest = new Map<string, DeadlineWrite>();
+  for (const w of writes) if ((newest.get(w.gameId)?.version ?? -1) <= w.version) newest.set(w.gameId, w);
+  const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+  return JSON.stringify(
+    [...newest.values()].map((w) =>
+      w.ended
+        ? { game_id: w.gameId, version: w.version, ended: true }
+        : { game_id: w.gameId, seat: w.seat, due_at: iso(w.dueAt), warn_at: iso(w.warnAt), version: w.version, claimed_until: iso(w.claimedUntil), ended: false },
+    ),
+  );
+}
+
+/** The parts a write of these rows needs: setting the rows of games that go on, removing those of games that ended. */
+export interface DeadlineParts {
+  set: boolean;
+  gone: boolean;
+}
+
+export const deadlineParts = (writes: readonly DeadlineWrite[]): DeadlineParts => ({ set: writes.some((w) => !w.ended), gone: writes.some((w) => w.ended) });
+
+/**
+ * Stores deadline rows given as JSON (deadlineRows) in parameter `param`: common table
+ * expressions for a statement of their own or inside a move's append, only the parts needed
+ * (each is planned with its statement: on the embedded database, which prepares none, every
+ * time). A game that ended loses its row; any other gets its new one, unless a newer version's
+ * is stored already.
+ */
+export function deadlineCtes(param: string, parts: DeadlineParts): string {
+  const rows = `jsonb_to_recordset(${param}::jsonb)
+    AS t(game_id text, seat int, due_at timestamptz, warn_at timestamptz, version int, claimed_until timestamptz, ended boolean)`;
+  const ctes: string[] = [];
+  if (parts.gone)
+    ctes.push(`deadlines_gone AS (
+  DELETE FROM deadlines d USING ${rows} WHERE t.ended AND d.game_id = t.game_id AND d.version <= t.version
+)`);
+  if (parts.set)
+    ctes.push(`deadlines_set AS (
+  INSERT INTO deadlines (game_id, seat, due_at, warn_at, version, claimed_until)
+  SELECT t.game_id, t.seat, t.due_at, t.warn_at, t.version, t.claimed_until FROM ${rows} WHERE NOT t.ended
+  ON CONFLICT (game_id) DO UPDATE
+  SET seat = EXCLUDED.seat, due_at = EXCLUDED.due_at, warn_at = EXCLUDED.warn_at, version = EXCLUDED.version, claimed_until = EXCLUDED.claimed_until
+  WHERE deadlines.version <= EXCLUDED.version
+)`);
+  return ctes.join(', ');
+}
+
+const WRITE_SQL = `WITH ${deadlineCtes('$1', { set: true, gone: true })} SELECT 1`;
+
+/** What a row waits for: its deadline or its warning, whichever comes first (LEAST skips a null); the migration indexes it. */
+const NEXT_AT = 'LEAST(due_at, warn_at)';
 
 const CLAIM_SQL = `
 UPDATE deadlines d SET claimed_until = $2
 FROM (
   SELECT game_id FROM deadlines
-  WHERE due_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
-  ORDER BY due_at LIMIT $3
+  WHERE ${NEXT_AT} <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
+  ORDER BY ${NEXT_AT} LIMIT $3
   FOR UPDATE SKIP LOCKED
 ) due
 WHERE d.game_id = due.game_id
-RETURNING d.game_id, d.seat, d.due_at, d.version`;
+RETURNING d.game_id, d.seat, d.due_at, d.warn_at, d.version`;
 
 /** Rows of games that ended (or are gone): their deadlines will never come. */
 const STALE_ROWS_SQL = `

@@ -1,5 +1,6 @@
 import type { GameStatus } from '../core/game/state.js';
 import type { StoredEvent } from '../core/stream.js';
+import type { DeadlineWrite } from './deadline-store.js';
 
 export type { GameStatus };
 
@@ -84,6 +85,16 @@ export interface OutboxMessage {
   createdAt: string;
 }
 
+/**
+ * What a batch of events causes, stored with them in the same statement or not at all: the
+ * notifications to deliver (the webhooks' outbox) and, for a game with a clock, its deadline row
+ * as of the new version. Games without either pay for neither.
+ */
+export interface Derived {
+  outbox?: readonly OutboxMessage[];
+  deadline?: DeadlineWrite | null;
+}
+
 /** Told of appends to any game on the database, by any process (see EventStore.watch). */
 export interface AppendWatcher {
   /** The game's stored version is now at least `version`. */
@@ -132,13 +143,10 @@ export class AppendWatchers implements AppendWatcher {
 export abstract class EventStore {
   /** Creates the game row, its seats and its first events, atomically. */
   abstract createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void>;
-  /**
-   * Appends events after `events[0].seq - 1` (the expected version) and moves the game's head;
-   * `outbox`: the notifications they cause, stored with them or not at all.
-   */
-  abstract append(gameId: string, events: StoredEvent[], head: GameHead, outbox?: readonly OutboxMessage[]): Promise<void>;
-  /** Claims an open seat and appends the join's events (and their notifications), atomically. */
-  abstract join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, outbox?: readonly OutboxMessage[]): Promise<void>;
+  /** Appends events after `events[0].seq - 1` (the expected version) and moves the game's head, with what they cause. */
+  abstract append(gameId: string, events: StoredEvent[], head: GameHead, derived?: Derived): Promise<void>;
+  /** Claims an open seat and appends the join's events (and what they cause), atomically. */
+  abstract join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, derived?: Derived): Promise<void>;
   abstract game(id: string): Promise<StoredGame | null>;
   /** Events in (afterSeq, untilSeq], in order. */
   abstract events(gameId: string, afterSeq?: number, limit?: number, untilSeq?: number): Promise<StoredEvent[]>;

@@ -6,6 +6,7 @@ import {
   EventStore,
   type GameCursor,
   type GameFilter,
+  type Derived,
   type GameHead,
   type NewGame,
   type OutboxMessage,
@@ -16,7 +17,8 @@ import {
 
 /**
  * The event store in memory, for unit tests: the same contract as PostgreSQL's (an append at a
- * taken version conflicts and stores nothing; a seat is claimed once), no durability.
+ * taken version conflicts and stores nothing; a seat is claimed once), no durability. Deadline
+ * rows are not kept: a referee over it has no deadline worker.
  */
 export class MemoryEventStore extends EventStore {
   private readonly games = new Map<string, StoredGame>();
@@ -33,14 +35,14 @@ export class MemoryEventStore extends EventStore {
     this.watchers.appended(game.id, game.version);
   }
 
-  async append(gameId: string, events: StoredEvent[], head: GameHead, outbox: readonly OutboxMessage[] = []): Promise<void> {
-    this.appendNow(gameId, events, head, outbox);
+  async append(gameId: string, events: StoredEvent[], head: GameHead, derived: Derived = {}): Promise<void> {
+    this.appendNow(gameId, events, head, derived.outbox ?? []);
   }
 
-  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, outbox: readonly OutboxMessage[] = []): Promise<void> {
+  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, derived: Derived = {}): Promise<void> {
     const row = this.games.get(gameId)?.seats.find((s) => s.index === seat.index);
     if (!row || row.tokenHash) throw new AppendConflict('seat already taken');
-    this.appendNow(gameId, events, head, outbox);
+    this.appendNow(gameId, events, head, derived.outbox ?? []);
     Object.assign(row, seat);
   }
 

@@ -2,10 +2,12 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendListener } from './append-listener.js';
+import { deadlineCtes, type DeadlineParts, deadlineParts, deadlineRows, type DeadlineWrite } from './deadline-store.js';
 import {
   AppendConflict,
   AppendWatchers,
   type AppendWatcher,
+  type Derived,
   EventStore,
   type GameCursor,
   type GameFilter,
@@ -19,11 +21,11 @@ import {
 
 /**
  * The only code that talks to the database about games. An append is ONE statement: the
- * events' insert and the game rows' update in a data-modifying CTE, so it commits atomically
- * in a single round trip, and the (game_id, seq) primary key is the compare-and-set: a racing
- * writer at the same version violates it and nothing of its append is stored. The move path
- * uses the pg pool under Prisma's adapter directly: Prisma's query interpreter cost more CPU
- * than the statement itself (bench/load.ts).
+ * events' insert, what they cause (notifications, the deadline row) and the game rows' update
+ * in data-modifying CTEs, so it commits atomically in a single round trip, and the (game_id,
+ * seq) primary key is the compare-and-set: a racing writer at the same version violates it and
+ * nothing of its append is stored. The move path uses the pg pool under Prisma's adapter
+ * directly: Prisma's query interpreter cost more CPU than the statement itself (bench/load.ts).
  */
 @Injectable()
 export class PostgresEventStore extends EventStore implements OnModuleDestroy {
@@ -96,17 +98,18 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
    * statement and one commit (group commit): no wait at low load, far fewer round trips and
    * fsyncs under load. A statement is all-or-nothing, so if any append in a group lost a race,
    * the group is retried one append at a time and only the loser is refused. The outbox's
-   * messages go in the same statement, so they commit exactly with their events.
+   * messages and the deadline rows go in the same statement, so they commit exactly with their
+   * events.
    */
-  append(gameId: string, events: StoredEvent[], head: GameHead, outbox: readonly OutboxMessage[] = []): Promise<void> {
+  append(gameId: string, events: StoredEvent[], head: GameHead, derived: Derived = {}): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ gameId, events, head, outbox, resolve, reject });
+      this.queue.push({ gameId, events, head, outbox: derived.outbox ?? [], deadline: derived.deadline ?? null, resolve, reject });
       this.pump();
     });
   }
 
   /** A join: claims the seat and appends its events in one transaction; a seat already taken stores nothing. */
-  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, outbox: readonly OutboxMessage[] = []): Promise<void> {
+  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, derived: Derived = {}): Promise<void> {
     try {
       await this.prisma.$transaction(async (tx) => {
         // The WHERE makes a second claim of the same seat a conflict.
@@ -115,8 +118,8 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
           data: { name: seat.name, tokenHash: seat.tokenHash, clientSeed: seat.clientSeed, joinedAt: new Date() },
         });
         if (claimed.count !== 1) throw new AppendConflict('seat already taken');
-        if (outbox.length === 0) await tx.$executeRawUnsafe(APPEND_SQL, appendRows([{ gameId, events }]), headRows([{ gameId, head }]));
-        else await tx.$executeRawUnsafe(APPEND_WITH_OUTBOX_SQL, appendRows([{ gameId, events }]), headRows([{ gameId, head }]), outboxRows(outbox));
+        const { text, values } = appendStatement([{ gameId, events, head, outbox: derived.outbox ?? [], deadline: derived.deadline ?? null }]);
+        await tx.$executeRawUnsafe(text, ...values);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppendConflict('version taken');
@@ -141,12 +144,8 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
 
   private async write(group: PendingAppend[]): Promise<void> {
     try {
-      const outbox = group.flatMap((a) => a.outbox);
-      await this.db.pool.query(
-        outbox.length === 0
-          ? { name: this.db.statementName('append-events'), text: APPEND_SQL, values: [appendRows(group), headRows(group)] }
-          : { name: this.db.statementName('append-events-outbox'), text: APPEND_WITH_OUTBOX_SQL, values: [appendRows(group), headRows(group), outboxRows(outbox)] },
-      );
+      const { name, text, values } = appendStatement(group);
+      await this.db.pool.query({ name: this.db.statementName(name), text, values });
       for (const a of group) {
         a.resolve();
         this.told(a.gameId, a.head.version);
@@ -265,10 +264,6 @@ UPDATE games SET version = h.version, head_hash = h.head_hash, status = h.status
 FROM jsonb_to_recordset($2::jsonb) AS h(id text, version int, head_hash text, status text, result jsonb)
 WHERE games.id = h.id AND EXISTS (SELECT 1 FROM ins)`;
 
-/** Events of one or more games, and their games' new heads, in one atomic statement. */
-const APPEND_SQL = `
-WITH ${INSERT_EVENTS}${MOVE_HEADS}`;
-
 /**
  * Stores outbox messages given as JSON rows (`outboxRows`) in parameter `param`. A message for a
  * registration that is gone (deleted since it was cached) is dropped; one whose id is stored
@@ -283,11 +278,35 @@ export const insertOutboxSql = (param: string) => `
   ON CONFLICT (id) DO NOTHING`;
 
 /**
- * APPEND_SQL with the notifications the events cause (the webhooks' outbox) in the same
- * statement: they commit exactly with their events. A notification never refuses a move.
+ * Events of one or more games and their games' new heads in one atomic statement ($1, $2), with
+ * the notifications the events cause (the webhooks' outbox) and the games' deadline rows when
+ * there are any, in the parameters after: they commit exactly with their events. A notification
+ * never refuses a move.
  */
-const APPEND_WITH_OUTBOX_SQL = `
-WITH ${INSERT_EVENTS}, outbox AS (${insertOutboxSql('$3')})${MOVE_HEADS}`;
+function appendSql(outbox: boolean, deadlines: DeadlineParts): string {
+  const parts = [INSERT_EVENTS];
+  if (outbox) parts.push(`outbox AS (${insertOutboxSql(`$${parts.length + 2}`)})`);
+  if (deadlines.set || deadlines.gone) parts.push(deadlineCtes(`$${parts.length + 2}`, deadlines));
+  return `
+WITH ${parts.join(', ')}${MOVE_HEADS}`;
+}
+
+/** The texts of appendSql by statement name, made once each: a name always has the same text (it is prepared under it). */
+const appendTexts = new Map<string, string>();
+
+/** The append of a group: its events and heads, and only the parts some append of the group has (games without a clock or registrations pay for none). */
+function appendStatement(group: readonly Omit<PendingAppend, 'resolve' | 'reject'>[]): { name: string; text: string; values: unknown[] } {
+  const outbox = group.flatMap((a) => a.outbox);
+  const deadlines = group.flatMap((a) => (a.deadline ? [a.deadline] : []));
+  const parts = deadlineParts(deadlines);
+  const values: unknown[] = [appendRows(group), headRows(group)];
+  if (outbox.length > 0) values.push(outboxRows(outbox));
+  if (deadlines.length > 0) values.push(deadlineRows(deadlines));
+  const name = `append-events${outbox.length > 0 ? '-outbox' : ''}${parts.set ? '-deadlines' : ''}${parts.gone ? '-ended' : ''}`;
+  let text = appendTexts.get(name);
+  if (text === undefined) appendTexts.set(name, (text = appendSql(outbox.length > 0, parts)));
+  return { name, text, values };
+}
 
 /**
  * Appends written together at most, and group writes in flight at once: one writer makes the
@@ -301,13 +320,14 @@ interface PendingAppend {
   events: StoredEvent[];
   head: GameHead;
   outbox: readonly OutboxMessage[];
+  deadline: DeadlineWrite | null;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
 
-const appendRows = (group: Pick<PendingAppend, 'gameId' | 'events'>[]) => JSON.stringify(group.flatMap((a) => a.events.map((e) => eventRow(e, a.gameId))));
+const appendRows = (group: readonly Pick<PendingAppend, 'gameId' | 'events'>[]) => JSON.stringify(group.flatMap((a) => a.events.map((e) => eventRow(e, a.gameId))));
 
-const headRows = (group: Pick<PendingAppend, 'gameId' | 'head'>[]) =>
+const headRows = (group: readonly Pick<PendingAppend, 'gameId' | 'head'>[]) =>
   JSON.stringify(group.map((a) => ({ id: a.gameId, version: a.head.version, head_hash: a.head.hash, status: a.head.status, result: a.head.result ?? null })));
 
 export const outboxRows = (outbox: readonly OutboxMessage[]) =>
