@@ -2,6 +2,7 @@ import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver
 import { GraphQLError } from 'graphql';
 import type { Viewer } from '../engines/kit/index.js';
 import { RefereeError } from '../referee/core/errors.js';
+import { ORGANIZER_SEAT } from '../referee/application/command-handler.js';
 import type { LiveGame } from '../referee/application/live-games.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { isCleanText } from '../referee/application/seat-tokens.js';
@@ -167,7 +168,7 @@ export class GamesResolver {
 
   @Mutation(() => MoveResult, {
     description:
-      "Time for a seat, by a seat's token: `vacation` for its own seat (correspondence, from its vacationSeconds), or a gift to another seat. Refused with OUT_OF_TIME once the seat's deadline passed",
+      "Time for a seat. By a seat's token: `vacation` for its own seat (correspondence, from its vacationSeconds), or a gift to another seat; refused with OUT_OF_TIME once the seat's deadline passed. By the token of the organizer of the game's tournament: time for any seat, even after its deadline (the answer's seat is -1)",
   })
   async addTime(
     @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
@@ -179,12 +180,18 @@ export class GamesResolver {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.addTime(gameId, tokenOf(ctx), seat, seconds, vacation ?? false));
   }
 
-  @Mutation(() => MoveResult, { description: "The caller's seat asks to pause the clocks: they pause once every seat asked (PAUSE_CONFLICT if it asked already)" })
+  @Mutation(() => MoveResult, {
+    description:
+      "The caller's seat asks to pause the clocks: they pause once every seat asked (PAUSE_CONFLICT if it asked already). The organizer of the game's tournament pauses them at once (the answer's seat is -1)",
+  })
   async pauseClock(@Args('gameId', { type: () => ID, description: 'The game' }) gameId: string, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.pauseClock(gameId, tokenOf(ctx)));
   }
 
-  @Mutation(() => MoveResult, { description: "The caller's seat asks to resume paused clocks: they run again once every seat asked" })
+  @Mutation(() => MoveResult, {
+    description:
+      "The caller's seat asks to resume the seats' pause: the clocks run again once every seat asked. The organizer of the game's tournament resumes any pause at once (only it resumes its own)",
+  })
   async resumeClock(@Args('gameId', { type: () => ID, description: 'The game' }) gameId: string, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.resumeClock(gameId, tokenOf(ctx)));
   }
@@ -344,14 +351,14 @@ export class GameSnapshotResolver {
 export class MoveAcceptedResolver {
   constructor(private readonly referee: RefereeService) {}
 
-  @ResolveField(() => JSONScalar, { description: 'The game as the mover sees it now' })
+  @ResolveField(() => JSONScalar, { description: "The game as the mover sees it now (a tournament's organizer: as a spectator)" })
   async view(@Parent() move: MoveAccepted): Promise<unknown> {
-    return this.referee.view(await this.liveOf(move), move.seat);
+    return this.referee.view(await this.liveOf(move), viewerOf(move));
   }
 
-  @ResolveField(() => [JSONScalar], { description: "The mover's legal actions now" })
+  @ResolveField(() => [JSONScalar], { description: "The mover's legal actions now (none for a tournament's organizer)" })
   async legalActions(@Parent() move: MoveAccepted): Promise<unknown[]> {
-    return this.referee.legalActions(await this.liveOf(move), move.seat);
+    return this.referee.legalActions(await this.liveOf(move), viewerOf(move));
   }
 
   @ResolveField(() => Game, { description: "The game at this move's version or later, its seat-specific fields (state, legalMoves) for the caller: no second query needed" })
@@ -371,6 +378,9 @@ export class MoveAcceptedResolver {
     }
   }
 }
+
+/** Who an answer was for: its seat, or a spectator for a tournament's organizer (who holds none). */
+const viewerOf = (move: MoveAccepted): Viewer => (move.seat === ORGANIZER_SEAT ? 'spectator' : move.seat);
 
 /** `afterSeq` as given (an explicit null is the default, 0); a negative one is refused before any read. */
 function checkAfterSeq(afterSeq: number | null): number {

@@ -11,7 +11,7 @@ import { CREATE as CREATE_GAME, EVENTS } from '../support/queries.js';
 /**
  * Tournaments with a time control, end to end, time driven by a clock moved by hand: the control
  * is recorded with the tournament and given to every game it pairs (deadline rows included), a
- * game lost on time is the board's result, and the clock controls act on tournament games. On
+ * game lost on time is the board's result, and the organizer's token acts on its games' clocks. On
  * PostgreSQL the suite has a database of its own: its clock runs days ahead, so on the shared
  * database its ticks would time out other suites' games (see test/e2e/clocks.spec.ts).
  */
@@ -220,6 +220,55 @@ describe(`tournaments with a time control (${process.env.TEST_DATABASE_URL ? 'po
 
     for (const g of [mine, other]) await concede(g, s.tokens);
     expect((await s.state()).status).toBe('FINISHED');
+  });
+
+  it("the organizer's token gives time, pauses and resumes any game of its tournament, as the organizer's; no other organizer's token does", async () => {
+    const s = await tournament({ ...SWISS, name: 'Directed', rounds: 1, timeControl: CORRESPONDENCE }, ['Ivy', 'Jon', 'Kim', 'Lee']);
+    const [a, b] = (await s.pair()).boards.map((x) => x.games[0]);
+    const seatOf = async (gameId: string) => (await game(gameId)).clock!.running[0];
+    const [seatA, seatB] = [await seatOf(a.gameId), await seatOf(b.gameId)];
+
+    // Time for a seat of each game, recorded as the organizer's (no actor), answered with seat -1.
+    for (const [g, seat] of [
+      [a, seatA],
+      [b, seatB],
+    ] as const) {
+      const given = (await gql(ADD_TIME, { g: g.gameId, seat, s: 3600 }, s.organizer)).addTime;
+      expect(given).toMatchObject({ __typename: 'MoveAccepted', seat: -1, events: [{ type: 'TimeAdded', actor: null, payload: { seat, ms: 3600 * SECOND, by: 'organizer', vacation: false } }] });
+      expect((await game(g.gameId)).clock!.remainingMs[seat]).toBe(DAY + 3600 * SECOND);
+    }
+
+    // A pause at once; the seats cannot resume it, the organizer does; time does not run meanwhile.
+    const paused = (await gql(PAUSE, { g: a.gameId }, s.organizer)).pauseClock;
+    expect(paused).toMatchObject({ __typename: 'MoveAccepted', seat: -1, events: [{ type: 'ClockPaused', actor: null, payload: { by: 'organizer' } }] });
+    expect((await game(a.gameId)).clock).toMatchObject({ paused: true, running: [] });
+    expect((await gql(RESUME, { g: a.gameId }, s.tokens.get(a.seats[seatA].id))).resumeClock).toMatchObject({ __typename: 'Rejection', code: 'PAUSE_CONFLICT' });
+    clock.advance(DAY / 2);
+    expect((await game(a.gameId)).clock!.remainingMs[seatA]).toBe(DAY + 3600 * SECOND);
+    const resumed = (await gql(RESUME, { g: a.gameId }, s.organizer)).resumeClock;
+    expect(resumed).toMatchObject({ __typename: 'MoveAccepted', seat: -1, events: [{ type: 'ClockResumed', actor: null, payload: { by: 'organizer' } }] });
+    expect((await game(a.gameId)).clock).toMatchObject({ paused: false, running: [seatA] });
+
+    // Past a seat's deadline (its timeout not recorded yet), the organizer may still give it time.
+    clock.set(new Date(Date.parse((await game(b.gameId)).clock!.deadline!) + SECOND));
+    expect((await gql(ADD_TIME, { g: b.gameId, seat: seatB, s: 3600 }, s.organizer)).addTime).toMatchObject({ __typename: 'MoveAccepted' });
+    await worker().tick();
+    expect(await game(b.gameId)).toMatchObject({ status: 'ACTIVE', clock: { timedOut: [] } });
+
+    // Another tournament's organizer, on this tournament's game; this organizer, on a game of no tournament.
+    const other = (await gql(CREATE, { input: { ...SWISS, name: 'Elsewhere' } })).createTournament.organizerToken;
+    const alone = (await gql(CREATE_GAME, { input: { kind: 'backgammon', timeControl: CORRESPONDENCE } })).createGame.game.id;
+    for (const refused of [
+      (await gql(ADD_TIME, { g: a.gameId, seat: seatA, s: 60 }, other)).addTime,
+      (await gql(PAUSE, { g: a.gameId }, other)).pauseClock,
+      (await gql(PAUSE, { g: alone }, s.organizer)).pauseClock,
+    ])
+      expect(refused).toMatchObject({ __typename: 'Rejection', code: 'UNAUTHORIZED' });
+
+    for (const g of [a, b]) await concede(g, s.tokens);
+    expect((await s.state()).status).toBe('FINISHED');
+    const bundle = await exported(s.id);
+    expect(verifyTournamentBundle(t.app.get(EngineRegistry), bundle)).toMatchObject({ ok: true });
   });
 
   it('a Cerke round-robin game lost on time is the board result: the seat loses the game', async () => {

@@ -31,6 +31,8 @@ export interface Rejected {
 export type MoveResult = Accepted | Rejected;
 
 const MOVE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+/** The `seat` of an answer to a tournament's organizer, who holds none: -1, as the tournament's events name the organizer. */
+export const ORGANIZER_SEAT = -1;
 const head = (g: LiveGame) => ({ status: g.status, version: g.version, hash: g.lastHash, result: g.outcome });
 
 /**
@@ -158,6 +160,11 @@ export class GameCommands {
   /** The seat asks to resume the seats' pause: the clocks run again once every seat asked. */
   resumeClock(gameId: string, token: string | null): Promise<MoveResult> {
     return this.bySeat(gameId, token, (by) => ({ type: 'ResumeClock', by }));
+  }
+
+  /** A clock command of the organizer of the game's tournament (the caller checked its token): answered as to a spectator. */
+  byOrganizer(gameId: string, command: GameCommand): Promise<MoveResult> {
+    return this.clockCommand(gameId, async () => ({ seat: ORGANIZER_SEAT, viewer: 'spectator', command }));
   }
 
   private bySeat(gameId: string, token: string | null, command: (by: number) => GameCommand): Promise<MoveResult> {

@@ -4,6 +4,7 @@ import type { Bundle, Verdict } from '../core/audit.js';
 import { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
 import { type ClockView, clockView } from '../core/game/clock.js';
+import type { GameCommand } from '../core/game/commands.js';
 import { gameDecider } from '../core/game/decider.js';
 import type { StoredEvent } from '../core/stream.js';
 import { DeadlineStore } from '../store/deadline-store.js';
@@ -40,6 +41,8 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   private readonly tokens: SeatTokens;
   /** Times out the games whose deadline passed (null without a deadline store: nothing times out on its own). */
   readonly deadlines: DeadlineWorker | null;
+  /** Whether a token is the organizer's of the tournament that scheduled a game (the tournaments know their organizers). */
+  private organizes: ((gameId: string, token: string) => Promise<boolean>) | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -111,19 +114,33 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.commands.move(gameId, token, moveId, expectedVersion, { kind: 'action', action }, kind);
   }
 
-  /** Time for `seat` from the seat holding `token`: its own vacation (correspondence), or a gift to another seat. */
+  /** Time for `seat`: from the organizer of the game's tournament, or from the seat holding `token` (its own vacation, or a gift to another seat). */
   addTime(gameId: string, token: string | null, seat: number, seconds: number, vacation: boolean): Promise<MoveResult> {
-    return this.commands.addTime(gameId, token, seat, seconds * 1000, vacation);
+    const ms = seconds * 1000;
+    return this.clockBy(gameId, token, { type: 'AddTime', seat, ms, by: 'organizer', vacation }, () => this.commands.addTime(gameId, token, seat, ms, vacation));
   }
 
-  /** The seat asks to pause the clocks; they pause once every seat asked. */
+  /** The organizer of the game's tournament pauses the clocks; a seat asks, and they pause once every seat asked. */
   pauseClock(gameId: string, token: string | null): Promise<MoveResult> {
-    return this.commands.pauseClock(gameId, token);
+    return this.clockBy(gameId, token, { type: 'PauseClock', by: 'organizer' }, () => this.commands.pauseClock(gameId, token));
   }
 
-  /** The seat asks to resume the seats' pause; the clocks run again once every seat asked. */
+  /** The organizer of the game's tournament resumes any pause; a seat asks to resume the seats' pause, and the clocks run once every seat asked. */
   resumeClock(gameId: string, token: string | null): Promise<MoveResult> {
-    return this.commands.resumeClock(gameId, token);
+    return this.clockBy(gameId, token, { type: 'ResumeClock', by: 'organizer' }, () => this.commands.resumeClock(gameId, token));
+  }
+
+  /** The tournaments tell which tokens organize a game (until the returned function is called). */
+  recognizeOrganizers(organizes: (gameId: string, token: string) => Promise<boolean>): () => void {
+    this.organizes = organizes;
+    return () => {
+      if (this.organizes === organizes) this.organizes = null;
+    };
+  }
+
+  /** A clock command from the organizer of the game's tournament when the token is its organizer's, else from the seat the token holds. */
+  private async clockBy(gameId: string, token: string | null, byOrganizer: GameCommand, bySeat: () => Promise<MoveResult>): Promise<MoveResult> {
+    return token && (await this.organizes?.(gameId, token)) ? this.commands.byOrganizer(gameId, byOrganizer) : bySeat();
   }
 
   /** The game's clocks as of now (the injected clock's), or null for a game without a time control. */

@@ -9,6 +9,7 @@ export const newToken = () => `arb_${randomBytes(24).toString('base64url')}`;
 export const newParticipantToken = () => `arbp_${randomBytes(24).toString('base64url')}`;
 /** A tournament organizer's token: scoped to that tournament, a seat nowhere. */
 export const newOrganizerToken = () => `arbo_${randomBytes(24).toString('base64url')}`;
+export const isOrganizerToken = (token: string) => token.startsWith('arbo_');
 const isParticipantToken = (token: string) => token.startsWith('arbp_');
 export const tokenHash = (token: string) => sha256Hex(token);
 

@@ -124,6 +124,12 @@ export class TournamentStore {
     });
   }
 
+  /** Whether the token (by its hash) is the organizer's of the tournament that scheduled the game. */
+  async organizes(gameId: string, organizerTokenHash: string): Promise<boolean> {
+    const { rows } = await this.db.pool.query('SELECT 1 FROM games g JOIN tournaments t ON t.id = g.tournament_id WHERE g.id = $1 AND t.organizer_token_hash = $2', [gameId, organizerTokenHash]);
+    return rows.length > 0;
+  }
+
   /** The tournament's games that are over, with their stored versions. */
   async finishedGames(tournamentId: string): Promise<{ id: string; version: number }[]> {
     return this.db.prisma.game.findMany({ where: { tournamentId, status: 'FINISHED' }, select: { id: true, version: true } });
