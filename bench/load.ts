@@ -214,6 +214,7 @@ async function trivialQueryRate(urls: string[]) {
   );
   return {
     perSecond: results.reduce((sum, r) => sum + r.requests.average, 0),
+    total: results.reduce((sum, r) => sum + r.requests.total, 0),
     p99: Math.max(...results.map((r) => r.latency.p99)),
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
   };
@@ -345,8 +346,13 @@ async function main() {
         await probe.close();
       }
     }
-    const trivial = await trivialQueryRate(urls);
-    out(`ceiling: { __typename }, 50 connections${instances > 1 ? ` over ${instances} instances` : ''}   ${trivial.perSecond.toFixed(0).padStart(7)} req/s   p99 ${trivial.p99} ms`);
+    const trivialCpu = await measureCpu(services, () => trivialQueryRate(urls));
+    const trivial = trivialCpu.result;
+    // What a request costs the service before any game work: the floor under the CPU a move costs.
+    const trivialPerThousand = (trivialCpu.service / trivial.total) * 1000;
+    out(
+      `ceiling: { __typename }, 50 connections${instances > 1 ? ` over ${instances} instances` : ''}   ${trivial.perSecond.toFixed(0).padStart(7)} req/s   p99 ${trivial.p99} ms   ${trivialPerThousand.toFixed(2)} service CPU-s per 1,000 requests   load average ${trivialCpu.loadAfter}`,
+    );
     let rawUrl = databaseUrl;
     let pglite: { db: PGlite; server: PGLiteSocketServer } | null = null;
     if (usePglite) {
@@ -366,7 +372,7 @@ async function main() {
     out(`ratios at ${top.clients} clients: ${((top.perSecond / trivial.perSecond) * 100).toFixed(0)}% of the trivial-query rate, ${((top.perSecond / raw) * 100).toFixed(0)}% of the raw insert rate`);
     const memory = services.map((s) => processMemory(s.process.pid!));
     out(`summary${profile ? ' (profiled: slowed by the profiler)' : ''}:`);
-    out(`  trivial query       ${trivial.perSecond.toFixed(0).padStart(6)} req/s    p99 ${trivial.p99} ms`);
+    out(`  trivial query       ${trivial.perSecond.toFixed(0).padStart(6)} req/s    p99 ${trivial.p99} ms   ${trivialPerThousand.toFixed(2)} service CPU-s per 1,000 requests`);
     for (const row of rows)
       out(
         `  ${String(row.clients).padStart(2)} clients          ${row.perSecond.toFixed(0).padStart(6)} moves/s  p50 ${ms(row.p50)}   p99 ${ms(row.p99)}   ${row.cpuPerThousand.toFixed(2)} service CPU-s per 1,000 moves   load average ${row.load}`,
