@@ -28,6 +28,9 @@ export interface CpuProfile {
   endTime: number;
 }
 
+/** 1 ms, Node's own default for --cpu-prof: finer sampling costs the measured process more. */
+const SAMPLING_INTERVAL_US = 1000;
+
 export class InspectorProfiler {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
@@ -53,8 +56,7 @@ export class InspectorProfiler {
     });
     const profiler = new InspectorProfiler(socket);
     await profiler.send('Profiler.enable');
-    // 1 ms, Node's own default for --cpu-prof: finer sampling costs the measured process more.
-    await profiler.send('Profiler.setSamplingInterval', { interval: 1000 });
+    await profiler.send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
     return profiler;
   }
 
@@ -130,8 +132,10 @@ export function summarise(profile: CpuProfile, projectRoot: string): ProfileSumm
   const packages = new Map<string, number>();
   const core = new Map<string, number>();
   const functions = new Map<string, { pkg: string; ms: number }>();
-  profile.samples.forEach((id, i) => {
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+  // Each sample counts one sampling interval: a sample's time delta would also count the time the
+  // process waited for a core (the bench shares a busy machine), charged to wherever it stopped.
+  profile.samples.forEach((id) => {
+    const ms = SAMPLING_INTERVAL_US / 1000;
     const { pkg, node } = ownerOf(id);
     packages.set(pkg, (packages.get(pkg) ?? 0) + ms);
     if (pkg === 'node core' && node.callFrame.url) core.set(node.callFrame.url, (core.get(node.callFrame.url) ?? 0) + ms);
