@@ -4,9 +4,10 @@ import type { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import proxyaddr from 'proxy-addr';
 import { AppModule } from './app.module.js';
-import type { TrustProxy } from './api/caller.js';
+import { isGraphqlPath, pathOf, type TrustProxy } from './api/caller.js';
 import { browserOnGraphql } from './api/graphiql.controller.js';
 import { bodyParsers } from './api/body.js';
 import { callerLimits, importQuota, rateLimiter } from './api/limits.js';
@@ -15,6 +16,25 @@ import { createLogger, PinoLogger } from './ops/logger.js';
 import { MetricsService } from './ops/metrics.service.js';
 import { observeRequests } from './ops/requests.js';
 import { RefereeService } from './referee/application/referee.service.js';
+
+/** Longer than any URL Node's default 16 KiB header limit lets through. */
+const MAX_PARAM_LENGTH = 16 * 1024;
+
+/**
+ * Apollo answers only GET and POST on /graphql (and Fastify adds HEAD to GET); its route takes
+ * those and OPTIONS, so any other method is answered here as Apollo answers one.
+ */
+function graphqlMethodNotAllowed(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  if (!GRAPHQL_METHODS.has(req.method) && isGraphqlPath(pathOf(req))) {
+    reply
+      .code(405)
+      .header('allow', 'GET, POST')
+      .send({ errors: [{ message: 'Apollo Server supports only GET/POST requests.', extensions: { code: 'BAD_REQUEST' } }] });
+    return;
+  }
+  done();
+}
+const GRAPHQL_METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
 
 /** Builds the whole service (used by main.ts and by the end-to-end tests). */
 export async function createApp(config: Config): Promise<NestFastifyApplication> {
@@ -40,8 +60,14 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
     },
     trustProxy: config.trustProxy.length > 0 ? trust : false,
     bodyLimit: config.maxBodyBytes,
-    // Paths route as they did on Express: any case, a trailing slash or not.
-    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    // Paths route as they did on Express: any case, a trailing slash or not, parameters of any
+    // length (Fastify's default of 100 characters would answer a long game id with 414).
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // A path the router cannot decode is refused like any other bad input.
+    frameworkErrors: (error: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+      const status = error.statusCode ?? 500;
+      reply.code(status).send({ error: { code: status < 500 ? 'INVALID_INPUT' : 'INTERNAL', message: error.message } });
+    },
     // The service logs through pino itself (src/ops/requests.ts): no Fastify logger.
     logger: false,
     // No Nest middleware: the hooks below do their work.
@@ -97,6 +123,7 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
   fastify.addHook('onRequest', rateLimiter(limits));
   fastify.addHook('onRequest', importQuota(limits));
   fastify.addHook('onRequest', browserOnGraphql(config));
+  fastify.addHook('onRequest', graphqlMethodNotAllowed);
   bodyParsers(fastify, config.maxBodyBytes);
   return app;
 }

@@ -12,7 +12,7 @@ export function bodyParsers(fastify: FastifyInstance, maxBodyBytes: number): voi
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: maxBodyBytes }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, {});
-    if (text[0] !== '{' && text[0] !== '[') return done(new BodyError(400, 'a JSON body must be an object or an array'));
+    if (text[0] !== '{' && text[0] !== '[') return done(new BodyError(400, notObjectOrArray(text)));
     try {
       done(null, JSON.parse(text));
     } catch (err) {
@@ -24,6 +24,16 @@ export function bodyParsers(fastify: FastifyInstance, maxBodyBytes: number): voi
   fastify.addContentTypeParser(/^text\//, text, asText);
   fastify.addContentTypeParser(['application/octet-stream', 'application/x-www-form-urlencoded'], text, asText);
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBodyBytes }, (_req, _body, done) => done(null, undefined));
+}
+
+/** body-parser's words for JSON that is not an object or an array: JSON.parse's own, about its first character. */
+function notObjectOrArray(text: string): string {
+  try {
+    JSON.parse(`#${text.slice(1)}`);
+  } catch (err) {
+    return (err as Error).message.replace("'#'", `'${text[0]}'`).replace('"#', `"${text[0]}`);
+  }
+  return 'a JSON body must be an object or an array';
 }
 
 /** A body that could not be read or parsed. */
