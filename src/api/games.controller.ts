@@ -4,7 +4,7 @@ import { RefereeError } from '../referee/core/errors.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
-import { gameIdOf, toGame } from './mapping.js';
+import { gameIdOf, toGame, toGameClock } from './mapping.js';
 import { ndjsonResponse } from './ndjson.js';
 import { gameEventStream } from './subscriptions.js';
 
@@ -31,6 +31,7 @@ export class GamesController {
       return;
     }
     const { live: _, ...summary } = toGame(game);
+    const clock = this.referee.clockOf(game);
     return {
       ...summary,
       mySeat: viewer === 'spectator' ? null : viewer,
@@ -39,6 +40,7 @@ export class GamesController {
       legalActions: this.referee.legalActions(game, viewer),
       result: game.outcome,
       fairness: { seedCommitment: game.seedCommitment, randomSource: game.randomSource, serverSeed: game.revealedSeed },
+      clock: clock && toGameClock(clock),
     };
   }
 

@@ -3,9 +3,9 @@ import { rejectionCode } from './rejection-codes.js';
 import type { GameRow, SeatRow } from '../referee/store/event-store.js';
 import type { MoveResult as RefereeMoveResult } from '../referee/application/command-handler.js';
 import { isGameId, type LiveGame } from '../referee/application/live-games.js';
-import type { ClockView } from '../referee/core/game/clock.js';
+import type { ClockView, TimeControl as TimeControlRules } from '../referee/core/game/clock.js';
 import type { StoredEvent } from '../referee/core/stream.js';
-import { type Game, type GameClock, type GameEvent, type GameStatusEnum, type MoveAccepted, type Rejection, TimeControlKind, type TimeControlInput } from './models.js';
+import { type Game, type GameClock, type GameEvent, type GameStatusEnum, type MoveAccepted, type Rejection, type TimeControl, TimeControlKind, type TimeControlInput } from './models.js';
 
 /**
  * A Game model. From a command or a lookup it keeps the live game for its field resolvers; in a
@@ -76,19 +76,23 @@ export function timeControlOf(input: TimeControlInput | null | undefined): unkno
 
 const seconds = (ms: number) => ms / 1000;
 
-export function toGameClock(view: ClockView): GameClock {
-  const c = view.control;
-  const kind = c.kind === 'fischer' ? TimeControlKind.FISCHER : TimeControlKind.CORRESPONDENCE;
+/** A time control as created (a game's, a tournament's), in seconds. */
+export function toTimeControl(c: TimeControlRules): TimeControl {
   return {
-    kind,
-    control: {
-      kind,
-      perMoveSeconds: c.kind === 'correspondence' ? seconds(c.perMoveMs) : null,
-      bankCapSeconds: c.kind === 'correspondence' && c.bankCapMs !== null ? seconds(c.bankCapMs) : null,
-      vacationSeconds: c.kind === 'correspondence' ? seconds(c.vacationMs) : null,
-      baseSeconds: c.kind === 'fischer' ? seconds(c.baseMs) : null,
-      incrementSeconds: c.kind === 'fischer' ? seconds(c.incrementMs) : null,
-    },
+    kind: c.kind === 'fischer' ? TimeControlKind.FISCHER : TimeControlKind.CORRESPONDENCE,
+    perMoveSeconds: c.kind === 'correspondence' ? seconds(c.perMoveMs) : null,
+    bankCapSeconds: c.kind === 'correspondence' && c.bankCapMs !== null ? seconds(c.bankCapMs) : null,
+    vacationSeconds: c.kind === 'correspondence' ? seconds(c.vacationMs) : null,
+    baseSeconds: c.kind === 'fischer' ? seconds(c.baseMs) : null,
+    incrementSeconds: c.kind === 'fischer' ? seconds(c.incrementMs) : null,
+  };
+}
+
+export function toGameClock(view: ClockView): GameClock {
+  const control = toTimeControl(view.control);
+  return {
+    kind: control.kind,
+    control,
     remainingMs: view.remainingMs,
     running: view.running,
     deadline: view.deadline,

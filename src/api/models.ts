@@ -219,12 +219,17 @@ export class SeatInput {
   @Field(() => Boolean, { nullable: true, description: 'Leave this seat open for joinGame (no token now)' }) open?: boolean | null;
 }
 
+/** The clock of a new game: createGame's input and each game's typed create input have it. */
+@InputType({ isAbstract: true })
+export abstract class TimeControlled {
+  @Field(() => TimeControlInput, { nullable: true, description: "The game's clock; omitted: none" }) timeControl?: TimeControlInput | null;
+}
+
 @InputType({ description: 'A new game of any kind, its ruleset as JSON (the typed create mutations per game are preferred)' })
-export class CreateGameInput {
+export class CreateGameInput extends TimeControlled {
   @Field({ description: 'A game kind this referee plays (the gameKinds query lists them)' }) kind: string;
   @Field(() => JSONScalar, { nullable: true, description: 'Ruleset options; defaults fill the rest' }) ruleset?: unknown;
   @Field(() => [SeatInput], { nullable: true, description: 'One per seat; omitted: every seat taken by the creator' }) seats?: SeatInput[] | null;
-  @Field(() => TimeControlInput, { nullable: true, description: "The game's clock; omitted: none" }) timeControl?: TimeControlInput | null;
 }
 
 @InputType({ description: 'Which open seat to take, and as whom' })

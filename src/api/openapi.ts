@@ -542,7 +542,7 @@ export function openApiDocument(version: string): OpenApiDocument {
         },
         GameDetail: {
           type: 'object',
-          required: ['id', 'kind', 'status', 'version', 'ruleset', 'rulesetHash', 'imported', 'createdAt', 'seats', 'mySeat', 'toAct', 'view', 'legalActions', 'result', 'fairness'],
+          required: ['id', 'kind', 'status', 'version', 'ruleset', 'rulesetHash', 'imported', 'createdAt', 'seats', 'mySeat', 'toAct', 'view', 'legalActions', 'result', 'fairness', 'clock'],
           properties: {
             id: { type: 'string' },
             kind: { type: 'string', examples: ['backgammon'] },
@@ -568,6 +568,38 @@ export function openApiDocument(version: string): OpenApiDocument {
                 serverSeed: { type: ['string', 'null'], description: 'Revealed when the game ends' },
               },
             },
+            clock: { oneOf: [ref('schemas', 'GameClock'), { type: 'null' }], description: 'The clocks, as GraphQL `Game.clock` answers them; null for a game without a time control' },
+          },
+        },
+        GameClock: {
+          type: 'object',
+          description:
+            "A game's clocks as of the answer. Between two versions only `remainingMs` and `timedOut` change: an answer revalidated with 304 keeps the ones it had, so count down to `deadline`",
+          required: ['kind', 'control', 'remainingMs', 'running', 'deadline', 'paused', 'pauseRequests', 'timedOut', 'autoPlayed', 'vacationLeftMs'],
+          properties: {
+            kind: { type: 'string', enum: ['CORRESPONDENCE', 'FISCHER'] },
+            control: ref('schemas', 'TimeControl'),
+            remainingMs: { type: 'array', items: { type: 'number', minimum: 0 }, description: 'Per seat, milliseconds left as of the answer: its own time plus time added to it' },
+            running: { type: 'array', items: { type: 'integer' }, description: 'Seats whose clock runs now (the game waits for their decision)' },
+            deadline: { type: ['string', 'null'], format: 'date-time', description: "When the first running seat's time runs out; null when no clock runs" },
+            paused: { type: 'boolean', description: 'The clocks are paused (every seat asked)' },
+            pauseRequests: { type: 'array', items: { type: 'integer' }, description: 'Seats asking to pause (or, while paused, to resume)' },
+            timedOut: { type: 'array', items: { type: 'integer' }, description: 'Seats out of time: those timed out, then running seats at 0 whose timeout is being recorded' },
+            autoPlayed: { type: 'array', items: { type: 'integer' }, description: 'Seats the referee plays for until the round ends, after their timeout (Chicken Foot)' },
+            vacationLeftMs: { type: 'array', items: { type: 'number', minimum: 0 }, description: 'Per seat, milliseconds of vacation it may still take (correspondence; 0 otherwise)' },
+          },
+        },
+        TimeControl: {
+          type: 'object',
+          description: 'A time control as created, in seconds: the fields of its kind, the others null',
+          required: ['kind', 'perMoveSeconds', 'bankCapSeconds', 'vacationSeconds', 'baseSeconds', 'incrementSeconds'],
+          properties: {
+            kind: { type: 'string', enum: ['CORRESPONDENCE', 'FISCHER'] },
+            perMoveSeconds: { type: ['integer', 'null'], description: 'CORRESPONDENCE: seconds added to the bank when a turn starts' },
+            bankCapSeconds: { type: ['integer', 'null'], description: 'CORRESPONDENCE: the most the bank holds; null: time left over is not kept' },
+            vacationSeconds: { type: ['integer', 'null'], description: 'CORRESPONDENCE: vacation each seat may take in the game' },
+            baseSeconds: { type: ['integer', 'null'], description: 'FISCHER: seconds each seat has for the whole game' },
+            incrementSeconds: { type: ['integer', 'null'], description: 'FISCHER: seconds added after each turn' },
           },
         },
         StoredEvent: {

@@ -36,10 +36,13 @@ const typedGame = (kind: string): Typed | null => (Object.hasOwn(TYPED, kind) ? 
 /** Every member is built as an instance of its class (typedAs): the class names the member. */
 const byClass = (value: object) => value.constructor as never;
 
+/** Each game's typed state (each has its `clock`: src/api/typed.resolver.ts). */
+export const TYPED_STATES = [BackgammonPosition, ChickenFootTable, CerkeStateModel] as const;
+
 export const GameState = createUnionType({
   name: 'GameState',
   description: "A game as the caller may see it, typed per game (the same as the game's own query: backgammonPosition, chickenFootTable, cerkeState)",
-  types: () => [BackgammonPosition, ChickenFootTable, CerkeStateModel] as const,
+  types: () => TYPED_STATES,
   resolveType: byClass,
 });
 

@@ -1,3 +1,4 @@
+import { timeControlOf, toTimeControl } from '../api/mapping.js';
 import { normaliseRuleset } from '../games/ruleset-spellings.js';
 import type { EnteredResult, LiveTournament, TournamentService } from '../referee/application/tournament.service.js';
 import { RefereeError } from '../referee/core/errors.js';
@@ -63,6 +64,7 @@ export function configInputOf(input: CreateTournamentInput): TournamentConfigInp
     tableSeating: given(input.tableSeating),
     openRegistration: given(input.openRegistration),
     selfWithdrawal: given(input.selfWithdrawal),
+    timeControl: timeControlOf(input.timeControl),
   };
 }
 
@@ -143,6 +145,7 @@ export function tournamentView(t: LiveTournament): Tournament {
     // The row's seed is secret until the end; the revealed one is what TournamentFinished recorded.
     seed: t.revealedSeed,
     config: t.config,
+    timeControl: t.config.timeControl ? toTimeControl(t.config.timeControl) : null,
     totalRounds: t.totalRounds,
     completedRounds: completedRounds(t),
     participants: t.participants.map((p) => ({

@@ -7,25 +7,34 @@ import { RefereeService } from '../../src/referee/application/referee.service.js
 import { DeadlineStore } from '../../src/referee/store/deadline-store.js';
 import { EventStore } from '../../src/referee/store/event-store.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
+import type { Config } from '../../src/config/config.js';
 import type { TestApp } from '../support/app.js';
+import { ownDatabase } from '../support/own-database.js';
 import { ACT, CREATE, EVENTS, VERIFY } from '../support/queries.js';
 
 /**
  * Time controls end to end, time driven by a clock moved by hand: deadlines act on their own
- * (the worker's tick), exactly once, also across instances and a restart.
+ * (the worker's tick), exactly once, also across instances and a restart. On PostgreSQL the suite
+ * has a database of its own, dropped at the end: its clock runs weeks ahead, so on the shared
+ * database its ticks would time out other suites' running games, and the games it leaves running
+ * would fall due, days later, for another suite's (or run's) worker.
  */
 const clock = new ManualClock();
 const dataDir = process.env.TEST_DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'arbiter-clocks-'));
-const settings = dataDir ? { dataDir } : {};
+let database: Awaited<ReturnType<typeof ownDatabase>> = null;
+let settings: Partial<Config>;
 let t: TestApp;
 
 beforeAll(async () => {
+  database = await ownDatabase('clocks');
+  settings = database ? { databaseUrl: database.url } : { dataDir: dataDir! };
   t = await startAppWithClock(clock, settings);
   // The tests tick the worker themselves, so that each knows what its tick decided.
   await worker().stop();
 });
 afterAll(async () => {
   await t?.close();
+  await database?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -107,8 +116,7 @@ describe(`time controls (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglit
       message: expect.stringMatching(/perMoveSeconds must be a whole number of seconds from 60/),
     });
     expect(await refused({ kind: 'FISCHER', baseSeconds: 60, incrementSeconds: -1 })).toMatchObject({ code: 'INVALID_INPUT' });
-    // On the embedded database this suite is alone (other suites may create games on a shared PostgreSQL).
-    if (dataDir) expect(await count()).toBe(before);
+    expect(await count()).toBe(before);
     // NONE is a game without a clock, as is no time control at all.
     const none = await create('backgammon', {}, { kind: 'NONE' });
     expect((await game(none.id)).clock).toBeNull();
@@ -135,7 +143,7 @@ describe(`time controls (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglit
     expect(moved.data.submitAction).toMatchObject({ __typename: 'Rejection', code: 'OUT_OF_TIME' });
     expect((await game(id)).clock!.timedOut).toEqual([late]);
 
-    // Counted per game: other games (other suites' too, on a shared database) may fall due with it.
+    // Counted per game: the suite's other games may fall due with it.
     expect(await worker().tick()).toBeGreaterThanOrEqual(1);
     await worker().tick();
     const after = await game(id);

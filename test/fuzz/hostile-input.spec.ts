@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import pg from 'pg';
 import type { Config } from '../../src/config/config.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { EventStore } from '../../src/referee/store/event-store.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { ownDatabase } from '../support/own-database.js';
 import { CREATE } from '../support/queries.js';
 import { type Figures, HostileGenerator, run, type SeededGame, type Targets } from './hostile.js';
 
@@ -50,33 +50,16 @@ const heapAfterGc = () => {
 const NO_QUOTAS = { createQuotaPerHour: 0, maxConnectionsPerAddress: 0 } as unknown as Partial<Config>;
 
 let t: TestApp;
-let dropDatabase: (() => Promise<void>) | null = null;
+let database: Awaited<ReturnType<typeof ownDatabase>> = null;
 
 beforeAll(async () => {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) {
-    t = await startApp(NO_QUOTAS);
-    return;
-  }
-  const name = `arbiter_fuzz_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  dropDatabase = async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await c.end();
-  };
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  t = await startApp({ ...NO_QUOTAS, databaseUrl: url.toString() });
+  database = await ownDatabase('fuzz');
+  t = await startApp(database ? { ...NO_QUOTAS, databaseUrl: database.url } : NO_QUOTAS);
 }, 300_000);
 
 afterAll(async () => {
   await t?.close();
-  await dropDatabase?.();
+  await database?.drop();
 }, 300_000);
 
 async function create(input: Record<string, unknown>): Promise<SeededGame> {

@@ -34,6 +34,8 @@ const plural = (n: number) => `Wins ${n} point${n === 1 ? '' : 's'}`;
  * the position would lose now) and mark it with this suffix, so that it cannot be taken for a
  * resignation offered and accepted at a level (same line, no suffix). gnubg reads the number
  * with atoi and ignores the rest, so it still imports the line as a resignation of N points.
+ * `.mat` has no clock either: a match lost on time is written as that forfeit, and a comment line
+ * before the match header says so (gnubg keeps it as the match's comment; import skips it).
  */
 const FORFEIT = ' by forfeit';
 
@@ -132,7 +134,9 @@ function writeGame(index: number, game: GameCells, names: readonly string[]): st
 export function exportRecord(ruleset: BackgammonRuleset, entries: ReplayEntry<BackgammonAction>[], seatNames: string[]): string {
   const names = [0, 1].map((s) => (seatNames[s] ?? '').trim() || SEAT_NAMES[s]);
   const games = collectGames(ruleset, entries);
-  return `\n ${ruleset.matchLength} point match\n\n${games.map((g, i) => writeGame(i, g, names)).join('')}`;
+  const onTime = entries.find((e) => e.kind === 'resign' && e.timedOut);
+  const comment = onTime?.kind === 'resign' ? `; ${names[onTime.seat]} lost on time: .mat has no clock, so the match ends as conceded by forfeit\n` : '';
+  return `${comment}\n ${ruleset.matchLength} point match\n\n${games.map((g, i) => writeGame(i, g, names)).join('')}`;
 }
 
 /** A parsed cell of an imported record, with the line it came from. */

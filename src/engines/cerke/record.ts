@@ -14,7 +14,9 @@
  * tag into a `{ kind: 'resign', seat }` entry after the body's last action. The body keeps the
  * game as played: no `星一周` (the game did not go round), and a stepping move the resignation
  * cut short (cast made, step not yet completed) is written as abandoned, `橋n此無`, which
- * replays to the same points.
+ * replays to the same points. A game lost on time (cerke_online has no clocks either) ends the
+ * same way, its tag `{切れ負け:黒}` or `{切れ負け:赤}` instead ("lost on time", as kifu write
+ * it), which our importer reads as that side's concession: an imported game has no clock.
  */
 import { type Colour, type Kind, type Side, KINDS, SIDES, TAM2, initialBoard, isPiece, parseSquare, sideOf, squareName } from './board.js';
 import type { CerkeAction } from './actions.js';
@@ -65,6 +67,8 @@ const FLASH = '同色';
 const GAME_OVER_MARK = '星一周';
 /** Header tag of a whole-game resignation; its value is the resigning side's King colour (see the top of the file). */
 const RESIGNED_TAG = '投了';
+/** The same for a game lost on time. */
+const TIMED_OUT_TAG = '切れ負け';
 
 /** Chance values for a cast of `value`: that many sticks show the marked face, e.g. 2 → [1,1,0,0,0]. */
 export const castValues = (value: number): number[] => [0, 1, 2, 3, 4].map((i) => (i < value ? 1 : 0));
@@ -212,7 +216,10 @@ export function exportRecord(ruleset: CerkeRuleset, entries: ReplayEntry<CerkeAc
   // The first lines stay 一位色, 始時, 終時 (終時 once the game is over), as cerke_online's readers expect.
   const header = [`{一位色:${colours.map((s) => KING_COLOUR[s]).join('')}}`, '{始時:}'];
   if (state.result) header.push('{終時:}');
-  if (state.result?.reason === 'resignation' && state.result.resignedBy) header.push(`{${RESIGNED_TAG}:${KING_COLOUR[state.result.resignedBy]}}`);
+  if (state.result?.reason === 'resignation' && state.result.resignedBy) {
+    const tag = entries.some((e) => e.kind === 'resign' && e.timedOut) ? TIMED_OUT_TAG : RESIGNED_TAG;
+    header.push(`{${tag}:${KING_COLOUR[state.result.resignedBy]}}`);
+  }
   const rulesetTag = rulesetDifferences(ruleset);
   if (rulesetTag) header.push(`{ruleset:${rulesetTag}}`);
   if (seatNames[0]) header.push(`{黒名:${seatNames[0]}}`);
@@ -244,7 +251,7 @@ interface Header {
   /** Our own `{ruleset:…}` tag; absent in cerke_online records (online, four seasons). */
   ruleset: Record<string, unknown>;
   playerLine: { name: string; points: number | null }[];
-  /** From our `{投了:黒|赤}` tag: the side that conceded the whole game after the body's last action. */
+  /** From our `{投了:黒|赤}` (or `{切れ負け:…}`) tag: the side that conceded the whole game after the body's last action. */
   resignedBy: Side | null;
 }
 
@@ -279,8 +286,8 @@ function parseHeader(lines: string[]): Result<Header> {
         if (!ruleset.ok) return ruleset;
         header.ruleset = ruleset.value;
       }
-      if (key === RESIGNED_TAG) {
-        if (value !== '黒' && value !== '赤') return fail(Codes.INVALID_INPUT, `header {${RESIGNED_TAG}:${value}} must name the resigning side by its King's colour, 黒 (IA) or 赤 (A)`);
+      if (key === RESIGNED_TAG || key === TIMED_OUT_TAG) {
+        if (value !== '黒' && value !== '赤') return fail(Codes.INVALID_INPUT, `header {${key}:${value}} must name the resigning side by its King's colour, 黒 (IA) or 赤 (A)`);
         header.resignedBy = value === '黒' ? 'IA' : 'A';
       }
       if (key === '黒名') header.names.IA = value;

@@ -16,6 +16,10 @@
  * A seat conceding the whole game (`engine.resign`, the referee's resignGame) is written as the last
  * action of the round it abandoned: `{ "seat": 2, "type": "resignGame" }`. It is not an action
  * `parseAction` accepts; import turns it back into a `{ kind: 'resign', seat }` entry.
+ *
+ * Timeouts: a game forfeited on time ends with `{ "seat": 2, "type": "resignGame", "timedOut": true }`,
+ * and an action the referee played for a seat after its timeout carries `"auto": true`. Import
+ * accepts both marks and drops them: an imported game has no clock.
  */
 import { checkValues, Codes, fail, ok, shuffleRanges, type ImportedRecord, type ReplayEntry, type Result } from '../kit/index.js';
 import { parseAction, type ChickenFootAction } from './game.js';
@@ -28,7 +32,7 @@ export const recordContentType = 'application/json';
 /** The record's name for a whole-game concession (a resign entry), written among a round's actions. */
 export const RESIGN_GAME = 'resignGame';
 
-type RecordedAction = { seat: number } & (ChickenFootAction | { type: typeof RESIGN_GAME });
+type RecordedAction = { seat: number } & ((ChickenFootAction & { auto?: true }) | { type: typeof RESIGN_GAME; timedOut?: true });
 interface RecordedRound {
   round: number;
   shuffle: number[];
@@ -45,9 +49,9 @@ export function exportRecord(ruleset: ChickenFootRuleset, entries: readonly Repl
       else rounds.push({ round: rounds.length + 1, shuffle: entry.values.slice(), actions: [] });
     } else if (entry.kind === 'resign') {
       // Replay refuses a resignation while a chance is pending, so one always falls inside a dealt round.
-      rounds[rounds.length - 1]?.actions.push({ seat: entry.seat, type: RESIGN_GAME });
+      rounds[rounds.length - 1]?.actions.push({ seat: entry.seat, type: RESIGN_GAME, ...(entry.timedOut ? { timedOut: true as const } : {}) });
     } else {
-      rounds[rounds.length - 1]?.actions.push({ seat: entry.seat, ...entry.action });
+      rounds[rounds.length - 1]?.actions.push({ seat: entry.seat, ...entry.action, ...(entry.auto ? { auto: true as const } : {}) });
     }
   }
   // Plain JSON, laid out for people: one line per header field, per round header and per action.
@@ -126,14 +130,16 @@ export function importRecord(text: string): Result<ImportedRecord<ChickenFootRul
       const { seat, ...rest } = recorded;
       if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= ruleset.players) return bad(`${at}: seat must be 0 to ${ruleset.players - 1}`);
       if (rest.type === RESIGN_GAME) {
-        const extraField = Object.keys(rest).find((k) => k !== 'type');
-        if (extraField) return bad(`${at}: a ${RESIGN_GAME} action has no "${extraField}" field (fields: seat, type)`);
+        const extraField = Object.keys(rest).find((k) => k !== 'type' && !(k === 'timedOut' && rest.timedOut === true));
+        if (extraField) return bad(`${at}: a ${RESIGN_GAME} action has no "${extraField}" field (fields: seat, type, timedOut: true)`);
         if (i !== data.rounds.length - 1 || j !== round.actions.length - 1) return bad(`${at}: ${RESIGN_GAME} ends the game, so it must be the record's last action`);
         entries.push({ kind: 'resign', seat });
         labels.push(at);
         continue;
       }
-      const action = parseAction(rest);
+      const { auto, ...sent } = rest;
+      if (auto !== undefined && auto !== true) return bad(`${at}: an auto-played action is marked "auto": true`);
+      const action = parseAction(sent);
       if (!action.ok) return bad(`${at}: ${action.error.message}`);
       entries.push({ kind: 'action', seat, action: action.value });
       labels.push(at);

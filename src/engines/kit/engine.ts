@@ -41,8 +41,12 @@ export interface Outcome {
   details?: unknown;
 }
 
-/** One step of a replay: a seat's action, the values drawn for a chance request, or a seat conceding the whole game. */
-export type ReplayEntry<A = unknown> = { kind: 'action'; seat: Seat; action: A } | { kind: 'chance'; values: number[] } | { kind: 'resign'; seat: Seat };
+/**
+ * One step of a replay: a seat's action, the values drawn for a chance request, or a seat conceding
+ * the whole game. For records only (replay ignores them): `auto` marks an action the referee played
+ * for a seat after its timeout, `timedOut` a concession that was a timeout.
+ */
+export type ReplayEntry<A = unknown> = { kind: 'action'; seat: Seat; action: A; auto?: true } | { kind: 'chance'; values: number[] } | { kind: 'resign'; seat: Seat; timedOut?: true };
 
 /** A game record in the game's community format, parsed into something the referee can replay. */
 export interface ImportedRecord<R = unknown, A = unknown> {

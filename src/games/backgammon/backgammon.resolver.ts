@@ -1,6 +1,6 @@
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
-import { gameIdOf, rejectGameId, toMoveResult } from '../../api/mapping.js';
+import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { backgammonEngine, legalPlays, playsForPosition, type BackgammonAction, type BackgammonState, type BackgammonView, type ResignationLevel } from '../../engines/backgammon/index.js';
 import { RefereeError } from '../../referee/core/errors.js';
@@ -88,8 +88,13 @@ export class BackgammonResolver {
   }
 
   @Mutation(() => CreateGameResult, { description: 'Create a backgammon game (a money game or a match) with a typed ruleset' })
-  createBackgammonGame(@Args('input', { description: 'The ruleset and the seats' }) input: BackgammonGameInput): Promise<typeof CreateGameResult> {
-    return createTypedGame(this.referee, () => ({ kind: backgammonEngine.kind, ruleset: rulesetJson(input.ruleset), seats: seatPlans(input.seats) }));
+  createBackgammonGame(@Args('input', { description: 'The ruleset, the seats and the clock' }) input: BackgammonGameInput): Promise<typeof CreateGameResult> {
+    return createTypedGame(this.referee, () => ({
+      kind: backgammonEngine.kind,
+      ruleset: rulesetJson(input.ruleset),
+      seats: seatPlans(input.seats),
+      timeControl: timeControlOf(input.timeControl),
+    }));
   }
 
   @Query(() => BackgammonRulesetCheck, { description: 'Check a backgammon ruleset without creating a game: every option resolved, and warnings' })

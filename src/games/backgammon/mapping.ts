@@ -15,6 +15,7 @@ export const toPlay = (p: PlayOption): BackgammonPlay => ({ ...p, moves: p.moves
 export function toPosition(game: LiveGame, view: BackgammonView): BackgammonPosition {
   return {
     ...view,
+    live: game,
     gameId: game.gameId,
     version: game.version,
     toAct: seatsToAct(game),

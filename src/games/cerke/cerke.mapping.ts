@@ -26,6 +26,7 @@ const toSeasonResult = (s: SeasonResult): CerkeSeasonResult => ({ ...s, hands: s
 export function toCerkeState(game: LiveGame, v: CerkeView): CerkeStateModel {
   const decision = v.pendingDecision;
   return {
+    live: game,
     gameId: game.gameId,
     version: game.version,
     status: game.status as GameStatusEnum,

@@ -1,6 +1,6 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
-import { gameIdOf, rejectGameId, toMoveResult } from '../../api/mapping.js';
+import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { cerkeEngine, type CerkeAction } from '../../engines/cerke/index.js';
 import type { LiveGame } from '../../referee/application/live-games.js';
@@ -60,8 +60,13 @@ export class CerkeResolver {
   }
 
   @Mutation(() => CreateGameResult, { description: 'Create a Cerke game with a typed ruleset' })
-  createCerkeGame(@Args('input', { description: 'The ruleset and the seats' }) input: CerkeGameInput): Promise<typeof CreateGameResult> {
-    return createTypedGame(this.referee, () => ({ kind: cerkeEngine.kind, ruleset: definedOptions(input.ruleset ?? {}), seats: seatPlans(input.seats) }));
+  createCerkeGame(@Args('input', { description: 'The ruleset, the seats and the clock' }) input: CerkeGameInput): Promise<typeof CreateGameResult> {
+    return createTypedGame(this.referee, () => ({
+      kind: cerkeEngine.kind,
+      ruleset: definedOptions(input.ruleset ?? {}),
+      seats: seatPlans(input.seats),
+      timeControl: timeControlOf(input.timeControl),
+    }));
   }
 
   @Query(() => CerkeRulesetCheck, { description: 'Check a Cerke ruleset without creating a game: every option resolved, and warnings' })

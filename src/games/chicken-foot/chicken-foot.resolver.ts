@@ -1,7 +1,7 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { JSONScalar } from '../../api/json.scalar.js';
-import { gameIdOf, rejectGameId, toMoveResult } from '../../api/mapping.js';
+import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { chickenFootEngine, rulesetWarnings, type ChickenFootAction, type ChickenFootView } from '../../engines/chicken-foot/index.js';
 import type { LiveGame } from '../../referee/application/live-games.js';
@@ -38,7 +38,7 @@ export class ChickenFootResolver {
   @Mutation(() => CreateGameResult, {
     description: 'Create a Chicken Foot game with a typed ruleset; with `deals` the rounds are dealt exactly as the organizer prepared them (the game is then marked randomSource "supplied")',
   })
-  createChickenFootGame(@Args('input', { description: 'The ruleset, the seats and any organizer deals' }) input: ChickenFootGameInput): Promise<typeof CreateGameResult> {
+  createChickenFootGame(@Args('input', { description: 'The ruleset, the seats, the clock and any organizer deals' }) input: ChickenFootGameInput): Promise<typeof CreateGameResult> {
     return createTypedGame(this.referee, () => {
       const ruleset = rulesetOf(input.ruleset);
       return {
@@ -46,6 +46,7 @@ export class ChickenFootResolver {
         ruleset,
         seats: seatPlans(input.seats),
         suppliedChance: organizerChance(parsedRuleset(chickenFootEngine, ruleset), input.deals ?? [], input.drawnFirstDealer ?? null),
+        timeControl: timeControlOf(input.timeControl),
       };
     });
   }

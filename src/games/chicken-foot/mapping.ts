@@ -8,6 +8,7 @@ import type { ChickenFootTable } from './dto/table.js';
 export function toTable(game: LiveGame, view: ChickenFootView): ChickenFootTable {
   const round = view.round;
   return {
+    live: game,
     gameId: game.gameId,
     version: game.version,
     status: view.status,

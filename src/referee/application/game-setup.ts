@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { ImportedRecord } from '../../engines/kit/index.js';
 import { RefereeError } from '../core/errors.js';
-import { parseTimeControl } from '../core/game/clock.js';
+import { parseTimeControl, type TimeControl } from '../core/game/clock.js';
 import type { Decision, GameCommand, GameDecider } from '../core/game/commands.js';
 import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, NewGame, SeatRow } from '../store/event-store.js';
@@ -93,13 +93,22 @@ export class GameSetup {
 
   /**
    * A tournament's game, decided but not stored: its seats are the participants' (their tokens
-   * act as the seats), and the tournament stores it with the pairing that schedules it.
+   * act as the seats), its clock the tournament's, and the tournament stores it with the pairing
+   * that schedules it.
    */
-  tournamentGame(input: { gameId: string; kind: string; ruleset: unknown; seats: { participantId: string; name: string }[]; tournament: { id: string; round: number; board: number } }): PreparedGame {
+  tournamentGame(input: {
+    gameId: string;
+    kind: string;
+    ruleset: unknown;
+    /** The tournament's; omitted: none. */
+    timeControl?: TimeControl | null;
+    seats: { participantId: string; name: string }[];
+    tournament: { id: string; round: number; board: number };
+  }): PreparedGame {
     const serverSeed = randomBytes(32).toString('hex');
     const seatPlans = input.seats.map((s) => ({ name: s.name, clientSeed: null, taken: true }));
     const decided = unwrap(
-      this.decider.decide({ type: 'CreateGame', gameId: input.gameId, kind: input.kind, ruleset: input.ruleset, seats: seatPlans }, null, {
+      this.decider.decide({ type: 'CreateGame', gameId: input.gameId, kind: input.kind, ruleset: input.ruleset, seats: seatPlans, timeControl: input.timeControl }, null, {
         now: this.clock.now().toISOString(),
         serverSeed,
         supplied: [],

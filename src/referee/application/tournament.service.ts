@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { type Bundle } from '../core/audit.js';
@@ -18,6 +18,7 @@ import { boardOfGame, statusOf, type TournamentState } from '../core/tournament/
 import { advanceHead, chainEvents, type Folded, type StoredEvent, StreamError } from '../core/stream.js';
 import { AppendConflict, EventStore } from '../store/event-store.js';
 import { type TournamentRow, TournamentStore } from '../store/tournament-store.js';
+import { Clock, SystemClock } from './clock.js';
 import type { PreparedGame } from './game-setup.js';
 import type { LiveGame } from './live-games.js';
 import { RefereeService } from './referee.service.js';
@@ -76,6 +77,8 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
     private readonly games: EventStore,
     private readonly referee: RefereeService,
     private readonly registry: EngineRegistry,
+    /** Every decision's time, as the referee's (tests move it by hand). */
+    @Optional() private readonly clock: Clock = new SystemClock(),
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -102,7 +105,8 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
   async create(input: TournamentConfigInput): Promise<{ tournament: LiveTournament; organizerToken: string }> {
     const id = `t-${randomBytes(9).toString('base64url')}`;
     const seed = randomBytes(32).toString('hex');
-    const decided = unwrap(decideTournament({ type: 'CreateTournament', tournamentId: id, config: input }, null, this.decideCtx(seed, { role: 'organizer' }), { registry: this.registry }));
+    const ctx = this.decideCtx(seed, { role: 'organizer' });
+    const decided = unwrap(decideTournament({ type: 'CreateTournament', tournamentId: id, config: input }, null, ctx, { registry: this.registry }));
     const events = chainEvents(id, { version: 0, lastHash: '0'.repeat(64) }, decided.drafts);
     const organizerToken = newOrganizerToken();
     const config = decided.state.config;
@@ -122,7 +126,8 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
     const tournament: LiveTournament = {
       ...decided.state,
       ...advanceHead({ version: 0, lastHash: '0'.repeat(64), commands: new Map(), lastCommand: null }, events, tournamentAggregate.follows),
-      row: { ...row, createdAt: new Date() },
+      // Stands for the row's stamp until the row is read again.
+      row: { ...row, createdAt: new Date(ctx.now) },
     };
     this.hold(tournament);
     this.logger.log(`tournament ${id} created (${config.kind}, ${config.format})`);
@@ -403,7 +408,7 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
   // ------------------------------------------------------------------ the command path
 
   private decideCtx(seed: string, actor: TournamentActor) {
-    return { now: new Date().toISOString(), seed, newGameId: () => randomBytes(9).toString('base64url'), actor };
+    return { now: this.clock.now().toISOString(), seed, newGameId: () => randomBytes(9).toString('base64url'), actor };
   }
 
   /**
@@ -452,6 +457,8 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
           throw err;
         }
         this.referee.stored(games);
+        // Their deadlines from the start, as a game created alone gets its own (written once the games are stored).
+        for (const g of games) this.referee.deadlines?.track(g.game);
         this.hold(next);
         this.bus.emit(id, { tournamentId: id, events } satisfies TournamentEventsAppended);
         return next;
@@ -470,6 +477,7 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
           kind: t.config.kind,
           // A smaller table plays the same rules with fewer players (TA7.3).
           ruleset: t.config.format === 'tables' ? t.config.tableRulesets[String(g.seats.length)] : t.config.ruleset,
+          timeControl: t.config.timeControl ?? null,
           seats: g.seats.map((participantId) => ({ participantId, name: name(participantId) })),
           tournament: { id: t.tournamentId, round, board },
         }),

@@ -1,5 +1,6 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
 import { JSONScalar } from '../../api/json.scalar.js';
+import { TimeControlInput } from '../../api/models.js';
 import { TournamentFormat } from '../models/enums.js';
 
 @InputType({ description: 'Tournament points for a 2-seat result, whole numbers or halves as text ("1", "1/2", "0.5")' })
@@ -39,4 +40,5 @@ export class CreateTournamentInput {
   @Field(() => String, { nullable: true, description: 'Tables: "greedy" (default) or "avoidRepeats" (seat participants who met least often together)' }) tableSeating?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Participants may register themselves (registerParticipant without a token); omitted: false' }) openRegistration?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'Participants may withdraw themselves with their own token; omitted: false' }) selfWithdrawal?: boolean | null;
+  @Field(() => TimeControlInput, { nullable: true, description: "Every game's clock, as createGame takes it; omitted: none" }) timeControl?: TimeControlInput | null;
 }

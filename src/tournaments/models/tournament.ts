@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { JSONScalar } from '../../api/json.scalar.js';
+import { TimeControl } from '../../api/models.js';
 import { EncounterResult, ResultSource, RoundEntryKind, SeatResultKind, TournamentFormat, TournamentStatus } from './enums.js';
 
 @ObjectType({ description: 'A participant named where it plays: its id, registration number and name' })
@@ -115,6 +116,7 @@ export class Tournament {
   @Field({ description: 'SHA-256 of the secret seed its lots are drawn from, published at creation' }) seedCommitment: string;
   @Field(() => String, { nullable: true, description: 'The seed, revealed when the tournament finishes (check it against seedCommitment); null until then' }) seed: string | null;
   @Field(() => JSONScalar, { description: 'The configuration as recorded at creation, defaults filled in (points as exact numbers)' }) config: unknown;
+  @Field(() => TimeControl, { nullable: true, description: 'The clock every game of the tournament is created with; null: none' }) timeControl: TimeControl | null;
   @Field(() => Int, { nullable: true, description: 'Rounds to play: configured (Swiss, tables) or fixed when round 1 is paired (round-robin, knockout)' }) totalRounds: number | null;
   @Field(() => Int, { description: 'Rounds whose every board has its result: standings count these' }) completedRounds: number;
   @Field(() => [Participant], { description: 'Participants in registration order' }) participants: Participant[];

@@ -148,8 +148,10 @@ describe('a timed-out Chicken Foot seat, through the referee', () => {
     const folded = foldGame(registry, GAME, h.events, SEED, { checkHashes: true });
     expect(folded.state).toEqual(game(h).state);
     expect(folded.clock).toEqual(game(h).clock);
-    // A record has no clocks: the auto-played turns are plain moves there.
-    const replayed = replay(engine, cf(h).ruleset, replayEntries(h.events) as never);
+    // A record has no clocks: the auto-played turns replay as plain moves (marked "auto" for the record).
+    const entries = replayEntries(h.events);
+    expect(entries.some((e) => e.kind === 'action' && e.auto)).toBe(true);
+    const replayed = replay(engine, cf(h).ruleset, entries as never);
     expect(replayed.ok && replayed.state).toEqual(cf(h));
   });
 
@@ -187,6 +189,6 @@ describe('a timed-out Chicken Foot seat, through the referee', () => {
     expect(h.events.slice(-3).map((e) => e.type)).toEqual(['TimedOut', 'GameEnded', 'SeedRevealed']);
     expect(h.events.at(-3)!.payload).toEqual({ seat, rule: 'concede' });
     expect(game(h).outcome?.details).toMatchObject({ reason: 'resigned', resigned: seat });
-    expect(replayEntries(h.events).at(-1)).toEqual({ kind: 'resign', seat });
+    expect(replayEntries(h.events).at(-1)).toEqual({ kind: 'resign', seat, timedOut: true });
   });
 });

@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import type { GameEnd, Phase, PendingDouble, ResignationLevel } from '../../../engines/backgammon/index.js';
 import { BackgammonCubeStage, BackgammonGameEnd, BackgammonPhase, BackgammonResignationLevel } from './enums.js';
+import { GameShown } from '../../typed-game.js';
 import { BackgammonCheckerMove } from './play.js';
 
 const SEAT = 'Seat 0 is White, seat 1 is Black';
@@ -63,7 +64,7 @@ export class BackgammonGameResult {
 }
 
 @ObjectType({ description: 'A backgammon game as anyone may see it: the board, the dice, the cube, the score and whose turn it is, with the gnubg IDs' })
-export class BackgammonPosition {
+export class BackgammonPosition extends GameShown {
   @Field(() => ID, { description: 'The game' }) gameId: string;
   @Field(() => Int, { description: 'seq of the last event; pass it as expectedVersion' }) version: number;
   @Field(() => Int, { description: '0 for a money game, else the match length in points' }) matchLength: number;

@@ -1,6 +1,6 @@
 /** Backgammon's typed ruleset: every option of the engine's parser (src/engines/backgammon/parse.ts), its input and its resolved form. */
 import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { SeatInput } from '../../../api/models.js';
+import { SeatInput, TimeControlled } from '../../../api/models.js';
 import type { BackgammonRuleset } from '../../../engines/backgammon/index.js';
 import { RulesetCheckFields } from '../../rulesets.js';
 import { BackgammonOpeningRoll, BackgammonResignWhen } from './enums.js';
@@ -72,8 +72,8 @@ export class BackgammonRulesetCheck extends RulesetCheckFields {
   @Field(() => BackgammonRulesetOptions, { nullable: true, description: 'The resolved options, typed; null when the ruleset is invalid' }) options: BackgammonRulesetOptions | null;
 }
 
-@InputType({ description: 'A new backgammon game: its ruleset and seats' })
-export class BackgammonGameInput {
+@InputType({ description: 'A new backgammon game: its ruleset, seats and clock' })
+export class BackgammonGameInput extends TimeControlled {
   @Field(() => BackgammonRulesetInput, { nullable: true, description: 'Omitted: one money game with the default options' }) ruleset?: BackgammonRulesetInput | null;
   @Field(() => [SeatInput], { nullable: true, description: 'Two seats, White (seat 0) then Black; omitted: both taken by the creator' }) seats?: SeatInput[] | null;
 }

@@ -1,6 +1,6 @@
 /** Cerke's typed ruleset: every option of the engine's parser (src/engines/cerke/ruleset.ts), its input and its resolved form. */
 import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { SeatInput } from '../../../api/models.js';
+import { SeatInput, TimeControlled } from '../../../api/models.js';
 import { type CerkeRuleset, PROFILES, type Profile } from '../../../engines/cerke/index.js';
 import { RulesetCheckFields } from '../../rulesets.js';
 import { CerkeCastAnnouncement, CerkeProfile, CerkeTamAfterTamMoved, CerkeTamMunMok } from './enums.js';
@@ -68,8 +68,8 @@ export class CerkeRulesetCheck extends RulesetCheckFields {
   @Field(() => CerkeRulesetOptions, { nullable: true, description: 'The resolved options, typed; null when the ruleset is invalid' }) options: CerkeRulesetOptions | null;
 }
 
-@InputType({ description: 'A new Cerke game: its ruleset and seats' })
-export class CerkeGameInput {
+@InputType({ description: 'A new Cerke game: its ruleset, seats and clock' })
+export class CerkeGameInput extends TimeControlled {
   @Field(() => CerkeRulesetInput, { nullable: true, description: 'Omitted: the online profile, four seasons' }) ruleset?: CerkeRulesetInput | null;
   @Field(() => [SeatInput], { nullable: true, description: 'Two seats: IA (seat 0) then A (seat 1); omitted: both taken by the creator' }) seats?: SeatInput[] | null;
 }

@@ -3,6 +3,7 @@ import { Field, ID, Int, ObjectType, createUnionType } from '@nestjs/graphql';
 import { JSONScalar } from '../../../api/json.scalar.js';
 import { GameStatusEnum } from '../../../api/models.js';
 import type { Colour, GameResult, HandName, Kind, NegativeHand, Phase, Profile, SeasonResult, Side, StickCast } from '../../../engines/cerke/index.js';
+import { GameShown } from '../../typed-game.js';
 import { CerkeCastPurpose, CerkeColour, CerkeGameEndReason, CerkeHandName, CerkeKind, CerkePhase, CerkeProfile, CerkeSeasonEndCause, CerkeSide } from './enums.js';
 
 @ObjectType({ description: 'A piece on the board' })
@@ -126,7 +127,7 @@ export class CerkeGameResult {
 }
 
 @ObjectType('CerkeState', { description: 'A Cerke game now. Everything in Cerke is public, so every caller sees the same, bar `viewerSide`.' })
-export class CerkeStateModel {
+export class CerkeStateModel extends GameShown {
   @Field(() => ID, { description: 'The game' }) gameId: string;
   @Field(() => Int, { description: "The game's version; pass it as expectedVersion" }) version: number;
   @Field(() => GameStatusEnum, { description: 'WAITING for seats, ACTIVE or FINISHED' }) status: GameStatusEnum;

@@ -1,6 +1,6 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
 import { JSONScalar } from '../../../api/json.scalar.js';
-import { SeatInput } from '../../../api/models.js';
+import { SeatInput, TimeControlled } from '../../../api/models.js';
 import type { ChickenFootRuleset, Preset } from '../../../engines/chicken-foot/index.js';
 import { ChickenFootDrawPolicy, ChickenFootPreset } from './enums.js';
 
@@ -32,8 +32,8 @@ export class ChickenFootDealInput {
   finder?: number | null;
 }
 
-@InputType({ description: 'A new Chicken Foot game: its ruleset, seats and, optionally, organizer deals' })
-export class ChickenFootGameInput {
+@InputType({ description: 'A new Chicken Foot game: its ruleset, seats, clock and, optionally, organizer deals' })
+export class ChickenFootGameInput extends TimeControlled {
   @Field(() => ChickenFootRulesetInput, { description: 'The preset, the number of players and any options changed' }) ruleset: ChickenFootRulesetInput;
   @Field(() => [SeatInput], { nullable: true, description: 'One per seat; omitted: every seat taken by the creator' }) seats?: SeatInput[] | null;
   @Field(() => [ChickenFootDealInput], { nullable: true, description: 'Organizer deals for rounds 1, 2, ... in order; rounds beyond them are dealt by the referee' })

@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { JSONScalar } from '../../../api/json.scalar.js';
 import type { BoardPhase, ChickenFootView, Preset, RoundEnd } from '../../../engines/chicken-foot/index.js';
+import { GameShown } from '../../typed-game.js';
 import { ChickenFootPhase, ChickenFootPreset, ChickenFootRoundEnd, ChickenFootStatus } from './enums.js';
 
 @ObjectType({ description: "The hub: the round's starting double and how many arms it has, needs and takes" })
@@ -57,7 +58,7 @@ export class ChickenFootFinishedRound {
 }
 
 @ObjectType({ description: 'A Chicken Foot game as the caller may see it: its own hand only, every other hand as a count until the round ends' })
-export class ChickenFootTable {
+export class ChickenFootTable extends GameShown {
   @Field(() => ID, { description: 'The game' }) gameId: string;
   @Field(() => Int, { description: 'Pass it as expectedVersion' }) version: number;
   @Field(() => ChickenFootStatus, { description: 'DEALING (waiting for a round to be dealt, or for seats), PLAYING a round, or FINISHED' }) status: ChickenFootView['status'];

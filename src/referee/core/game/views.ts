@@ -26,7 +26,7 @@ export function viewEvent(g: Pick<GameState, 'engine' | 'ended'>, e: StoredEvent
   return e;
 }
 
-/** A game's events as replay entries, for its record format (auto-played turns are plain actions there). */
+/** A game's events as replay entries, for its record format (timeouts marked for the formats that can say so). */
 export function replayEntries(events: readonly StoredEvent[]): ReplayEntry[] {
   const entries: ReplayEntry[] = [];
   for (const stored of events) {
@@ -34,10 +34,10 @@ export function replayEntries(events: readonly StoredEvent[]): ReplayEntry[] {
     if (!event.ok) continue;
     const e = event.value;
     if (e.type === 'ChanceDrawn') entries.push({ kind: 'chance', values: e.payload.chance.values });
-    else if (e.type === 'ActionTaken') entries.push({ kind: 'action', seat: e.actor, action: e.payload.action });
+    else if (e.type === 'ActionTaken') entries.push({ kind: 'action', seat: e.actor, action: e.payload.action, ...(e.payload.auto ? { auto: true as const } : {}) });
     else if (e.type === 'Resigned') entries.push({ kind: 'resign', seat: e.actor });
-    // Records have no clocks: a timeout that conceded the game is the seat's resignation there.
-    else if (e.type === 'TimedOut' && e.payload.rule === 'concede') entries.push({ kind: 'resign', seat: e.payload.seat });
+    // Records have no clocks: a timeout that conceded the game replays as the seat's resignation.
+    else if (e.type === 'TimedOut' && e.payload.rule === 'concede') entries.push({ kind: 'resign', seat: e.payload.seat, timedOut: true });
   }
   return entries;
 }

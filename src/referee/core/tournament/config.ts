@@ -1,6 +1,7 @@
 import { type Engine, fail, ok, type Result } from '../../../engines/kit/index.js';
 import { canonicalJson, hashOf } from '../canonical.js';
 import type { EngineRegistry } from '../engine-registry.js';
+import { parseTimeControl, storedTimeControl, type TimeControl } from '../game/clock.js';
 import { cmp, format, parse, type Rational, rat, ZERO } from './rational.js';
 import { defaultTieBreaks, parseTieBreaks } from './standings.js';
 import { parsePlacementTables, tableByePoints } from './tables.js';
@@ -51,6 +52,12 @@ export interface TournamentConfig {
   /** Whether participants may register themselves (P2.1) and withdraw themselves (P2.3). */
   openRegistration: boolean;
   selfWithdrawal: boolean;
+  /**
+   * The clock every game of the tournament is created with, in its stored form (as GameCreated
+   * records it). Absent: no clock (written only when there is one, so the configurations recorded
+   * before tournaments had clocks stay complete).
+   */
+  timeControl?: TimeControl;
 }
 
 /** What an organizer gives; every field but kind and format has a default. */
@@ -77,6 +84,8 @@ export interface TournamentConfigInput {
   tableRulesets?: unknown;
   openRegistration?: unknown;
   selfWithdrawal?: unknown;
+  /** As createGame takes it (seconds: see parseTimeControl), or as a recorded configuration has it. */
+  timeControl?: unknown;
 }
 
 const FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'tables'];
@@ -190,6 +199,10 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   if (!tableSeating) return invalid('tableSeating: greedy or avoidRepeats');
   if (input.openRegistration !== undefined && input.openRegistration !== null && typeof input.openRegistration !== 'boolean') return invalid('openRegistration: true or false');
   if (input.selfWithdrawal !== undefined && input.selfWithdrawal !== null && typeof input.selfWithdrawal !== 'boolean') return invalid('selfWithdrawal: true or false');
+  // A recorded configuration holds the stored form; an organizer gives seconds, refused as createGame refuses them.
+  const recorded = storedTimeControl(input.timeControl);
+  const timeControl = recorded ? ok(recorded) : parseTimeControl(input.timeControl);
+  if (!timeControl.ok) return timeControl;
 
   return ok({
     name,
@@ -217,6 +230,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     tableRulesets,
     openRegistration: input.openRegistration === true,
     selfWithdrawal: input.selfWithdrawal === true,
+    ...(timeControl.value ? { timeControl: timeControl.value } : {}),
   });
 }
 
