@@ -39,7 +39,7 @@ module.exports = {
       severity: 'error',
       comment:
         'src/referee/core/ imports only src/referee/core/, src/engines/kit/ and node:crypto (hashing). ' +
-        'No @nestjs/*, @prisma/*, pg, express, src/generated, src/database, src/referee/store, src/referee/application, src/api, src/games, src/ops.',
+        'No @nestjs/*, @prisma/*, pg, fastify, src/generated, src/database, src/referee/store, src/referee/application, src/api, src/games, src/ops.',
       from: { path: '^src/referee/core/' },
       to: { pathNot: ['^src/referee/core/', '^src/engines/kit/', '^(node:)?crypto$'] },
     },

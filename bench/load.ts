@@ -1,7 +1,8 @@
 /**
  * Load benchmark: `npm run bench -- bench/load.js [--pglite] [--seconds N] [--kind backgammon]
  * [--clients 10,50] [--instances N] [--spread alternate|pinned] [--staleness-every 10]
- * [--staleness-cap-ms 10000] [--staleness-methods poll,subscription] [--no-staleness]`.
+ * [--staleness-cap-ms 10000] [--staleness-methods poll,subscription] [--no-staleness] [--profile]
+ * [--entry path/to/dist/src/main.js]`.
  * Starts the built service as its own process (N of them on one PostgreSQL with --instances N),
  * plays many games concurrently through GraphQL (one request per move, each durably stored
  * before it is answered) at 10 and 50 concurrent clients, and prints moves/s with p50/p99
@@ -9,7 +10,15 @@
  * ({ __typename }) and the database's raw single-row insert rate (a plain `pg` loop at the same
  * concurrency). Each phase also prints the CPU time it cost: the PostgreSQL server's processes
  * (read from /proc when the database runs on this machine), the service processes, the load
- * generator and the whole machine.
+ * generator and the whole machine. It ends with a summary: the trivial-query rate, moves/s with
+ * p50/p99 per client count, the service's CPU-seconds per 1,000 moves and its resident memory.
+ *
+ * `--profile` takes a CPU profile of the service (instance 0) through its inspector while the
+ * largest client count plays, writes it (open it in Chrome DevTools or speedscope) and prints the
+ * packages and functions with the most self time, garbage collection included. The profiler
+ * slows the service: a profiled run's figures are not for comparison. `--entry` runs another
+ * build of the service (an earlier commit's dist/src/main.js), so before and after are measured
+ * back to back by the same bench.
  *
  * With several instances, clients are spread over them: `alternate` (the default) sends each of
  * a client's moves to the next instance, so every move is decided by an instance that did not
@@ -25,15 +34,16 @@
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { seededRandom } from '../src/engines/kit/index.js';
 import { ENGINES } from '../src/games/engines.js';
 import { Bot } from './lib/bot.js';
-import { CpuSampler, loadAverage, machineCpuSeconds, pidsOfUser } from './lib/cpu.js';
-import { startService, type RunningService } from './lib/service.js';
+import { CpuSampler, loadAverage, machineCpuSeconds, pidsOfUser, processMemory } from './lib/cpu.js';
+import { InspectorProfiler, summarise, writeProfile } from './lib/profile.js';
+import { serviceEntry, startService, type RunningService } from './lib/service.js';
 import { StalenessProbe } from './lib/staleness.js';
 
 const args = process.argv.slice(2);
@@ -51,6 +61,8 @@ const stalenessEvery = Number(flag('staleness-every', '10'));
 const stalenessCapMs = Number(flag('staleness-cap-ms', '10000'));
 const stalenessMethods = flag('staleness-methods', 'poll,subscription').split(',');
 const measureStaleness = instances >= 2 && !args.includes('--no-staleness');
+const profile = args.includes('--profile');
+const entry = flag('entry', '') || undefined;
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const RULESETS: Record<string, unknown> = { backgammon: { autoRoll: true }, 'chicken-foot': { players: 4 }, cerke: {} };
 // Random bots double, drop and concede far too often: games of a few moves would measure game creation, not moves.
@@ -177,7 +189,7 @@ function cpuLine(cpu: Awaited<ReturnType<typeof measureCpu>>, moves: number): st
     parts.push(
       `database ${cores(cpu.database)} cores (all postgres processes ${cores(cpu.databaseAll)}): ${(moves / cpu.database).toFixed(0)} moves per database CPU-second (${((cpu.database / moves) * 1e6).toFixed(0)} µs a move)`,
     );
-  parts.push(`Arbiter (${instances} process${instances > 1 ? 'es' : ''}) ${cores(cpu.service)} cores: ${((cpu.service / moves) * 1e6).toFixed(0)} µs a move`);
+  parts.push(`Arbiter (${instances} process${instances > 1 ? 'es' : ''}) ${cores(cpu.service)} cores: ${((cpu.service / moves) * 1000).toFixed(2)} CPU-seconds per 1,000 moves`);
   parts.push(`load generator ${cores(cpu.generator)} cores`);
   const accounted = cpu.service + cpu.generator + (cpu.databaseAll ?? 0);
   parts.push(
@@ -202,6 +214,7 @@ async function trivialQueryRate(urls: string[]) {
   );
   return {
     perSecond: results.reduce((sum, r) => sum + r.requests.average, 0),
+    total: results.reduce((sum, r) => sum + r.requests.total, 0),
     p99: Math.max(...results.map((r) => r.latency.p99)),
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
   };
@@ -262,6 +275,22 @@ function stalenessLines(probe: StalenessProbe): string[] {
   return lines;
 }
 
+function profileLines(taken: Parameters<typeof summarise>[0], clients: number): string[] {
+  const file = join(tmpdir(), `arbiter-load-${process.pid}.cpuprofile`);
+  writeProfile(file, taken);
+  const summary = summarise(taken, resolve(dirname(entry ?? serviceEntry()), '../..'));
+  const pct = (share: number) => `${(share * 100).toFixed(1).padStart(5)}%`;
+  return [
+    `  CPU profile of the service at ${clients} clients: ${(summary.busyMs / 1000).toFixed(1)} s busy, ${(summary.idleMs / 1000).toFixed(1)} s idle, written to ${file}`,
+    '  self time by package (builtins charged to their caller):',
+    ...summary.packages.slice(0, 15).map((p) => `    ${pct(p.share)}  ${p.name}`),
+    '  node core by module:',
+    ...summary.nodeCore.map((p) => `    ${pct(p.share)}  ${p.name}`),
+    '  functions with the most self time:',
+    ...summary.functions.map((f) => `    ${pct(f.share)}  ${f.name} [${f.pkg}]`),
+  ];
+}
+
 async function main() {
   const dataDir = usePglite ? mkdtempSync(join(tmpdir(), 'arbiter-bench-')) : null;
   const env: Record<string, string> = {
@@ -273,24 +302,31 @@ async function main() {
     MAX_CONNECTIONS_PER_ADDRESS: '0',
   };
   const basePort = 3800 + Math.floor(Math.random() * 100) * 2;
+  // The inspector of instance 0 listens next to its HTTP port.
+  const inspectPort = basePort + 1;
   const services: RunningService[] = [];
   const out = (s: string) => process.stdout.write(`${s}\n`);
   try {
-    for (let i = 0; i < instances; i++) services.push(await startService(env, basePort + i * 200));
+    for (let i = 0; i < instances; i++) services.push(await startService(env, basePort + i * 200, { entry, nodeArgs: profile && i === 0 ? [`--inspect=127.0.0.1:${inspectPort}`] : [] }));
     const urls = services.map((s) => s.url);
     out(
       `Arbiter load benchmark: ${kind}, database ${usePglite ? 'embedded PGlite' : databaseUrl.replace(/\/\/.*@/, '//')}, ${instances} instance${instances > 1 ? `s (clients ${spread === 'pinned' ? 'pinned to one each' : 'moving to the next instance at each move'})` : ''}, ${seconds} s per phase, service and load generator sharing this machine`,
     );
     await playFor(urls, 10, 3000); // warm-up: JIT, connection pools, caches
-    const rows: { clients: number; perSecond: number }[] = [];
+    const rows: { clients: number; perSecond: number; p50: number; p99: number; cpuPerThousand: number; load: string }[] = [];
     for (const clients of clientCounts) {
+      const profiler = profile && clients === Math.max(...clientCounts) ? await InspectorProfiler.attach(inspectPort) : null;
+      await profiler?.start();
       const cpu = await measureCpu(services, () => playFor(urls, clients, seconds * 1000));
+      const taken = await profiler?.stop();
+      profiler?.close();
       const r = cpu.result;
-      rows.push({ clients, perSecond: r.perSecond });
+      rows.push({ clients, perSecond: r.perSecond, p50: r.p50, p99: r.p99, cpuPerThousand: (cpu.service / r.moves) * 1000, load: cpu.loadAfter });
       out(
         `moves, ${String(clients).padStart(2)} clients   ${r.perSecond.toFixed(0).padStart(7)} moves/s   p50 ${ms(r.p50)}   p99 ${ms(r.p99)}   (${r.moves} moves, ${r.games} games, ${r.rejected} rejected)`,
       );
       out(cpuLine(cpu, r.moves));
+      if (taken) for (const line of profileLines(taken, clients)) out(line);
     }
     if (measureStaleness) {
       const clients = Math.max(...clientCounts);
@@ -310,8 +346,13 @@ async function main() {
         await probe.close();
       }
     }
-    const trivial = await trivialQueryRate(urls);
-    out(`ceiling: { __typename }, 50 connections${instances > 1 ? ` over ${instances} instances` : ''}   ${trivial.perSecond.toFixed(0).padStart(7)} req/s   p99 ${trivial.p99} ms`);
+    const trivialCpu = await measureCpu(services, () => trivialQueryRate(urls));
+    const trivial = trivialCpu.result;
+    // What a request costs the service before any game work: the floor under the CPU a move costs.
+    const trivialPerThousand = (trivialCpu.service / trivial.total) * 1000;
+    out(
+      `ceiling: { __typename }, 50 connections${instances > 1 ? ` over ${instances} instances` : ''}   ${trivial.perSecond.toFixed(0).padStart(7)} req/s   p99 ${trivial.p99} ms   ${trivialPerThousand.toFixed(2)} service CPU-s per 1,000 requests   load average ${trivialCpu.loadAfter}`,
+    );
     let rawUrl = databaseUrl;
     let pglite: { db: PGlite; server: PGLiteSocketServer } | null = null;
     if (usePglite) {
@@ -329,6 +370,14 @@ async function main() {
     }
     const top = rows.reduce((a, b) => (b.clients > a.clients ? b : a));
     out(`ratios at ${top.clients} clients: ${((top.perSecond / trivial.perSecond) * 100).toFixed(0)}% of the trivial-query rate, ${((top.perSecond / raw) * 100).toFixed(0)}% of the raw insert rate`);
+    const memory = services.map((s) => processMemory(s.process.pid!));
+    out(`summary${profile ? ' (profiled: slowed by the profiler)' : ''}:`);
+    out(`  trivial query       ${trivial.perSecond.toFixed(0).padStart(6)} req/s    p99 ${trivial.p99} ms   ${trivialPerThousand.toFixed(2)} service CPU-s per 1,000 requests`);
+    for (const row of rows)
+      out(
+        `  ${String(row.clients).padStart(2)} clients          ${row.perSecond.toFixed(0).padStart(6)} moves/s  p50 ${ms(row.p50)}   p99 ${ms(row.p99)}   ${row.cpuPerThousand.toFixed(2)} service CPU-s per 1,000 moves   load average ${row.load}`,
+      );
+    out(`  service memory      ${memory.map((m, i) => `${instances > 1 ? `instance ${i}: ` : ''}RSS ${m ? `${m.rss.toFixed(0)} MiB at the end, peak ${m.peak.toFixed(0)} MiB` : '?'}`).join('; ')}`);
   } finally {
     for (const service of services) service.process.kill('SIGTERM');
     await Promise.all(services.map((s) => s.exited));

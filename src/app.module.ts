@@ -44,8 +44,8 @@ export class AppModule {
           resolvers: { JSON: JSONScalar },
           // graphql-ws: connections counted per caller, every operation limited like over HTTP, subscriptions capped.
           subscriptions: { 'graphql-ws': limits.graphqlWs() },
-          // HTTP requests carry { req }; graphql-ws connections carry their connection params.
-          context: (c: { req?: unknown; connectionParams?: unknown }) => (c.req ? { req: c.req } : { connectionParams: c.connectionParams ?? {} }),
+          // Over HTTP Apollo's Fastify integration passes Fastify's request (it has `raw`); graphql-ws its connection's context.
+          context: (c: { raw?: unknown; connectionParams?: unknown }) => (c.raw ? { req: c } : { connectionParams: c.connectionParams ?? {} }),
           validationRules: [queryLimits(config.maxQueryDepth, config.maxQueryComplexity, config.maxExpensiveFields)],
           // No landing page from Apollo (Sandbox, loaded from a CDN) nor the driver's GraphiQL: Apollo's landing page is
           // disabled, and src/api/graphiql.controller.ts serves a GraphiQL bundled at build time at /graphiql.

@@ -1,13 +1,15 @@
 import 'reflect-metadata';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
-import type { NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
-import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import type { Express, NextFunction, Request, Response } from 'express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import proxyaddr from 'proxy-addr';
 import { AppModule } from './app.module.js';
-import { isGraphqlPath, type TrustProxy } from './api/caller.js';
+import { isGraphqlPath, pathOf, type TrustProxy } from './api/caller.js';
+import { browserOnGraphql } from './api/graphiql.controller.js';
+import { bodyParsers } from './api/body.js';
 import { callerLimits, importQuota, rateLimiter } from './api/limits.js';
 import type { Config } from './config/config.js';
 import { createLogger, PinoLogger } from './ops/logger.js';
@@ -15,40 +17,63 @@ import { MetricsService } from './ops/metrics.service.js';
 import { observeRequests } from './ops/requests.js';
 import { RefereeService } from './referee/application/referee.service.js';
 
-/**
- * Express on an HTTP server with the configured timeouts: a client has `headersTimeoutSeconds`
- * to send its headers and `requestTimeoutSeconds` for the whole request (a slow body is cut off
- * with 408), checked every second (Node checks every 30 s by default). Nest's own adapter would
- * create the server with Node's defaults (300 s a request).
- */
-class TimedExpressAdapter extends ExpressAdapter {
-  constructor(private readonly config: Config) {
-    super();
-  }
+/** Longer than any URL Node's default 16 KiB header limit lets through. */
+const MAX_PARAM_LENGTH = 16 * 1024;
 
-  override initHttpServer(options: NestApplicationOptions): void {
-    if (options?.httpsOptions || options?.forceCloseConnections || options?.return503OnClosing) {
-      super.initHttpServer(options);
-      return;
-    }
-    const server = createServer(
-      {
-        requestTimeout: this.config.requestTimeoutSeconds * 1000,
-        headersTimeout: this.config.headersTimeoutSeconds * 1000,
-        connectionsCheckingInterval: Math.min(1000, this.config.headersTimeoutSeconds * 500),
-      },
-      this.getInstance(),
-    );
-    server.keepAliveTimeout = this.config.keepAliveTimeoutSeconds * 1000;
-    if (this.config.maxConnections > 0) server.maxConnections = this.config.maxConnections;
-    this.setHttpServer(server);
+/**
+ * Apollo answers only GET and POST on /graphql (and Fastify adds HEAD to GET); its route takes
+ * those and OPTIONS, so any other method is answered here as Apollo answers one.
+ */
+function graphqlMethodNotAllowed(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  if (!GRAPHQL_METHODS.has(req.method) && isGraphqlPath(pathOf(req))) {
+    reply
+      .code(405)
+      .header('allow', 'GET, POST')
+      .send({ errors: [{ message: 'Apollo Server supports only GET/POST requests.', extensions: { code: 'BAD_REQUEST' } }] });
+    return;
   }
+  done();
 }
+const GRAPHQL_METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
 
 /** Builds the whole service (used by main.ts and by the end-to-end tests). */
-export async function createApp(config: Config): Promise<NestExpressApplication> {
+export async function createApp(config: Config): Promise<NestFastifyApplication> {
   const logger = createLogger(config.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new TimedExpressAdapter(config), {
+  // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (Fastify compiles it with proxy-addr, as does this).
+  const trust: TrustProxy = config.trustProxy.length > 0 ? proxyaddr.compile(config.trustProxy) : () => false;
+  const adapter = new FastifyAdapter({
+    // Node's HTTP server with the configured timeouts: a client has `headersTimeoutSeconds` to
+    // send its headers and `requestTimeoutSeconds` for the whole request (a slow body is cut off
+    // with 408), checked every second (Node checks every 30 s by default).
+    serverFactory: (handler: RequestListener) => {
+      const server = createServer(
+        {
+          requestTimeout: config.requestTimeoutSeconds * 1000,
+          headersTimeout: config.headersTimeoutSeconds * 1000,
+          connectionsCheckingInterval: Math.min(1000, config.headersTimeoutSeconds * 500),
+        },
+        handler,
+      );
+      server.keepAliveTimeout = config.keepAliveTimeoutSeconds * 1000;
+      if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
+      return server;
+    },
+    trustProxy: config.trustProxy.length > 0 ? trust : false,
+    bodyLimit: config.maxBodyBytes,
+    // Paths route as they did on Express: any case, a trailing slash or not, parameters of any
+    // length (Fastify's default of 100 characters would answer a long game id with 414).
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // A path the router cannot decode is refused like any other bad input.
+    frameworkErrors: (error: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+      const status = error.statusCode ?? 500;
+      reply.code(status).send({ error: { code: status < 500 ? 'INVALID_INPUT' : 'INTERNAL', message: error.message } });
+    },
+    // The service logs through pino itself (src/ops/requests.ts): no Fastify logger.
+    logger: false,
+    // No Nest middleware: the hooks below do their work.
+    skipMiddie: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: new PinoLogger(logger),
     bodyParser: false,
     // Throw start-up failures to main.ts, which prints them whatever LOG_LEVEL says (Nest would abort the process after logging through the possibly silent logger).
@@ -56,9 +81,6 @@ export async function createApp(config: Config): Promise<NestExpressApplication>
   });
   const metrics = app.get(MetricsService);
   const referee = app.get(RefereeService);
-  // X-Forwarded-For is believed only from the proxies TRUST_PROXY names.
-  app.set('trust proxy', config.trustProxy.length > 0 ? config.trustProxy : false);
-  const trust = (app.getHttpAdapter().getInstance() as Express).get('trust proxy fn') as TrustProxy;
   const limits = callerLimits(config);
   limits.bind({
     tokenOwner: (token) => referee.tokenOwner(token),
@@ -85,9 +107,9 @@ export async function createApp(config: Config): Promise<NestExpressApplication>
     socket.once('close', release);
   });
 
-  // First, so that every request (refused ones too) gets its request id, log line and metrics.
-  app.use(observeRequests(logger, metrics));
-  // Browser apps on the origins CORS_ORIGINS names; a preflight is answered before any limit counts it.
+  // First of all hooks, so that every request (refused ones too) gets its request id, log line and metrics.
+  adapter.setOnRequestHook(observeRequests(logger, metrics));
+  // Browser apps on the origins CORS_ORIGINS names; a preflight is answered (by the adapter's hook, which runs before those below) before any limit counts it.
   if (config.corsOrigins === '*' || config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
@@ -97,19 +119,11 @@ export async function createApp(config: Config): Promise<NestExpressApplication>
       maxAge: 600,
     });
   }
-  app.use(rateLimiter(limits));
-  app.use('/api/games/import', importQuota(limits));
-  app.useBodyParser('json', { limit: config.maxBodyBytes });
-  // A record's text, whatever the client calls it: curl sends form encoding unless told otherwise.
-  app.useBodyParser('text', { limit: config.maxBodyBytes, type: ['text/*', 'application/octet-stream', 'application/x-www-form-urlencoded'] });
-  // Body-parser failures (too large, malformed JSON) answer as JSON like every other refusal; on
-  // /graphql as a GraphQL `errors` list, the one shape GraphQL clients read.
-  app.use((err: { status?: number; type?: string; message?: string }, req: Request, res: Response, next: NextFunction) => {
-    if (!err) return next();
-    const status = err.status ?? 400;
-    const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_INPUT';
-    const message = status === 413 ? `the request body is larger than ${config.maxBodyBytes} bytes` : `the request body is not valid: ${err.message}`;
-    res.status(status).json(isGraphqlPath(req.path) ? { errors: [{ message, extensions: { code } }] } : { error: { code, message } });
-  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', rateLimiter(limits));
+  fastify.addHook('onRequest', importQuota(limits));
+  fastify.addHook('onRequest', browserOnGraphql(config));
+  fastify.addHook('onRequest', graphqlMethodNotAllowed);
+  bodyParsers(fastify, config.maxBodyBytes);
   return app;
 }

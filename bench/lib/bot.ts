@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { Engine } from '../../src/engines/kit/index.js';
 
@@ -10,8 +11,8 @@ export interface GqlAnswer {
 // request, and the generator shares the machine with the service it measures.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-export function gql(url: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<GqlAnswer> {
-  const body = JSON.stringify({ query, variables });
+function post(url: string, payload: Record<string, unknown>, token?: string): Promise<GqlAnswer> {
+  const body = JSON.stringify(payload);
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${url}/graphql`,
@@ -36,6 +37,21 @@ export function gql(url: string, query: string, variables: Record<string, unknow
     req.on('error', reject);
     req.end(body);
   });
+}
+
+const hashes = new Map<string, string>();
+
+/**
+ * One GraphQL request as a real client sends it, with an automatic persisted query: the query's
+ * SHA-256 alone, and the query itself only when the server answers that it does not know it yet.
+ */
+export async function gql(url: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<GqlAnswer> {
+  let sha256Hash = hashes.get(query);
+  if (!sha256Hash) hashes.set(query, (sha256Hash = createHash('sha256').update(query).digest('hex')));
+  const extensions = { persistedQuery: { version: 1, sha256Hash } };
+  const answer = await post(url, { extensions, variables }, token);
+  if (answer.errors?.[0]?.extensions?.code !== 'PERSISTED_QUERY_NOT_FOUND') return answer;
+  return post(url, { query, extensions, variables }, token);
 }
 
 const CREATE = `mutation($input: CreateGameInput!) { createGame(input: $input) {

@@ -123,3 +123,14 @@ export class CpuSampler {
     }
   }
 }
+
+/** Resident memory of a process in MiB: now (VmRSS) and its peak so far (VmHWM); null if it is gone. */
+export function processMemory(pid: number): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}

@@ -26,9 +26,16 @@ const START_TIMEOUT_MS = 180_000;
 /** One probe that hangs must not use up the whole start-up allowance. */
 const PROBE_TIMEOUT_MS = 10_000;
 
+export interface ServiceOptions {
+  /** Another build's entry point (a before/after comparison runs both from one bench). */
+  entry?: string;
+  /** Node options before the entry point (`--inspect=…` for a CPU profile). */
+  nodeArgs?: string[];
+}
+
 /** Starts `node dist/src/main.js` as its own process and waits until /healthz answers. */
-export async function startService(env: Record<string, string>, port: number): Promise<RunningService> {
-  const child = spawn(process.execPath, [serviceEntry()], {
+export async function startService(env: Record<string, string>, port: number, options: ServiceOptions = {}): Promise<RunningService> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? serviceEntry()], {
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', CREATE_QUOTA_PER_HOUR: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

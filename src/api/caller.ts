@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { RefereeError } from '../referee/core/errors.js';
 
 /** The GraphQL context: the HTTP request, or the graphql-ws connection's parameters. */
 export interface GqlContext {
-  req?: Request;
+  req?: FastifyRequest;
   connectionParams?: Record<string, unknown>;
 }
 
@@ -20,7 +20,7 @@ const bearer = (value: unknown): string | null => {
  * connection params `authorization` (with or without `Bearer `) or `token`. A value given
  * there that is no token at all is refused (UNAUTHORIZED), never taken for a spectator.
  */
-export function tokenOf(ctx: GqlContext | Request | IncomingMessage | undefined): string | null {
+export function tokenOf(ctx: GqlContext | FastifyRequest | IncomingMessage | undefined): string | null {
   if (!ctx) return null;
   if ('headers' in ctx && ctx.headers) return bearer(ctx.headers.authorization);
   const c = ctx as GqlContext;
@@ -33,12 +33,12 @@ export function tokenOf(ctx: GqlContext | Request | IncomingMessage | undefined)
   return token;
 }
 
-/** Whether the peer at `address`, `hops` proxies away, is a proxy we trust (Express's compiled `trust proxy`). */
+/** Whether the peer at `address`, `hops` proxies away, is a proxy we trust (proxy-addr's compiled TRUST_PROXY, as Fastify's `trustProxy` uses it). */
 export type TrustProxy = (address: string, hops: number) => boolean;
 
 /**
- * The client's address for an HTTP request Express has not seen (a WebSocket upgrade), the way
- * Express computes `req.ip`: walk X-Forwarded-For from the nearest hop while the hop is trusted.
+ * The client's address for an HTTP request Fastify has not seen (a WebSocket upgrade), the way
+ * Fastify computes `request.ip`: walk X-Forwarded-For from the nearest hop while the hop is trusted.
  */
 export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
   const socketAddress = req.socket.remoteAddress ?? 'unknown';
@@ -53,11 +53,14 @@ export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
   return hops[hops.length - 1];
 }
 
-/** Whether a request path is the GraphQL endpoint (as Express routes it: a trailing slash, any case). */
+/** Whether a request path is the GraphQL endpoint (as the router matches it: a trailing slash, any case). */
 export const isGraphqlPath = (path: string): boolean => /^\/graphql\/?$/i.test(path);
 
-/** The client's address of an Express request (X-Forwarded-For only through trusted proxies). */
-export function addressOf(req: Request): string {
+/** A request's path, without the query string (which may hold a `token=`). */
+export const pathOf = (req: { url: string }): string => req.url.split('?', 1)[0];
+
+/** The client's address of an HTTP request (X-Forwarded-For only through trusted proxies). */
+export function addressOf(req: FastifyRequest): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 

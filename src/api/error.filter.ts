@@ -1,27 +1,37 @@
-import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, HttpException, Inject, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { GqlContextType } from '@nestjs/graphql';
-import type { Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
+import { CONFIG, type Config } from '../config/config.js';
 import { isStorageError, STORAGE_UNAVAILABLE } from '../database/storage-errors.js';
 import { RefereeError } from '../referee/core/errors.js';
+import { bodyFailure } from './body.js';
+import { isGraphqlPath, pathOf } from './caller.js';
 
 /**
  * One place that turns failures into answers: a RefereeError becomes a GraphQL error with its
  * code, or a JSON body with a matching HTTP status; anything unexpected is logged and answered
- * as INTERNAL without details.
+ * as INTERNAL without details. A body that cannot be read (too large, malformed JSON) answers as
+ * JSON like every other refusal; on /graphql as a GraphQL `errors` list, the one shape GraphQL
+ * clients read.
  */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(@Inject(CONFIG) private readonly config: Config) {}
+
   catch(err: unknown, host: ArgumentsHost) {
-    const { code, message, status } = this.describe(err);
+    const body = bodyFailure(err, this.config.maxBodyBytes);
+    const { code, message, status } = body ?? this.describe(err);
     if (host.getType<GqlContextType>() === 'graphql') {
       return new GraphQLError(message, { extensions: { code } });
     }
-    const res = host.switchToHttp().getResponse<Response>();
-    if (res.headersSent) return res.end();
-    return res.status(status).json({ error: { code, message } });
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    if (reply.sent || reply.raw.headersSent) return reply.raw.end();
+    const graphql = body !== null && isGraphqlPath(pathOf(http.getRequest<FastifyRequest>()));
+    return reply.code(status).send(graphql ? { errors: [{ message, extensions: { code } }] } : { error: { code, message } });
   }
 
   private describe(err: unknown): { code: string; message: string; status: number } {

@@ -1,10 +1,11 @@
 import { Body, Controller, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RefereeError } from '../referee/core/errors.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
 import { gameIdOf, toGame, toGameClock } from './mapping.js';
+import { ndjsonResponse } from './ndjson.js';
 import { gameEventStream } from './subscriptions.js';
 
 /** REST for plain clients and files. Errors are JSON: { error: { code, message } }. */
@@ -18,15 +19,15 @@ export class GamesController {
    * answers 304 while nothing changed.
    */
   @Get(':id')
-  async game(@Param('id') id: string, @Query('atLeastVersion') atLeastVersion: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async game(@Param('id') id: string, @Query('atLeastVersion') atLeastVersion: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     gameIdOf(id);
     const game = await this.referee.game(id, undefined, atLeastVersion === undefined ? null : wholeNumber(atLeastVersion, 'atLeastVersion'));
     const viewer = await this.referee.viewerOf(id, tokenOf(req));
     const etag = `"${game.version}-${viewer}"`;
-    res.setHeader('etag', etag);
-    res.setHeader('cache-control', 'no-cache');
+    reply.header('etag', etag);
+    reply.header('cache-control', 'no-cache');
     if (req.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) {
-      res.status(304);
+      reply.code(304);
       return;
     }
     const { live: _, ...summary } = toGame(game);
@@ -50,16 +51,14 @@ export class GamesController {
    * 15 s keeps idle proxies from closing it.
    */
   @Get(':id/events')
-  async events(@Param('id') id: string, @Query('afterSeq') afterSeq: unknown, @Query('follow') follow: unknown, @Req() req: Request, @Res() res: Response) {
+  async events(@Param('id') id: string, @Query('afterSeq') afterSeq: unknown, @Query('follow') follow: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     gameIdOf(id);
     const after = afterSeq === undefined ? 0 : wholeNumber(afterSeq, 'afterSeq');
     if (follow !== undefined && follow !== '0' && follow !== '1' && follow !== 'true' && follow !== 'false') throw new RefereeError('INVALID_INPUT', 'follow must be 1 or 0');
     const viewer = await this.referee.viewerOf(id, tokenOf(req));
     const game = await this.referee.game(id);
-    res.setHeader('content-type', 'application/x-ndjson');
     if (follow === '1' || follow === 'true') {
-      res.setHeader('cache-control', 'no-store');
-      res.setHeader('x-accel-buffering', 'no');
+      const res = ndjsonResponse(reply, { 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
       res.flushHeaders();
       const stream = gameEventStream(this.referee, id, after, viewer);
       const gone = () => void stream.return?.();
@@ -83,6 +82,7 @@ export class GamesController {
       }
       return;
     }
+    const res = ndjsonResponse(reply);
     for (let last = after; last < game.version; ) {
       const page = await this.referee.events(id, last, viewer);
       if (page.length === 0) break;
@@ -94,31 +94,30 @@ export class GamesController {
 
   @Get(':id/bundle')
   @Header('content-type', 'application/json')
-  async bundle(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+  async bundle(@Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
     // Checked first: the id is also written into a header, where a non-Latin-1 character would throw.
     gameIdOf(id);
-    res.setHeader('content-disposition', `attachment; filename="arbiter-${id}.bundle.json"`);
+    reply.header('content-disposition', `attachment; filename="arbiter-${id}.bundle.json"`);
     return this.referee.bundle(id);
   }
 
   @Get(':id/record')
-  async record(@Param('id') id: string, @Res() res: Response) {
+  async record(@Param('id') id: string, @Res() reply: FastifyReply) {
     gameIdOf(id);
     const { contentType, text } = await this.referee.record(id);
-    res.setHeader('content-type', `${contentType}; charset=utf-8`);
-    res.send(text);
+    reply.header('content-type', `${contentType}; charset=utf-8`).send(text);
   }
 
   /** Body: a record in the game's own format (text or JSON). */
   @Post('import')
-  async import(@Query('kind') kind: unknown, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+  async import(@Query('kind') kind: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     if (!kind || typeof kind !== 'string') throw new RefereeError('INVALID_INPUT', `say which game the record is: ?kind=${this.referee.registry.kinds().join('|')}`);
     // A JSON body is turned back into text below; refuse nesting no record has before that walk.
     if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new RefereeError('INVALID_INPUT', `the record nests deeper than ${MAX_JSON_DEPTH} levels`);
     const text = typeof body === 'string' ? body : body && typeof body === 'object' && Object.keys(body).length > 0 ? JSON.stringify(body) : '';
     if (!text.trim()) throw new RefereeError('INVALID_INPUT', 'the request body must be the record');
     const { game, tokens } = await this.referee.importRecord(kind, text);
-    res.status(201);
+    reply.code(201);
     return { id: game.gameId, kind: game.kind, status: game.status, version: game.version, result: game.outcome, tokens };
   }
 }

@@ -214,7 +214,7 @@ export class GamesResolver {
     description: "A game's events as the caller may see them, starting after `afterSeq` (resumable)",
     // Over graphql-ws this serves each event. A subscription POSTed over HTTP is run as a one-shot
     // query that never subscribes: this resolver is then all that runs, and it says why.
-    // (Over graphql-ws the context has the connection's params; over HTTP only the Express request.)
+    // (Over graphql-ws the context has the connection's params; over HTTP only the HTTP request.)
     resolve: (e: GameEvent, args: { gameId: string }, ctx: GqlContext | undefined) => {
       if (ctx && !ctx.connectionParams && typeof ctx.req?.method === 'string')
         throw new GraphQLError('subscriptions are served over WebSocket (graphql-ws on /graphql), not over HTTP', { extensions: { code: 'WEBSOCKET_REQUIRED' } });

@@ -1,6 +1,8 @@
-import { Controller, Get, Inject, Next, Param, Req, Res } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
+import accepts from 'accepts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '../config/config.js';
+import { isGraphqlPath, pathOf } from './caller.js';
 import { BuiltPage, pageDir } from './pages.js';
 
 /** Where `npm run build` writes GraphiQL. */
@@ -18,32 +20,35 @@ export class GraphiqlController {
   constructor(@Inject(CONFIG) private readonly config: Config) {}
 
   @Get('graphiql')
-  index(@Req() req: Request, @Res() res: Response): void {
-    if (this.on(res)) this.page.index(req, res);
+  index(@Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
+    if (graphiqlOn(this.config, reply)) this.page.index(req, reply);
   }
 
   @Get('graphiql/assets/:file')
-  asset(@Param('file') file: string, @Req() req: Request, @Res() res: Response): void {
-    if (this.on(res)) this.page.asset(file, req, res);
+  asset(@Param('file') file: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
+    if (graphiqlOn(this.config, reply)) this.page.asset(file, req, reply);
   }
+}
 
-  /** A browser's GET /graphql (HTML accepted before JSON, no query): GraphiQL, or a JSON refusal when it is off. */
-  @Get('graphql')
-  browser(@Req() req: Request, @Res() res: Response, @Next() next: NextFunction): void {
-    if (req.query.query !== undefined || req.accepts(['application/json', 'text/html']) !== 'text/html') {
-      next();
-      return;
-    }
-    if (this.on(res)) res.redirect(302, '/graphiql');
-  }
+/**
+ * An `onRequest` hook (Apollo has the /graphql route): a browser's GET /graphql (HTML accepted
+ * before JSON, no query) is sent to GraphiQL, or refused as JSON when it is off.
+ */
+export function browserOnGraphql(config: Config) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (req.method !== 'GET' || !isGraphqlPath(pathOf(req))) return;
+    if ((req.query as Record<string, unknown>).query !== undefined || accepts(req.raw).type(['application/json', 'text/html']) !== 'text/html') return;
+    if (graphiqlOn(config, reply)) return reply.redirect('/graphiql', 302);
+    return reply;
+  };
+}
 
-  /** Whether GraphiQL is on; when off, answers 404 saying so. */
-  private on(res: Response): boolean {
-    if (!this.config.graphiql) {
-      res.status(404).json({
-        error: { code: 'NOT_FOUND', message: 'GraphiQL is off (it is off under NODE_ENV=production unless GRAPHIQL=on); send GraphQL requests as POST /graphql with a JSON body' },
-      });
-    }
-    return this.config.graphiql;
+/** Whether GraphiQL is on; when off, answers 404 saying so. */
+function graphiqlOn(config: Config, reply: FastifyReply): boolean {
+  if (!config.graphiql) {
+    reply.code(404).send({
+      error: { code: 'NOT_FOUND', message: 'GraphiQL is off (it is off under NODE_ENV=production unless GRAPHIQL=on); send GraphQL requests as POST /graphql with a JSON body' },
+    });
   }
+  return config.graphiql;
 }

@@ -1,6 +1,6 @@
 import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
 import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   type ArgumentNode,
   type ASTVisitor,
@@ -26,7 +26,7 @@ import {
 import type { Context as WsContext, ServerOptions as WsServerOptions } from 'graphql-ws';
 import type { Config } from '../config/config.js';
 import { sha256Hex } from '../referee/core/canonical.js';
-import { addressKey, addressOf, clientAddress, type GqlContext, isGraphqlPath, type TrustProxy, tokenOf } from './caller.js';
+import { addressKey, addressOf, clientAddress, type GqlContext, isGraphqlPath, pathOf, type TrustProxy, tokenOf } from './caller.js';
 
 // ------------------------------------------------------------------ what a query costs
 
@@ -262,7 +262,7 @@ type LimitSettings = Pick<
 export interface LimitBindings {
   /** The game and seat a token was issued for; null for a made-up token. */
   tokenOwner(token: string): Promise<unknown | null>;
-  /** Express's compiled `trust proxy`. */
+  /** proxy-addr's compiled TRUST_PROXY. */
   trust: TrustProxy;
   schema(): GraphQLSchema | undefined;
 }
@@ -583,48 +583,47 @@ export function refusalError(refusal: Refusal, http = true): GraphQLError {
 }
 
 /** 429 with Retry-After; the body is the REST error, or on /graphql a GraphQL `errors` list (nothing else at its top level). */
-function refuse(req: Request, res: Response, refusal: Refusal): void {
-  if (refusal.retryAfter !== undefined) res.setHeader('retry-after', String(refusal.retryAfter));
+function refuse(req: FastifyRequest, reply: FastifyReply, refusal: Refusal): FastifyReply {
+  if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
   const { code, message, retryAfter } = refusal;
-  res.status(429).json(isGraphqlPath(req.path) ? { errors: [{ message, extensions: { code, retryAfter } }] } : { error: { code, message } });
+  return reply.code(429).send(isGraphqlPath(pathOf(req)) ? { errors: [{ message, extensions: { code, retryAfter } }] } : { error: { code, message } });
 }
 
-// ------------------------------------------------------------------ HTTP middleware and plugin
+// ------------------------------------------------------------------ HTTP hooks and plugin
 
 const EXPENSIVE_REST = /^\/api\/games\/[^/]+\/(bundle|record)\/?$|^\/api\/games\/import\/?$|^\/api\/tournaments\/[^/]+\/bundle\/?$/i;
 
 /**
- * The per-minute limit over HTTP, before the body is read: per seat token this referee issued,
- * else per client address (a made-up token counts against its address). Expensive REST requests
- * (bundle, record, import) count EXPENSIVE_REQUEST_COST. Answers 429 with Retry-After.
+ * The per-minute limit over HTTP (an `onRequest` hook: before the body is read): per seat token
+ * this referee issued, else per client address (a made-up token counts against its address).
+ * Expensive REST requests (bundle, record, import) count EXPENSIVE_REQUEST_COST. Answers 429
+ * with Retry-After.
  */
 export function rateLimiter(limits: CallerLimits) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (!limits.rateLimited || req.path === '/healthz' || req.path === '/metrics') return next();
-    const cost = EXPENSIVE_REST.test(req.path) ? EXPENSIVE_REQUEST_COST : 1;
-    limits.admit(tokenOf(req), addressOf(req), cost).then((admitted) => {
-      if ('refusal' in admitted) {
-        // Over a seat's reading budget, a GraphQL POST may still be a move, which has its own:
-        // the plugin decides once the operation is known (only real seat tokens get this far).
-        if (admitted.key.startsWith('t:') && req.method === 'POST' && isGraphqlPath(req.path)) {
-          limits.remember(req, admitted.key, admitted.refusal);
-          return next();
-        }
-        return refuse(req, res, admitted.refusal);
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const path = pathOf(req);
+    if (!limits.rateLimited || path === '/healthz' || path === '/metrics') return;
+    const cost = EXPENSIVE_REST.test(path) ? EXPENSIVE_REQUEST_COST : 1;
+    const admitted = await limits.admit(tokenOf(req), addressOf(req), cost);
+    if ('refusal' in admitted) {
+      // Over a seat's reading budget, a GraphQL POST may still be a move, which has its own:
+      // the plugin decides once the operation is known (only real seat tokens get this far).
+      if (admitted.key.startsWith('t:') && req.method === 'POST' && isGraphqlPath(path)) {
+        limits.remember(req, admitted.key, admitted.refusal);
+        return;
       }
-      limits.remember(req, admitted.key);
-      next();
-    }, next);
+      return refuse(req, reply, admitted.refusal);
+    }
+    limits.remember(req, admitted.key);
   };
 }
 
-/** Mount on POST /api/games/import: one creation from the address's hourly quota, before the body is read. */
+/** An `onRequest` hook: a POST to /api/games/import takes one creation from the address's hourly quota, before the body is read. */
 export function importQuota(limits: CallerLimits) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'POST') return next();
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (req.method !== 'POST' || !/^\/api\/games\/import(\/|$)/i.test(pathOf(req))) return;
     const refused = limits.takeCreations(addressOf(req), 1);
-    if (refused) return refuse(req, res, refused);
-    next();
+    if (refused) return refuse(req, reply, refused);
   };
 }
 

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Request, Response } from 'express';
+import accepts from 'accepts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { projectRoot } from '../config/project-root.js';
 
 /**
@@ -48,7 +49,7 @@ export function loadPage(dir: string): { index: Asset; assets: Map<string, Asset
  * fonts and images are inlined in the CSS as data: URLs. The WebSocket origin is also named
  * explicitly, for browsers whose 'self' does not cover ws:/wss:.
  */
-function contentSecurityPolicy(req: Request): string {
+function contentSecurityPolicy(req: FastifyRequest): string {
   const host = req.headers.host;
   const ws = host && /^[A-Za-z0-9.\-[\]:]{1,300}$/.test(host) ? ` ws://${host} wss://${host}` : '';
   return [
@@ -66,23 +67,25 @@ function contentSecurityPolicy(req: Request): string {
 }
 
 /** Answers one built file: cache headers, ETag (304 when unchanged), gzip when accepted, the page's security headers. */
-export function sendAsset(req: Request, res: Response, file: Asset, cacheControl: string): void {
-  res.setHeader('content-security-policy', contentSecurityPolicy(req));
-  res.setHeader('x-content-type-options', 'nosniff');
-  res.setHeader('x-frame-options', 'DENY');
-  res.setHeader('referrer-policy', 'no-referrer');
-  res.setHeader('cross-origin-opener-policy', 'same-origin');
-  res.setHeader('cache-control', cacheControl);
-  res.setHeader('etag', file.etag);
-  res.setHeader('vary', 'accept-encoding');
-  res.setHeader('content-type', file.type);
+export function sendAsset(req: FastifyRequest, reply: FastifyReply, file: Asset, cacheControl: string): void {
+  reply.headers({
+    'content-security-policy': contentSecurityPolicy(req),
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+    'cache-control': cacheControl,
+    etag: file.etag,
+    vary: 'accept-encoding',
+    'content-type': file.type,
+  });
   if (req.headers['if-none-match']?.split(/\s*,\s*/).includes(file.etag)) {
-    res.status(304).end();
+    reply.code(304).send();
     return;
   }
-  const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
-  if (gzip) res.setHeader('content-encoding', 'gzip');
-  res.status(200).end(gzip ? file.gzip : file.body);
+  const gzip = accepts(req.raw).encodings(['gzip', 'identity']) === 'gzip';
+  if (gzip) reply.header('content-encoding', 'gzip');
+  reply.code(200).send(gzip ? file.gzip : file.body);
 }
 
 /** Names carry a hash of their content: cached for good. */
@@ -98,22 +101,22 @@ export class BuiltPage {
     private readonly what: string,
   ) {}
 
-  index(req: Request, res: Response): void {
-    const page = this.built(res);
-    if (page) sendAsset(req, res, page.index, 'no-cache');
+  index(req: FastifyRequest, reply: FastifyReply): void {
+    const page = this.built(reply);
+    if (page) sendAsset(req, reply, page.index, 'no-cache');
   }
 
-  asset(file: string, req: Request, res: Response): void {
-    const page = this.built(res);
+  asset(file: string, req: FastifyRequest, reply: FastifyReply): void {
+    const page = this.built(reply);
     if (!page) return;
     const found = page.assets.get(file);
-    if (!found) res.status(404).json({ error: { code: 'NOT_FOUND', message: `no ${this.what} asset named ${JSON.stringify(file.slice(0, 100))}` } });
-    else sendAsset(req, res, found, IMMUTABLE);
+    if (!found) reply.code(404).send({ error: { code: 'NOT_FOUND', message: `no ${this.what} asset named ${JSON.stringify(file.slice(0, 100))}` } });
+    else sendAsset(req, reply, found, IMMUTABLE);
   }
 
-  private built(res: Response): NonNullable<ReturnType<typeof loadPage>> | null {
+  private built(reply: FastifyReply): NonNullable<ReturnType<typeof loadPage>> | null {
     this.page ??= loadPage(this.dir) ?? undefined;
-    if (!this.page) res.status(503).json({ error: { code: 'NOT_BUILT', message: `${this.what} is not built: run \`npm run build\` (it writes ${this.dir})` } });
+    if (!this.page) reply.code(503).send({ error: { code: 'NOT_BUILT', message: `${this.what} is not built: run \`npm run build\` (it writes ${this.dir})` } });
     return this.page ?? null;
   }
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BuiltPage, pageDir } from './pages.js';
 
 /** Where `npm run build` writes the web page. */
@@ -15,12 +15,12 @@ export class WebController {
   private readonly page = new BuiltPage(WEB_DIR, 'the web page');
 
   @Get(['', 'games', 'games/:id', 'tournaments', 'tournaments/:id'])
-  index(@Req() req: Request, @Res() res: Response): void {
-    this.page.index(req, res);
+  index(@Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
+    this.page.index(req, reply);
   }
 
   @Get('web/assets/:file')
-  asset(@Param('file') file: string, @Req() req: Request, @Res() res: Response): void {
-    this.page.asset(file, req, res);
+  asset(@Param('file') file: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
+    this.page.asset(file, req, reply);
   }
 }

@@ -114,7 +114,7 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | null {
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
-/** Comma-separated proxies: loopback, linklocal, uniquelocal, addresses and CIDRs (Express's `trust proxy`). */
+/** Comma-separated proxies: loopback, linklocal, uniquelocal, addresses and CIDRs (proxy-addr's, as Fastify's `trustProxy` takes them). */
 function trustProxy(env: NodeJS.ProcessEnv): string[] {
   const raw = env.TRUST_PROXY;
   if (raw === undefined || raw.trim() === '') return [];

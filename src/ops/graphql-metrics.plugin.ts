@@ -19,7 +19,7 @@ const MAX_NAME_LENGTH = 64;
 /** Whether an error is the service's failure rather than a refusal of the caller: no code, an internal one, or one REST answers with a 5xx. */
 const isServiceFailure = (code: unknown): boolean => typeof code !== 'string' || code.startsWith('INTERNAL') || httpStatusOf(code) >= 500;
 
-/** Per HTTP request (Express's `req`), what Apollo answered: read back by the request metrics and log once the response is sent. */
+/** Per HTTP request (Fastify's request), what Apollo answered: read back by the request metrics and log once the response is sent. */
 const operations = new WeakMap<object, GraphqlOperation>();
 
 /**

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { DatabaseService } from '../database/database.service.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { MetricsService } from './metrics.service.js';
@@ -23,31 +23,31 @@ export class OpsController {
   ) {}
 
   @Get('healthz')
-  health(@Res({ passthrough: true }) res: Response) {
+  health(@Res({ passthrough: true }) reply: FastifyReply) {
     if (this.db.failed) {
-      res.status(503);
+      reply.code(503);
       return { status: 'failed', reason: 'DATABASE_FAILED', database: this.db.kind };
     }
     return { status: 'ok', database: this.db.kind };
   }
 
   @Get('readyz')
-  async ready(@Res({ passthrough: true }) res: Response) {
-    res.setHeader('cache-control', 'no-store');
+  async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    reply.header('cache-control', 'no-store');
     if (this.referee.draining) {
-      res.status(503);
+      reply.code(503);
       return { status: 'unavailable', reason: 'DRAINING' };
     }
     const readiness = await this.db.readiness();
     if (!readiness.ready) {
-      res.status(503);
+      reply.code(503);
       return { status: 'unavailable', reason: readiness.reason };
     }
     return { status: 'ready' };
   }
 
   @Get('metrics')
-  @Header('content-type', 'text/plain; version=0.0.4')
+  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   render(): Promise<string> {
     return this.metrics.render(this.referee.stats());
   }

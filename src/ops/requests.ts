@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { addressOf, isGraphqlPath } from '../api/caller.js';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { addressOf, isGraphqlPath, pathOf } from '../api/caller.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { graphqlOperationOf } from './graphql-metrics.plugin.js';
 import type { MetricsService } from './metrics.service.js';
@@ -14,9 +14,6 @@ const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 /** Longest path logged: a hostile one may be kilobytes long. */
 const MAX_LOGGED_PATH = 256;
 
-/** The path without the query string (which may hold a `token=`); `originalUrl`, as mounted middleware rewrites `url`. */
-const pathOf = (req: Request): string => req.originalUrl.split('?', 1)[0];
-
 /** A fixed set of routes: a label per unknown path would grow the metrics without bound. */
 function routeOf(path: string): string {
   if (path.startsWith('/api/games')) return '/api/games';
@@ -25,8 +22,9 @@ function routeOf(path: string): string {
 }
 
 /**
- * Every HTTP request, once answered (or the client went away), is counted and timed by route,
- * and by GraphQL operation, name, type and outcome on /graphql; and logged as one line: request
+ * The first `onRequest` hook: every HTTP request, once answered (or the client went away), is
+ * counted and timed by route, and by GraphQL operation, name, type and outcome on /graphql; and
+ * logged as one line: request
  * id, method, path, status, duration, the GraphQL operation, and the client's address
  * (X-Forwarded-For only through a trusted proxy), with `aborted` if the client left first. Never
  * a header, the query string or a body, which may carry a token. The request id is a well-formed
@@ -35,11 +33,13 @@ function routeOf(path: string): string {
  * per-request child logger cost a quarter of the service's throughput even with the line
  * disabled (bench/load.ts).
  */
-export function observeRequests(logger: Logger, metrics: MetricsService): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function observeRequests(logger: Logger, metrics: MetricsService): (req: FastifyRequest, reply: FastifyReply, done: () => void) => void {
+  return (req, reply, done) => {
     const started = performance.now();
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    // On the Node response: also sent by answers that take the response over (streams).
+    const res = reply.raw;
     res.setHeader('X-Request-Id', requestId);
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
@@ -68,6 +68,6 @@ export function observeRequests(logger: Logger, metrics: MetricsService): Reques
         'request',
       );
     });
-    next();
+    done();
   };
 }

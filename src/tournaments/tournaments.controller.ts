@@ -1,5 +1,7 @@
 import { Controller, Get, Header, Param, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import accepts from 'accepts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ndjsonResponse } from '../api/ndjson.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { TournamentService } from '../referee/application/tournament.service.js';
 import { RefereeError } from '../referee/core/errors.js';
@@ -23,14 +25,14 @@ export class TournamentsController {
 
   /** JSON `{ afterRound, rows }`, or CSV with `?format=csv` or `Accept: text/csv` (exact numbers such as 3/2). */
   @Get(':id/standings')
-  async standings(@Param('id') id: string, @Query('afterRound') afterRound: unknown, @Query('format') format: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async standings(@Param('id') id: string, @Query('afterRound') afterRound: unknown, @Query('format') format: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     if (format !== undefined && format !== 'json' && format !== 'csv') throw new RefereeError('INVALID_INPUT', 'format must be json or csv');
     const after = afterRound === undefined ? null : wholeNumber(afterRound, 'afterRound');
     const t = await this.tournaments.tournament(id);
     const rows = standingsView(t, this.tournaments.standings(t, after));
-    res.setHeader('vary', 'Accept');
-    if (format === 'csv' || (format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv')) {
-      res.setHeader('content-type', 'text/csv; charset=utf-8; header=present');
+    reply.header('vary', 'Accept');
+    if (format === 'csv' || (format === undefined && accepts(req.raw).type(['application/json', 'text/csv']) === 'text/csv')) {
+      reply.header('content-type', 'text/csv; charset=utf-8; header=present');
       return standingsCsv(rows, t.config.tieBreaks);
     }
     return { afterRound: after ?? completedRounds(t), rows };
@@ -38,19 +40,19 @@ export class TournamentsController {
 
   /** Newline-delimited JSON, one scheduled game a line, round by round and board by board. */
   @Get(':id/games')
-  async games(@Param('id') id: string, @Res() res: Response) {
+  async games(@Param('id') id: string, @Res() reply: FastifyReply) {
     const t = await this.tournaments.tournament(id);
     const statuses = await this.gameStatuses(id);
-    res.setHeader('content-type', 'application/x-ndjson');
+    const res = ndjsonResponse(reply);
     for (const game of scheduledGames(t, (gameId) => statuses.get(gameId) ?? null)) res.write(`${JSON.stringify(game)}\n`);
     res.end();
   }
 
   /** Newline-delimited JSON, one stored event a line, after `afterSeq`. */
   @Get(':id/events')
-  async events(@Param('id') id: string, @Query('afterSeq') afterSeq: unknown, @Res() res: Response) {
+  async events(@Param('id') id: string, @Query('afterSeq') afterSeq: unknown, @Res() reply: FastifyReply) {
     const events = await this.tournaments.events(id, afterSeq === undefined ? 0 : wholeNumber(afterSeq, 'afterSeq'));
-    res.setHeader('content-type', 'application/x-ndjson');
+    const res = ndjsonResponse(reply);
     for (const e of events) res.write(`${JSON.stringify(e)}\n`);
     res.end();
   }
@@ -58,10 +60,10 @@ export class TournamentsController {
   /** Everything to verify the tournament offline (`npm run verify`): its stream and every game's bundle. */
   @Get(':id/bundle')
   @Header('content-type', 'application/json')
-  async bundle(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+  async bundle(@Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const bundle = await this.tournaments.bundle(id);
     // Set once the bundle is made, so a refusal is not offered as a download; the id is a checked tournament id by then.
-    res.setHeader('content-disposition', `attachment; filename="${id}.tournament.json"`);
+    reply.header('content-disposition', `attachment; filename="${id}.tournament.json"`);
     return bundle;
   }
 

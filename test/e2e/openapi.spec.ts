@@ -18,14 +18,19 @@ afterAll(async () => {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/** "METHOD /path/{param}" for every route Express was given, from its router's stack. */
+/** "METHOD /path/{param}" for every route Fastify was given, read from its printed route tree (HEAD, which it adds to every GET, left out). */
 function registeredRoutes(): string[] {
-  const express = t.app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
+  const tree = t.app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false });
+  // A node's path is its parent's followed by its own part; four characters of indentation a level.
+  const paths: string[] = [];
   const routes: string[] = [];
-  for (const layer of express.router.stack) {
-    if (!layer.route) continue;
-    const path = layer.route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') routes.push(`${method.toUpperCase()} ${path}`);
+  for (const line of tree.split('\n')) {
+    const node = /^([│ ]*)[├└]── (\S+)(?: \(([^)]+)\))?$/.exec(line.trimEnd());
+    if (!node) continue;
+    const depth = node[1].length / 4;
+    const path = (depth > 0 ? paths[depth - 1] : '') + node[2];
+    paths[depth] = path;
+    for (const method of node[3]?.split(', ') ?? []) if (method !== 'HEAD') routes.push(`${method} ${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
   }
   return routes;
 }

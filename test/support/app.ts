@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { duelEngine } from './duel-engine.js';
 
 export interface TestApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   url: string;
   dataDir: string | null;
   /** Which database: PostgreSQL (TEST_DATABASE_URL) or a fresh embedded PGlite. */
