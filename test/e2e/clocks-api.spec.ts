@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
-import type { Config } from '../../src/config/config.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import type { TestApp } from '../support/app.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
-import { ownDatabase } from '../support/own-database.js';
+import { ownStorage } from '../support/own-database.js';
 import { ACT } from '../support/queries.js';
 
 /**
@@ -17,21 +13,18 @@ import { ACT } from '../support/queries.js';
  * has a database of its own, as test/e2e/clocks.spec.ts (which says why).
  */
 const clock = new ManualClock();
-const dataDir = process.env.TEST_DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'arbiter-clocks-api-'));
-let database: Awaited<ReturnType<typeof ownDatabase>> = null;
+let storage: Awaited<ReturnType<typeof ownStorage>>;
 let t: TestApp;
 
 beforeAll(async () => {
-  database = await ownDatabase('clocks_api');
-  const settings: Partial<Config> = database ? { databaseUrl: database.url } : { dataDir: dataDir! };
-  t = await startAppWithClock(clock, settings);
+  storage = await ownStorage('clocks_api');
+  t = await startAppWithClock(clock, storage.settings);
   // Timeouts happen when a test ticks the worker.
   await worker().stop();
 });
 afterAll(async () => {
   await t?.close();
-  await database?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await storage?.drop();
 });
 
 const SECOND = 1000;

@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { MetricsService } from '../../src/ops/metrics.service.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { DeadlineStore } from '../../src/referee/store/deadline-store.js';
 import { EventStore } from '../../src/referee/store/event-store.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
-import type { Config } from '../../src/config/config.js';
 import type { TestApp } from '../support/app.js';
-import { ownDatabase } from '../support/own-database.js';
+import { ownStorage } from '../support/own-database.js';
 import { ACT, CREATE, EVENTS, VERIFY } from '../support/queries.js';
 
 /**
@@ -20,22 +16,20 @@ import { ACT, CREATE, EVENTS, VERIFY } from '../support/queries.js';
  * would fall due, days later, for another suite's (or run's) worker.
  */
 const clock = new ManualClock();
-const dataDir = process.env.TEST_DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'arbiter-clocks-'));
-let database: Awaited<ReturnType<typeof ownDatabase>> = null;
-let settings: Partial<Config>;
+let storage: Awaited<ReturnType<typeof ownStorage>>;
+let settings: Awaited<ReturnType<typeof ownStorage>>['settings'];
 let t: TestApp;
 
 beforeAll(async () => {
-  database = await ownDatabase('clocks');
-  settings = database ? { databaseUrl: database.url } : { dataDir: dataDir! };
+  storage = await ownStorage('clocks');
+  settings = storage.settings;
   t = await startAppWithClock(clock, settings);
   // The tests tick the worker themselves, so that each knows what its tick decided.
   await worker().stop();
 });
 afterAll(async () => {
   await t?.close();
-  await database?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await storage?.drop();
 });
 
 const SECOND = 1000;

@@ -5,7 +5,7 @@ import { RefereeService } from '../../src/referee/application/referee.service.js
 import { DeadlineStore } from '../../src/referee/store/deadline-store.js';
 import type { TestApp } from '../support/app.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
-import { ownDatabase } from '../support/own-database.js';
+import { ownStorage } from '../support/own-database.js';
 import { CREATE as CREATE_GAME, EVENTS } from '../support/queries.js';
 
 /**
@@ -16,18 +16,18 @@ import { CREATE as CREATE_GAME, EVENTS } from '../support/queries.js';
  * database its ticks would time out other suites' games (see test/e2e/clocks.spec.ts).
  */
 const clock = new ManualClock();
-let database: Awaited<ReturnType<typeof ownDatabase>> = null;
+let storage: Awaited<ReturnType<typeof ownStorage>>;
 let t: TestApp;
 
 beforeAll(async () => {
-  database = await ownDatabase('tournament_clocks');
-  t = await startAppWithClock(clock, database ? { databaseUrl: database.url } : {});
+  storage = await ownStorage('tournament_clocks');
+  t = await startAppWithClock(clock, storage.settings);
   // The tests tick the worker themselves, so that each knows when deadlines are acted on.
   await worker().stop();
 }, 120_000);
 afterAll(async () => {
   await t?.close();
-  await database?.drop();
+  await storage?.drop();
 }, 120_000);
 
 const SECOND = 1000;
@@ -134,8 +134,8 @@ describe(`tournaments with a time control (${process.env.TEST_DATABASE_URL ? 'po
       expect(game).toMatchObject({ __typename: 'Rejection', code: 'INVALID_INPUT' });
       expect(refused.errors[0].message).toBe(game.message);
     }
-    // On the embedded database this suite is alone (other suites may create tournaments on a shared PostgreSQL).
-    if (t.backend === 'pglite') expect(await count()).toBe(before);
+    // The suite's database is its own: nothing else creates tournaments in it.
+    expect(await count()).toBe(before);
     // NONE is a tournament without a clock, as is no time control at all: nothing is recorded.
     const none = (await gql(CREATE, { input: { ...SWISS, timeControl: { kind: 'NONE' } } })).createTournament.tournament;
     expect(none.timeControl).toBeNull();

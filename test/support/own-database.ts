@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import type { Config } from '../../src/config/config.js';
 
 /**
  * A database of a suite's own on TEST_DATABASE_URL's server, created empty (the service migrates
@@ -24,4 +28,15 @@ export async function ownDatabase(name: string): Promise<{ url: string; drop(): 
   const url = new URL(base);
   url.pathname = `/${database}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`) };
+}
+
+/**
+ * A suite's own storage on either database: its own PostgreSQL database (ownDatabase) or a fresh
+ * embedded one in a folder of its own; `settings` go to the suite's apps, `drop` removes it.
+ */
+export async function ownStorage(name: string): Promise<{ settings: Partial<Config>; drop(): Promise<void> }> {
+  const database = await ownDatabase(name);
+  if (database) return { settings: { databaseUrl: database.url }, drop: database.drop };
+  const dataDir = mkdtempSync(join(tmpdir(), `arbiter-${name}-`));
+  return { settings: { dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
 }
