@@ -8,8 +8,8 @@ import { clockView, deadlineOf, parseTimeControl, type TimeControl } from '../..
 import type { Decision, GameCommand } from '../../src/referee/core/game/commands.js';
 import { gameDecider } from '../../src/referee/core/game/decider.js';
 import { foldGame } from '../../src/referee/core/game/fold.js';
-import type { GameState } from '../../src/referee/core/game/state.js';
-import { advanceHead, chainEvents, emptyHead, eventHash, type Folded, type StoredEvent, StreamError } from '../../src/referee/core/stream.js';
+import { eventHash, StreamError } from '../../src/referee/core/stream.js';
+import { decideOn, type History } from '../support/decide.js';
 import { duelEngine, type DuelState } from '../support/duel-engine.js';
 
 /**
@@ -29,11 +29,6 @@ const DAY = 24 * HOUR;
 /** The stamp `ms` after T0. */
 const at = (ms: number): string => new Date(T0 + ms).toISOString();
 
-interface History {
-  events: StoredEvent[];
-  game: Folded<GameState> | null;
-}
-
 function control(input: unknown): TimeControl {
   const parsed = parseTimeControl(input);
   if (!parsed.ok || !parsed.value) throw new Error(`not a time control: ${JSON.stringify(input)}`);
@@ -52,23 +47,14 @@ const create = (timeControl: TimeControl | null, kind = 'duel', ruleset: unknown
   timeControl,
 });
 
-function decideOn(h: History, command: GameCommand, now: number): { result: Result<Decision>; next: History } {
-  const result = decider.decide(command, h.game, { now: at(now), serverSeed: SEED, supplied: [] });
-  if (!result.ok) return { result, next: h };
-  const events = chainEvents(
-    GAME,
-    h.game ?? emptyHead(),
-    result.value.steps.map((s) => s.draft),
-  );
-  const game = { ...result.value.game, ...advanceHead(h.game ?? emptyHead(), events, decider.follows) };
-  return { result, next: { events: [...h.events, ...events], game } };
-}
+/** Decides at `now` ms after T0. */
+const decide = (h: History, command: GameCommand, now: number) => decideOn(decider, GAME, h, command, { now: at(now), serverSeed: SEED, supplied: [] });
 
 /** Each command at its time (ms after T0), every one accepted. */
 function given(...steps: [GameCommand, number][]): History {
   let h: History = { events: [], game: null };
   for (const [command, now] of steps) {
-    const { result, next } = decideOn(h, command, now);
+    const { result, next } = decide(h, command, now);
     if (!result.ok) throw new Error(`given: ${result.error.code} ${result.error.message}`);
     h = next;
   }
@@ -77,12 +63,12 @@ function given(...steps: [GameCommand, number][]): History {
 
 /** Decides and, when accepted, moves the history on (a game played step by step). */
 function then(h: History, command: GameCommand, now: number): History {
-  const { result, next } = decideOn(h, command, now);
+  const { result, next } = decide(h, command, now);
   if (!result.ok) throw new Error(`${command.type}: ${result.error.code} ${result.error.message}`);
   return next;
 }
 
-const when = (h: History, command: GameCommand, now: number) => decideOn(h, command, now).result;
+const when = (h: History, command: GameCommand, now: number) => decide(h, command, now).result;
 const types = (r: Result<Decision>) => (r.ok ? r.value.steps.map((s) => s.draft.type) : r.error.code);
 const game = (h: History) => h.game!;
 const clock = (h: History) => game(h).clock!;
@@ -409,7 +395,7 @@ describe('folding the decided events again', () => {
                       : s.op === 'resume'
                         ? { type: 'ResumeClock', by }
                         : deadline && { type: 'TimeOut', seat: deadline.seat, at: deadline.at };
-          if (command) h = decideOn(h, command, Math.max(now, deadline && s.op === 'timeout' ? Date.parse(deadline.at) - T0 : 0)).next;
+          if (command) h = decide(h, command, Math.max(now, deadline && s.op === 'timeout' ? Date.parse(deadline.at) - T0 : 0)).next;
         }
         const folded = foldGame(registry, GAME, h.events, SEED, { checkHashes: true });
         expect(folded.clock).toEqual(game(h).clock);

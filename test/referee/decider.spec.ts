@@ -5,8 +5,8 @@ import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import type { Decision, GameCommand } from '../../src/referee/core/game/commands.js';
 import { gameDecider } from '../../src/referee/core/game/decider.js';
 import { foldGame } from '../../src/referee/core/game/fold.js';
-import type { GameState } from '../../src/referee/core/game/state.js';
-import { advanceHead, chainEvents, emptyHead, eventHash, type Folded, type StoredEvent, StreamError } from '../../src/referee/core/stream.js';
+import { eventHash, StreamError } from '../../src/referee/core/stream.js';
+import { decideOn, type History } from '../support/decide.js';
 import { duelEngine, type DuelState } from '../support/duel-engine.js';
 
 /**
@@ -18,11 +18,6 @@ const decider = gameDecider(registry);
 const SEED = 'ab'.repeat(32);
 const NOW = '2026-11-30T12:00:00.000Z';
 const GAME = 'g1';
-
-interface History {
-  events: StoredEvent[];
-  game: Folded<GameState> | null;
-}
 
 const taken = (n = 2) => Array.from({ length: n }, () => ({ name: null, clientSeed: null, taken: true }));
 const create = (over: Partial<Extract<GameCommand, { type: 'CreateGame' }>> = {}): GameCommand => ({
@@ -42,30 +37,20 @@ const play = (seat: number, card: number, moveId = `m-${seat}-${card}`, expected
   expectedVersion,
 });
 
-/** Decides a command on a history and, when accepted, chains its events onto it. */
-function decideOn(h: History, command: GameCommand, supplied: number[][] = []): { result: Result<Decision>; next: History } {
-  const result = decider.decide(command, h.game, { now: NOW, serverSeed: SEED, supplied });
-  if (!result.ok) return { result, next: h };
-  const events = chainEvents(
-    GAME,
-    h.game ?? emptyHead(),
-    result.value.steps.map((s) => s.draft),
-  );
-  const game = { ...result.value.game, ...advanceHead(h.game ?? emptyHead(), events, decider.follows) };
-  return { result, next: { events: [...h.events, ...events], game } };
-}
+/** Decides at NOW, with `supplied` as an organizer's deal. */
+const decide = (h: History, command: GameCommand, supplied: number[][] = []) => decideOn(decider, GAME, h, command, { now: NOW, serverSeed: SEED, supplied });
 
 function given(...commands: GameCommand[]): History {
   let h: History = { events: [], game: null };
   for (const c of commands) {
-    const { result, next } = decideOn(h, c);
+    const { result, next } = decide(h, c);
     if (!result.ok) throw new Error(`given: ${result.error.code} ${result.error.message}`);
     h = next;
   }
   return h;
 }
 
-const when = (h: History, command: GameCommand, supplied: number[][] = []) => decideOn(h, command, supplied).result;
+const when = (h: History, command: GameCommand, supplied: number[][] = []) => decide(h, command, supplied).result;
 const types = (r: Result<Decision>) => (r.ok ? r.value.steps.map((s) => s.draft.type) : r.error.code);
 const duel = (h: History) => h.game!.state as DuelState;
 const toAct = (h: History) => duelEngine.toAct(duel(h))[0];
@@ -107,7 +92,7 @@ describe('game decider', () => {
     const seat = toAct(h);
     const even = duel(h).hands[seat].find((c) => c % 2 === 0);
     const card = even ?? duel(h).hands[seat][0];
-    const { result, next } = decideOn(h, play(seat, card, 'move-1'));
+    const { result, next } = decide(h, play(seat, card, 'move-1'));
     expect(types(result)).toEqual(even === undefined ? ['ActionTaken'] : ['ActionTaken', 'DiceRolled']);
     const first = next.events[h.events.length];
     expect(first).toMatchObject({ moveId: 'move-1', bodyHash: 'h-move-1', actor: seat });
@@ -118,7 +103,7 @@ describe('game decider', () => {
     let h = given(create());
     while (!h.game!.ended) {
       const seat = toAct(h);
-      h = decideOn(h, play(seat, duel(h).hands[seat][0])).next;
+      h = decide(h, play(seat, duel(h).hands[seat][0])).next;
     }
     expect(h.events.slice(-2).map((e) => e.type)).toEqual(['GameEnded', 'SeedRevealed']);
     expect(h.game!.revealedSeed).toBe(SEED);
@@ -192,7 +177,7 @@ describe('folding a game stream', () => {
     let h = given(create());
     for (let i = 0; !h.game!.ended; i++) {
       const seat = toAct(h);
-      h = decideOn(h, play(seat, pick(duel(h).hands[seat]), `m${i}`)).next;
+      h = decide(h, play(seat, pick(duel(h).hands[seat]), `m${i}`)).next;
     }
     return h;
   }

@@ -1,13 +1,12 @@
 import { type ChickenFootAction, type ChickenFootState, chickenFootEngine, parseRuleset } from '../../../src/engines/chicken-foot/index.js';
-import { replay, type Result, type Seat } from '../../../src/engines/kit/index.js';
+import { replay, type Seat } from '../../../src/engines/kit/index.js';
 import { EngineRegistry } from '../../../src/referee/core/engine-registry.js';
 import { clockView, deadlineOf, parseTimeControl, type TimeControl } from '../../../src/referee/core/game/clock.js';
-import type { Decision, GameCommand } from '../../../src/referee/core/game/commands.js';
+import type { GameCommand } from '../../../src/referee/core/game/commands.js';
 import { gameDecider } from '../../../src/referee/core/game/decider.js';
 import { foldGame } from '../../../src/referee/core/game/fold.js';
-import type { GameState } from '../../../src/referee/core/game/state.js';
 import { replayEntries } from '../../../src/referee/core/game/views.js';
-import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } from '../../../src/referee/core/stream.js';
+import { decideOn, type History } from '../../support/decide.js';
 import { DRAW, engine, PASS, play, playAll, position, rules } from './helpers.js';
 
 /**
@@ -75,24 +74,8 @@ const FISCHER = (parsed.ok && parsed.value) as TimeControl;
 /** Three players on a double-6 set: seven short rounds. */
 const SHORT = { preset: 'classic', players: 3, setMax: 6, handSize: 5 };
 
-interface History {
-  events: StoredEvent[];
-  game: Folded<GameState> | null;
-}
-
-function decideOn(h: History, command: GameCommand, now: number): { result: Result<Decision>; next: History } {
-  const result = decider.decide(command, h.game, { now: at(now), serverSeed: SEED, supplied: [] });
-  if (!result.ok) return { result, next: h };
-  const events = chainEvents(
-    GAME,
-    h.game ?? emptyHead(),
-    result.value.steps.map((s) => s.draft),
-  );
-  return { result, next: { events: [...h.events, ...events], game: { ...result.value.game, ...advanceHead(h.game ?? emptyHead(), events, decider.follows) } } };
-}
-
 function then(h: History, command: GameCommand, now: number): History {
-  const { result, next } = decideOn(h, command, now);
+  const { result, next } = decideOn(decider, GAME, h, command, { now: at(now), serverSeed: SEED, supplied: [] });
   if (!result.ok) throw new Error(`${command.type}: ${result.error.code} ${result.error.message}`);
   return next;
 }
