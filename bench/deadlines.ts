@@ -1,6 +1,6 @@
 /**
  * Deadline benchmark: `npm run bench -- bench/deadlines.js [--pglite] [--games 10000] [--base 60]
- * [--instances N] [--seconds 10] [--rounds 1] [--clients 10,50] [--kind backgammon]`.
+ * [--instances N] [--seconds 10] [--rounds 1] [--clients 10,50] [--kind backgammon] [--profile]`.
  *
  * Starts the built service as its own process (N of them on one PostgreSQL with --instances N)
  * and measures the time controls' two costs:
@@ -17,16 +17,21 @@
  *    other work, moves/s swing with it; the CPU time a move costs swings less: the services'
  *    processes and, on PostgreSQL, the server's backends for the benchmark's database (Linux
  *    /proc; the server's shared background work, such as writing the WAL, is not counted).
+ *
+ * `--profile` takes a CPU profile of the service (instance 0) in the first round's first phase
+ * of each kind at the largest client count, and prints the functions whose self time per move
+ * grew most with the clock (the profiler slows the service: those phases' figures are slower).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { seededRandom } from '../src/engines/kit/index.js';
 import { ENGINES } from '../src/games/engines.js';
 import { Bot, gql } from './lib/bot.js';
-import { startService, type RunningService } from './lib/service.js';
+import { type CpuProfile, InspectorProfiler, summarise } from './lib/profile.js';
+import { serviceEntry, startService, type RunningService } from './lib/service.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -41,6 +46,8 @@ const seconds = Number(flag('seconds', '10'));
 const rounds = Number(flag('rounds', '1'));
 const clientCounts = flag('clients', '10,50').split(',').map(Number);
 const kind = flag('kind', 'backgammon');
+const profile = args.includes('--profile');
+const INSPECT_PORT = 9300 + Math.floor(Math.random() * 100);
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const RULESETS: Record<string, unknown> = { backgammon: { autoRoll: true }, 'chicken-foot': { players: 4 }, cerke: {} };
 const AVOID: Record<string, string[]> = { backgammon: ['resign', 'double'], 'chicken-foot': ['resign'], cerke: ['resign'] };
@@ -183,7 +190,26 @@ async function moves(services: RunningService[], db: pg.Client | null, clients: 
   );
   latencies.sort((a, b) => a - b);
   const used = await cpu();
-  return { perSecond: moved / (durationMs / 1000), cpuPerMove: (used.service + used.database) / moved, p50: percentile(latencies, 50), p99: percentile(latencies, 99), rejected };
+  return { perSecond: moved / (durationMs / 1000), cpuPerMove: (used.service + used.database) / moved, serviceCpuPerMove: used.service / moved, p50: percentile(latencies, 50), p99: percentile(latencies, 99), rejected };
+}
+
+/** The functions (and packages) whose self time per move grew most from the phase without clocks to the phase with. */
+function profileDifference(none: { taken: CpuProfile; moves: number }, clock: { taken: CpuProfile; moves: number }): string[] {
+  const root = resolve(dirname(serviceEntry()), '../..');
+  const perMove = (p: { taken: CpuProfile; moves: number }, rows: (s: ReturnType<typeof summarise>) => { name: string; ms: number }[]) =>
+    new Map(rows(summarise(p.taken, root, Number.POSITIVE_INFINITY)).map((r) => [r.name, (r.ms * 1000) / p.moves]));
+  const lines: string[] = [];
+  for (const [label, rows] of [
+    ['packages', (s: ReturnType<typeof summarise>) => s.packages],
+    ['functions', (s: ReturnType<typeof summarise>) => s.functions],
+  ] as const) {
+    const [a, b] = [perMove(none, rows), perMove(clock, rows)];
+    const names = [...new Set([...a.keys(), ...b.keys()])];
+    const grown = names.map((n) => ({ n, a: a.get(n) ?? 0, b: b.get(n) ?? 0 })).sort((x, y) => y.b - y.a - (x.b - x.a));
+    lines.push(`  profiled ${label}, self µs a move without → with clocks (largest growth first):`);
+    for (const g of grown.slice(0, 12)) lines.push(`    ${g.a.toFixed(1).padStart(6)} → ${g.b.toFixed(1).padStart(6)}  ${g.n}`);
+  }
+  return lines;
 }
 
 async function stop(services: RunningService[]): Promise<void> {
@@ -197,7 +223,7 @@ async function main() {
   const basePort = 4200 + Math.floor(Math.random() * 100) * 2;
   const start = async () => {
     const started: RunningService[] = [];
-    for (let i = 0; i < instances; i++) started.push(await startService(env, basePort + i * 200));
+    for (let i = 0; i < instances; i++) started.push(await startService(env, basePort + i * 200, { nodeArgs: profile && i === 0 ? [`--inspect=127.0.0.1:${INSPECT_PORT}`] : [] }));
     return started;
   };
   let services = await start();
@@ -212,20 +238,32 @@ async function main() {
     out(`moves (${kind}, ${seconds} s a phase, interleaved ${rounds} time(s): without a clock, with ${JSON.stringify(MOVES_CLOCK)}, with, without)`);
     for (const clients of clientCounts) {
       const runs: Record<'none' | 'clock', Awaited<ReturnType<typeof moves>>[]> = { none: [], clock: [] };
+      const profiles: Partial<Record<'none' | 'clock', { taken: CpuProfile; moves: number }>> = {};
       for (let round = 0; round < rounds; round++) {
-        for (const phase of ['none', 'clock', 'clock', 'none'] as const) runs[phase].push(await moves(services, db, clients, seconds * 1000, phase === 'clock' ? MOVES_CLOCK : null));
+        for (const phase of ['none', 'clock', 'clock', 'none'] as const) {
+          const profiler = profile && clients === Math.max(...clientCounts) && !profiles[phase] ? await InspectorProfiler.attach(INSPECT_PORT) : null;
+          await profiler?.start();
+          const run = await moves(services, db, clients, seconds * 1000, phase === 'clock' ? MOVES_CLOCK : null);
+          if (profiler) {
+            profiles[phase] = { taken: await profiler.stop(), moves: run.perSecond * seconds };
+            profiler.close();
+          }
+          runs[phase].push(run);
+        }
       }
+      if (profiles.none && profiles.clock) for (const line of profileDifference(profiles.none, profiles.clock)) out(line);
       const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
       const perSecond = (label: 'none' | 'clock') => mean(runs[label].map((r) => r.perSecond));
       const cpu = (label: 'none' | 'clock') => mean(runs[label].map((r) => r.cpuPerMove));
+      const serviceCpu = (label: 'none' | 'clock') => mean(runs[label].map((r) => r.serviceCpuPerMove));
       for (const label of ['none', 'clock'] as const) {
         const rs = runs[label];
         out(
-          `  ${String(clients).padStart(2)} clients, ${label.padEnd(5)} ${perSecond(label).toFixed(0).padStart(6)} moves/s, ${cpu(label).toFixed(2)} ms CPU a move   (phases: ${rs.map((r) => r.perSecond.toFixed(0)).join(', ')} moves/s; ${rs.map((r) => r.cpuPerMove.toFixed(2)).join(', ')} ms CPU; p50 ${rs.map((r) => r.p50.toFixed(1)).join(', ')} ms; p99 ${rs.map((r) => r.p99.toFixed(1)).join(', ')} ms; ${rs.reduce((s, r) => s + r.rejected, 0)} rejected)`,
+          `  ${String(clients).padStart(2)} clients, ${label.padEnd(5)} ${perSecond(label).toFixed(0).padStart(6)} moves/s, ${cpu(label).toFixed(2)} ms CPU a move (service ${serviceCpu(label).toFixed(2)})   (phases: ${rs.map((r) => r.perSecond.toFixed(0)).join(', ')} moves/s; ${rs.map((r) => r.cpuPerMove.toFixed(2)).join(', ')} ms CPU; p50 ${rs.map((r) => r.p50.toFixed(1)).join(', ')} ms; p99 ${rs.map((r) => r.p99.toFixed(1)).join(', ')} ms; ${rs.reduce((s, r) => s + r.rejected, 0)} rejected)`,
         );
       }
       const change = (a: number, b: number) => `${((a / b - 1) * 100).toFixed(1)}%`;
-      out(`  ${String(clients).padStart(2)} clients: with clocks ${change(perSecond('clock'), perSecond('none'))} moves/s, ${change(cpu('clock'), cpu('none'))} CPU a move`);
+      out(`  ${String(clients).padStart(2)} clients: with clocks ${change(perSecond('clock'), perSecond('none'))} moves/s, ${change(cpu('clock'), cpu('none'))} CPU a move (service ${change(serviceCpu('clock'), serviceCpu('none'))}, database ${change(cpu('clock') - serviceCpu('clock'), cpu('none') - serviceCpu('none'))})`);
     }
     await db?.end();
   } finally {

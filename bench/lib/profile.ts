@@ -114,7 +114,8 @@ export interface ProfileSummary {
   functions: { name: string; pkg: string; ms: number; share: number }[];
 }
 
-export function summarise(profile: CpuProfile, projectRoot: string): ProfileSummary {
+/** `top`: how many functions to list (all of them to compare two profiles). */
+export function summarise(profile: CpuProfile, projectRoot: string, top = 20): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -154,7 +155,7 @@ export function summarise(profile: CpuProfile, projectRoot: string): ProfileSumm
     idleMs,
     packages: ranked([...packages].map(([name, ms]) => ({ name, ms }))),
     nodeCore: ranked([...core].map(([name, ms]) => ({ name, ms }))).slice(0, 8),
-    functions: ranked([...functions].map(([name, f]) => ({ name, ...f }))).slice(0, 20),
+    functions: ranked([...functions].map(([name, f]) => ({ name, ...f }))).slice(0, top),
   };
 }
 

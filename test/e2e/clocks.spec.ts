@@ -268,6 +268,17 @@ describe(`time controls (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglit
     expect(await rows.get(id)).toMatchObject({ dueAt: new Date(now.clock!.deadline!), version: now.version });
   });
 
+  it('the deadline rows are unlogged derived data: emptied as a crash of the database leaves them, the sweep rebuilds every one', async () => {
+    const games = await Promise.all([0, 1, 2].map(() => create('backgammon', {}, { kind: 'FISCHER', baseSeconds: 3600 })));
+    const rows = t.app.get(DeadlineStore);
+    await rows.flushed();
+    const db = (t.app.get(EventStore) as unknown as { db: { pool: { query(sql: string): Promise<{ rows: { relpersistence: string }[] }> } } }).db;
+    expect((await db.pool.query("SELECT relpersistence FROM pg_class WHERE relname = 'deadlines'")).rows).toEqual([{ relpersistence: 'u' }]);
+    await db.pool.query('TRUNCATE deadlines');
+    expect(await worker().sweep()).toBeGreaterThanOrEqual(games.length);
+    for (const { id } of games) expect(await rows.get(id)).toMatchObject({ dueAt: new Date((await game(id)).clock!.deadline!), version: (await game(id)).version });
+  });
+
   it('two instances on one database racing for the same deadline store exactly one TimedOut', async () => {
     const instance = () => new RefereeService(t.app.get(EventStore), t.app.get(EngineRegistry), new MetricsService(), undefined, clock, t.app.get(DeadlineStore), { pollMs: 60_000, sweepMs: 60_000 });
     const [a, b] = [instance(), instance()];

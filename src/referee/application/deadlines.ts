@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { RefereeError } from '../core/errors.js';
-import { type ClockState, deadlineMs, deadlineOf } from '../core/game/clock.js';
+import { type ClockState, deadlineMs, deadlineOf, nextDeadline, stampTime } from '../core/game/clock.js';
 import type { ClaimedDeadline, DeadlineStore, DeadlineWrite } from '../store/deadline-store.js';
 import type { Clock } from './clock.js';
 import type { LiveGame } from './live-games.js';
@@ -62,7 +62,7 @@ const ANY_VERSION = 2 ** 31 - 1;
  */
 export function nextWarning(clock: ClockState, thresholds: readonly (readonly number[])[], told: number | null = null): number | null {
   if (clock.at === null) return null;
-  const from = Date.parse(clock.at);
+  const from = stampTime(clock.at);
   let next: number | null = null;
   for (let seat = 0; seat < clock.running.length; seat++) {
     const deadline = deadlineMs(clock, seat);
@@ -184,11 +184,11 @@ export class DeadlineWorker implements DeadlineTracker {
   /** The game's row as of its version: its deadline, and its next warning after `told` (see nextWarning). */
   private async row(game: LiveGame, told: number | null, claimedUntil: Date | null = null): Promise<DeadlineWrite> {
     if (game.ended || !game.clock) return { gameId: game.gameId, version: game.version, ended: true };
-    const next = deadlineOf(game);
+    const next = nextDeadline(game);
     const notifier = this.referee.notifier();
     // Nothing to warn of while no clock runs: the registrations are not even looked up.
     const warnAt = next && notifier && nextWarning(game.clock, await notifier.lowTimeThresholds(game), told);
-    return { gameId: game.gameId, seat: next?.seat ?? null, dueAt: next && new Date(next.at), warnAt: warnAt === null ? null : new Date(warnAt), version: game.version, claimedUntil };
+    return { gameId: game.gameId, seat: next?.seat ?? null, dueAt: next && new Date(next.ms), warnAt: warnAt === null ? null : new Date(warnAt), version: game.version, claimedUntil };
   }
 
   /** Stores the game's row recomputed (see row); a game that has no clock after all loses its row. */

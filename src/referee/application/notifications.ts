@@ -59,7 +59,7 @@ export interface Notifier {
    * repeat: one message per registration, threshold and turn.
    */
   timeRunningLow(game: LiveGame, seat: number, remainingMs: number): Promise<void>;
-  /** Per seat, the thresholds (seconds, highest first) registrations of the game want `timeRunningLow` called at. */
+  /** Per seat, the thresholds (seconds, highest first) registrations of the game want `timeRunningLow` called at; a seat past the end has none. */
   lowTimeThresholds(game: LiveGame): Promise<number[][]>;
 }
 
@@ -173,8 +173,9 @@ export class Notifications implements Notifier {
   }
 
   async lowTimeThresholds(game: LiveGame): Promise<number[][]> {
+    // Asked on every move of a game with a clock: with no registration anywhere, no seat has thresholds.
+    if (!this.any) return [];
     const perSeat = game.seats.map((): number[] => []);
-    if (!this.any) return perSeat;
     for (const r of await this.registrationsOf(game)) {
       if (r.events.includes('TIME_RUNNING_LOW')) for (const seat of seatsOf(r, game)) perSeat[seat]?.push(...r.lowTimeThresholdsSeconds);
     }

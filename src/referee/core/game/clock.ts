@@ -152,15 +152,27 @@ export function newClock(control: TimeControl, seats: number, round: number | nu
 /** Milliseconds of an event stamp (ISO 8601 with milliseconds, UTC), or null if it is none. */
 export function stampMs(stamp: string): number | null {
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(stamp)) return null;
-  const ms = Date.parse(stamp);
+  const ms = stampTime(stamp);
   return Number.isNaN(ms) ? null : ms;
 }
 
 export const isoOf = (ms: number): string => new Date(ms).toISOString();
 
+/**
+ * Date.parse of a stamp the clocks hold, remembered for the last two: a fold reads the same
+ * stamps several times an event (each seat's deadline, the time spent since the last event).
+ */
+const parsed: { stamp: string; ms: number }[] = [];
+export function stampTime(stamp: string): number {
+  for (const p of parsed) if (p.stamp === stamp) return p.ms;
+  const ms = Date.parse(stamp);
+  if (parsed.unshift({ stamp, ms }) > 2) parsed.pop();
+  return ms;
+}
+
 /** When a running seat's time runs out (ms), or null when its clock does not run. */
 export function deadlineMs(c: ClockState, seat: Seat): number | null {
-  return c.running[seat] && c.at !== null ? Date.parse(c.at) + c.remainingMs[seat] + c.extraMs[seat] : null;
+  return c.running[seat] && c.at !== null ? stampTime(c.at) + c.remainingMs[seat] + c.extraMs[seat] : null;
 }
 
 /** Running seats whose deadline is before `t`, earliest first. */
@@ -173,8 +185,8 @@ export function overdue(c: ClockState, t: number): Seat[] {
   return late.sort((a, b) => a[1] - b[1]).map(([seat]) => seat);
 }
 
-/** The earliest deadline of a running seat (what the referee's deadline worker waits for), or null. */
-export function deadlineOf(game: { clock: ClockState | null }): { seat: Seat; at: string } | null {
+/** The earliest deadline of a running seat (what the referee's deadline worker waits for), in milliseconds, or null. */
+export function nextDeadline(game: { clock: ClockState | null }): { seat: Seat; ms: number } | null {
   const c = game.clock;
   if (!c) return null;
   let first: { seat: Seat; ms: number } | null = null;
@@ -182,13 +194,19 @@ export function deadlineOf(game: { clock: ClockState | null }): { seat: Seat; at
     const ms = deadlineMs(c, seat);
     if (ms !== null && (first === null || ms < first.ms)) first = { seat, ms };
   }
+  return first;
+}
+
+/** nextDeadline with its time as a stamp. */
+export function deadlineOf(game: { clock: ClockState | null }): { seat: Seat; at: string } | null {
+  const first = nextDeadline(game);
   return first && { seat: first.seat, at: isoOf(first.ms) };
 }
 
 /** The clocks run up to `at` (a later stamp): running seats spend their own time, then what was added. */
 export function elapse(c: ClockState, at: string): ClockState {
   if (c.at === null || !c.running.includes(true)) return { ...c, at };
-  const spent = Date.parse(at) - Date.parse(c.at);
+  const spent = stampTime(at) - stampTime(c.at);
   const remainingMs = c.remainingMs.slice();
   const extraMs = c.extraMs.slice();
   for (let seat = 0; seat < c.running.length; seat++) {
@@ -318,7 +336,7 @@ const seatsWhere = (xs: readonly boolean[]): Seat[] => xs.flatMap((x, seat) => (
 export function clockView(game: { clock: ClockState | null }, now: string): ClockView | null {
   const c = game.clock;
   if (!c) return null;
-  const since = c.at === null ? 0 : Math.max(0, Date.parse(now) - Date.parse(c.at));
+  const since = c.at === null ? 0 : Math.max(0, Date.parse(now) - stampTime(c.at));
   const remainingMs = c.remainingMs.map((own, seat) => Math.max(0, own + c.extraMs[seat] - (c.running[seat] ? since : 0)));
   const flagged = seatsWhere(c.running).filter((seat) => remainingMs[seat] === 0);
   const vacation = c.control.kind === 'correspondence' ? c.control.vacationMs : 0;

@@ -18,6 +18,7 @@ import {
   requestResume,
   resume,
   stampMs,
+  stampTime,
   storedTimeControl,
   type TimeControl,
   type TimeoutRule,
@@ -95,7 +96,7 @@ function clocked(g: GameState, c: ClockState, e: GameEvent, stamp: string): Resu
     if (t < deadline) return fail('NOT_TIMED_OUT', `seat ${seat}'s time runs out at ${isoOf(deadline)}, after ${stamp}`);
     if (rule !== timeoutRule(g)) return broken(`a timeout in this game is "${timeoutRule(g)}", not "${rule}"`);
   }
-  if (c.at !== null && t < Date.parse(c.at)) return broken(`the event is stamped ${stamp}, before the event before it (${c.at}): time does not run backwards`);
+  if (c.at !== null && t < stampTime(c.at)) return broken(`the event is stamped ${stamp}, before the event before it (${c.at}): time does not run backwards`);
   const late = overdue(c, t).find((seat) => !excused(e, seat));
   if (late !== undefined) {
     const deadline = isoOf(deadlineMs(c, late) ?? t);
@@ -321,7 +322,7 @@ class Deciding {
   private on(game: GameState): void {
     this.game = game;
     const last = game.clock?.at;
-    if (last && Date.parse(last) > Date.parse(this.stamp)) this.stamp = last;
+    if (last && stampTime(last) > Date.parse(this.stamp)) this.stamp = last;
   }
 
   create(engine: Engine, c: Extract<GameCommand, { type: 'CreateGame' }>): Result<Decision> {
