@@ -190,7 +190,14 @@ async function moves(services: RunningService[], db: pg.Client | null, clients: 
   );
   latencies.sort((a, b) => a - b);
   const used = await cpu();
-  return { perSecond: moved / (durationMs / 1000), cpuPerMove: (used.service + used.database) / moved, serviceCpuPerMove: used.service / moved, p50: percentile(latencies, 50), p99: percentile(latencies, 99), rejected };
+  return {
+    perSecond: moved / (durationMs / 1000),
+    cpuPerMove: (used.service + used.database) / moved,
+    serviceCpuPerMove: used.service / moved,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    rejected,
+  };
 }
 
 /** The functions (and packages) whose self time per move grew most from the phase without clocks to the phase with. */
@@ -263,7 +270,9 @@ async function main() {
         );
       }
       const change = (a: number, b: number) => `${((a / b - 1) * 100).toFixed(1)}%`;
-      out(`  ${String(clients).padStart(2)} clients: with clocks ${change(perSecond('clock'), perSecond('none'))} moves/s, ${change(cpu('clock'), cpu('none'))} CPU a move (service ${change(serviceCpu('clock'), serviceCpu('none'))}, database ${change(cpu('clock') - serviceCpu('clock'), cpu('none') - serviceCpu('none'))})`);
+      out(
+        `  ${String(clients).padStart(2)} clients: with clocks ${change(perSecond('clock'), perSecond('none'))} moves/s, ${change(cpu('clock'), cpu('none'))} CPU a move (service ${change(serviceCpu('clock'), serviceCpu('none'))}, database ${change(cpu('clock') - serviceCpu('clock'), cpu('none') - serviceCpu('none'))})`,
+      );
     }
     await db?.end();
   } finally {
