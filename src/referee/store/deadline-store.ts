@@ -3,7 +3,8 @@ import { DatabaseService } from '../../database/database.service.js';
 
 /**
  * A game's next deadline as of one of its versions; `dueAt` null: no seat's time runs (paused).
- * `warnAt`: when a running seat next crosses a low-time threshold (null: none will).
+ * `warnAt`: when a running seat next crosses a low-time threshold (null: none will). A stored row
+ * may hold an earlier time than its version's (see deadlineCtes' keepEarlier), never a later one.
  */
 export interface DeadlineRow {
   gameId: string;
@@ -201,14 +202,25 @@ export interface DeadlineParts {
 
 export const deadlineParts = (writes: readonly DeadlineWrite[]): DeadlineParts => ({ set: writes.some((w) => !w.ended), gone: writes.some((w) => w.ended) });
 
+/** The stored row wakes the worker no later than the new one would, and no instance is deciding it (a null time never compares). */
+const KEEPS_EARLIER = 'deadlines.claimed_until IS NULL AND LEAST(deadlines.due_at, deadlines.warn_at) <= LEAST(EXCLUDED.due_at, EXCLUDED.warn_at)';
+
 /**
  * Stores deadline rows given as JSON (deadlineRows) in parameter `param`: common table
  * expressions for a statement of their own or inside a move's append, only the parts needed
  * (each is planned with its statement: on the embedded database, which prepares none, every
  * time). A game that ended loses its row; any other gets its new one, unless a newer version's
  * is stored already.
+ *
+ * `keepEarlier` (a move's append): a stored row that wakes the worker no later than the new one
+ * and that no instance is deciding keeps its times, and only its version moves on. Most moves
+ * push the deadline later (time passes, increments, refills), and an unchanged due time and
+ * warning leave the row's index alone (a HOT update): the cheapest write a move can make. The
+ * row is then an early wake-up, never a late one: the worker looks at the game itself, finds
+ * nothing due, and writes its exact row (DeadlineWorker.timeOut and warn). The version still
+ * moves, so a worker's rewrite from an older version of the game is refused as before.
  */
-export function deadlineCtes(param: string, parts: DeadlineParts): string {
+export function deadlineCtes(param: string, parts: DeadlineParts, keepEarlier = false): string {
   const rows = `jsonb_to_recordset(${param}::jsonb)
     AS t(game_id text, seat int, due_at timestamptz, warn_at timestamptz, version int, claimed_until timestamptz, ended boolean)`;
   const ctes: string[] = [];
@@ -221,7 +233,8 @@ export function deadlineCtes(param: string, parts: DeadlineParts): string {
   INSERT INTO deadlines (game_id, seat, due_at, warn_at, version, claimed_until)
   SELECT t.game_id, t.seat, t.due_at, t.warn_at, t.version, t.claimed_until FROM ${rows} WHERE NOT t.ended
   ON CONFLICT (game_id) DO UPDATE
-  SET seat = EXCLUDED.seat, due_at = EXCLUDED.due_at, warn_at = EXCLUDED.warn_at, version = EXCLUDED.version, claimed_until = EXCLUDED.claimed_until
+  SET ${['seat', 'due_at', 'warn_at', 'claimed_until'].map((c) => `${c} = ${keepEarlier ? `CASE WHEN ${KEEPS_EARLIER} THEN deadlines.${c} ELSE EXCLUDED.${c} END` : `EXCLUDED.${c}`}`).join(', ')},
+      version = EXCLUDED.version
   WHERE deadlines.version <= EXCLUDED.version
 )`);
   return ctes.join(', ');

@@ -175,14 +175,15 @@ export function deadlineMs(c: ClockState, seat: Seat): number | null {
   return c.running[seat] && c.at !== null ? stampTime(c.at) + c.remainingMs[seat] + c.extraMs[seat] : null;
 }
 
-/** Running seats whose deadline is before `t`, earliest first. */
-export function overdue(c: ClockState, t: number): Seat[] {
-  const late: [Seat, number][] = [];
+/** The running seat whose deadline passed earliest before `t`, among those `counts` (undefined: none). */
+export function firstOverdue(c: ClockState, t: number, counts: (seat: Seat) => boolean): Seat | undefined {
+  let first: Seat | undefined;
+  let firstMs = t;
   for (let seat = 0; seat < c.running.length; seat++) {
     const d = deadlineMs(c, seat);
-    if (d !== null && d < t) late.push([seat, d]);
+    if (d !== null && d < firstMs && counts(seat)) [first, firstMs] = [seat, d];
   }
-  return late.sort((a, b) => a[1] - b[1]).map(([seat]) => seat);
+  return first;
 }
 
 /** The earliest deadline of a running seat (what the referee's deadline worker waits for), in milliseconds, or null. */

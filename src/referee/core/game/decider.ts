@@ -10,9 +10,9 @@ import {
   deadlineMs,
   elapse,
   everySeatAsked,
+  firstOverdue,
   followGame,
   isoOf,
-  overdue,
   pause,
   requestPause,
   requestResume,
@@ -78,7 +78,8 @@ export function evolve(g: GameState, e: GameEvent, stored: Pick<StoredEvent, 'cr
   if (owed && !(e.type === 'ActionTaken' && e.actor === owed.seat && e.payload.auto)) return broken(`seat ${owed.seat} is auto-played: the referee plays its turn before anything else`);
   const clock = clocked(g, g.clock, e, stored.createdAt);
   if (!clock.ok) return clock;
-  const next = transition({ ...g, clock: clock.value }, e, ctx);
+  // The transition reads the clocks only for an action's auto-play, which clocked leaves as it was (a TimedOut changes it): no copy of the game with them first.
+  const next = transition(g, e, ctx);
   return next.ok ? ok(followed(next.value, clock.value)) : next;
 }
 
@@ -97,7 +98,7 @@ function clocked(g: GameState, c: ClockState, e: GameEvent, stamp: string): Resu
     if (rule !== timeoutRule(g)) return broken(`a timeout in this game is "${timeoutRule(g)}", not "${rule}"`);
   }
   if (c.at !== null && t < stampTime(c.at)) return broken(`the event is stamped ${stamp}, before the event before it (${c.at}): time does not run backwards`);
-  const late = overdue(c, t).find((seat) => !excused(e, seat));
+  const late = firstOverdue(c, t, (seat) => !excused(e, seat));
   if (late !== undefined) {
     const deadline = isoOf(deadlineMs(c, late) ?? t);
     const own = (e.type === 'ActionTaken' || e.type === 'Resigned') && e.actor === late;
