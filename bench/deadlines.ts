@@ -214,7 +214,7 @@ function profileDifference(none: { taken: CpuProfile; moves: number }, clock: { 
     const names = [...new Set([...a.keys(), ...b.keys()])];
     const grown = names.map((n) => ({ n, a: a.get(n) ?? 0, b: b.get(n) ?? 0 })).sort((x, y) => y.b - y.a - (x.b - x.a));
     lines.push(`  profiled ${label}, self µs a move without → with clocks (largest growth first):`);
-    for (const g of grown.slice(0, 12)) lines.push(`    ${g.a.toFixed(1).padStart(6)} → ${g.b.toFixed(1).padStart(6)}  ${g.n}`);
+    for (const g of grown.slice(0, 16)) lines.push(`    ${g.a.toFixed(1).padStart(6)} → ${g.b.toFixed(1).padStart(6)}  ${g.n}`);
   }
   return lines;
 }
