@@ -45,7 +45,7 @@ export interface Config {
   graphiql: boolean;
   /** Most milliseconds between two looks for due deadlines (time controls); sooner when one is due sooner. */
   deadlinePollMs: number;
-  /** Milliseconds between two sweeps that recompute lost or stale deadlines from the games. */
+  /** Milliseconds between two sweeps that recompute lost deadlines from the games. */
   deadlineSweepMs: number;
   /** Hosts webhooks may be sent to (`host` any port, `host:port` that one), `*` any; empty: no webhook may be registered. */
   webhookAllowedHosts: WebhookHost[] | '*';

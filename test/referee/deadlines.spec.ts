@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { nextWarning } from '../../src/referee/application/deadlines.js';
+import { nextWarning, rowStands, STANDING_MARGIN_MS, wakeOf } from '../../src/referee/application/deadlines.js';
 import type { RefereeMetrics } from '../../src/referee/application/metrics.port.js';
 import { type NotificationStore, Notifications, type Registration } from '../../src/referee/application/notifications.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
@@ -152,5 +152,35 @@ describe('Notifications.timeRunningLow and lowTimeThresholds', () => {
     // A seat whose clock does not run is told nothing.
     await notifications.timeRunningLow(later, 1 - seat, 5 * SECOND);
     expect(told()).toHaveLength(3);
+  });
+});
+
+describe('rowStands: when a move leaves the stored deadline row as it was', () => {
+  const MINUTE = 60 * SECOND;
+  const now = T0;
+  const far = now + STANDING_MARGIN_MS + MINUTE;
+
+  it("stands while it wakes the worker no later than the move's own row would, and is too far off for any instance to be deciding it", () => {
+    expect(rowStands(far, far, now)).toBe(true);
+    expect(rowStands(far, far + 60 * MINUTE, now)).toBe(true);
+  });
+
+  it('is written when the move brings the wake-up nearer, when no time runs any more (a pause), or when none was stored', () => {
+    expect(rowStands(far, far - 1, now)).toBe(false);
+    expect(rowStands(far, null, now)).toBe(false);
+    expect(rowStands(null, far, now)).toBe(false);
+  });
+
+  it('is written when its time is within the margin: an instance may be claiming it', () => {
+    expect(rowStands(now + STANDING_MARGIN_MS, far, now)).toBe(false);
+    expect(rowStands(now - MINUTE, far, now)).toBe(false);
+  });
+
+  it("wakes the worker at the row's deadline or warning, whichever comes first; an ended game's, never", () => {
+    const row = (due: number | null, warn: number | null) => ({ gameId: 'g', seat: 0, dueAt: due === null ? null : new Date(due), warnAt: warn === null ? null : new Date(warn), version: 3 });
+    expect(wakeOf(row(far, null))).toBe(far);
+    expect(wakeOf(row(far, far - MINUTE))).toBe(far - MINUTE);
+    expect(wakeOf(row(null, null))).toBeNull();
+    expect(wakeOf({ gameId: 'g', version: 3, ended: true })).toBeNull();
   });
 });

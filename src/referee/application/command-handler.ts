@@ -243,7 +243,7 @@ export class GameCommands {
    */
   private async stored(game: LiveGame, decision: Decision): Promise<{ next: LiveGame; steps: Step[] }> {
     const { game: next, events, steps } = this.live.advance(game, game, decision);
-    const deadline = await this.deadlines.rowOf(next);
+    const deadline = await this.deadlines.rowOf(game, next);
     try {
       await this.store.append(game.gameId, events, head(next), { outbox: await this.outbox(game, next, events), deadline });
     } catch (err) {
@@ -251,7 +251,7 @@ export class GameCommands {
       throw err;
     }
     this.live.publish(next, steps);
-    if (deadline) this.deadlines.stored(deadline);
+    this.deadlines.stored(game, next, deadline);
     return { next, steps };
   }
 
@@ -269,7 +269,7 @@ export class GameCommands {
         const token = newToken();
         const claim = { index: seat, name, tokenHash: tokenHash(token), clientSeed };
         const { game: next, events, steps } = this.live.advance(game, { ...game, seats: game.seats.map((s) => (s.index === seat ? claim : s)) }, decided);
-        const deadline = await this.deadlines.rowOf(next);
+        const deadline = await this.deadlines.rowOf(game, next);
         try {
           await this.store.join(gameId, events, head(next), claim, { outbox: await this.outbox(game, next, events), deadline });
         } catch (err) {
@@ -279,7 +279,7 @@ export class GameCommands {
         }
         this.tokens.remember(gameId, [{ seat, token }]);
         this.live.publish(next, steps);
-        if (deadline) this.deadlines.stored(deadline);
+        this.deadlines.stored(game, next, deadline);
         return { game: next, seat, token };
       }),
     );

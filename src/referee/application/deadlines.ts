@@ -10,7 +10,7 @@ import type { Notifier } from './notifications.js';
 export interface DeadlineSettings {
   /** Most milliseconds between two looks for due deadlines (sooner when one is due sooner). */
   pollMs: number;
-  /** Milliseconds between two sweeps that recompute lost or stale deadlines. */
+  /** Milliseconds between two sweeps that recompute lost deadlines. */
   sweepMs: number;
 }
 
@@ -29,16 +29,50 @@ export interface DeadlineReferee {
 
 /** What the referee asks of the deadlines when it stores a game's events. */
 export interface DeadlineTracker {
-  /** A move's: the game's deadline row as of the version just decided, to store with its events; null for a game without a clock. */
-  rowOf(game: LiveGame): Promise<DeadlineWrite | null>;
-  /** That row was stored: the worker wakes for it if it falls due before the worker's timer. */
-  stored(row: DeadlineWrite): void;
+  /**
+   * The deadline row to store with the events that take the game from `before` to `after`: the
+   * row as of `after`, or null when there is none to write (a game without a clock, or a stored
+   * row that still stands: see rowStands).
+   */
+  rowOf(before: LiveGame, after: LiveGame): Promise<DeadlineWrite | null>;
+  /** The events from `before` to `after` were stored, with `row` (null: none): the worker wakes for it if it falls due before the worker's timer. */
+  stored(before: LiveGame, after: LiveGame, row: DeadlineWrite | null): void;
   /** A new game's (created, or scheduled by a tournament's pairing): its row is written after it, in the background. */
   track(game: LiveGame): void;
 }
 
 /** A referee without a deadline store (unit tests over the in-memory event store): clocks run, nothing times out on its own. */
 export const UNTRACKED: DeadlineTracker = { rowOf: async () => null, stored: () => undefined, track: () => undefined };
+
+/**
+ * How far off a stored row's time must be for a move to leave it as it is. No instance claims a
+ * row before its time (by its own clock), so one this far off cannot be claimed, or rewritten by
+ * a worker, while the move is stored: instances' clocks must agree within this margin.
+ */
+export const STANDING_MARGIN_MS = 5 * 60_000;
+
+/** When a row wakes the worker: its deadline or its warning, whichever comes first; null: neither. */
+export function wakeOf(row: DeadlineWrite): number | null {
+  if (row.ended) return null;
+  const times = [row.dueAt, row.warnAt ?? null].flatMap((d) => (d ? [d.getTime()] : []));
+  return times.length > 0 ? Math.min(...times) : null;
+}
+
+/**
+ * Whether a game's stored row, which wakes the worker at `stored` (known to this instance: it
+ * stored that row, and every move of the game since), may stay as it is after a move whose own
+ * row would wake it at `next`: it wakes the worker no later (the worker, finding nothing due
+ * then, writes the exact row), and it is too far off for any instance to be deciding it now.
+ * Most moves of a long game push its deadline later (time passes, increments, refills): they
+ * write nothing. A row that would wake the worker sooner, a pause (no time), or a row near its
+ * time is written with the move.
+ */
+export function rowStands(stored: number | null, next: number | null, now: number): boolean {
+  return stored !== null && next !== null && stored <= next && stored > now + STANDING_MARGIN_MS;
+}
+
+/** Games whose stored row this instance knows, at most (the oldest are forgotten: their next move writes its row). */
+const MAX_KNOWN_ROWS = 50_000;
 
 /** Deadlines claimed at once, and decided concurrently (their appends are written in groups). */
 const BATCH = 100;
@@ -96,9 +130,12 @@ export function nextWarning(clock: ClockState, thresholds: readonly (readonly nu
  * One that came while no instance ran is told at start-up if the turn is still on; if the
  * deadline came too, only the timeout is.
  *
- * Rows are recomputed from the games by the sweep (a row missing or older than its game: a new
- * game's, written just after the game, lost to a crash; or one from before rows went with the
- * moves) at start-up and then every `sweepMs`. The worker wakes
+ * A stored row may be older than its game: a move that pushed the deadline later left it as it
+ * was (see rowStands). It then wakes the worker early, never late: the worker finds nothing due
+ * and writes the exact row (timeOut, warn).
+ *
+ * A missing row is recomputed from its game by the sweep (a new game's, written just after the
+ * game, lost to a crash) at start-up and then every `sweepMs`. The worker wakes
  * at the earliest due time, at most `pollMs` after its last look (another instance's nearer one
  * is seen then), and as soon as a nearer one is stored here. Time is the injected clock's: tests
  * move it and call tick().
@@ -112,6 +149,8 @@ export class DeadlineWorker implements DeadlineTracker {
   private wakeAt = Number.POSITIVE_INFINITY;
   /** Ticks and sweeps run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Games whose stored row this instance wrote with a move, and the versions it stands at (see rowOf). */
+  private readonly known = new Map<string, { version: number; wakeAt: number | null }>();
 
   constructor(
     private readonly store: DeadlineStore,
@@ -149,24 +188,38 @@ export class DeadlineWorker implements DeadlineTracker {
     return this.serially(() => this.apply());
   }
 
-  /** Recomputes the deadlines of running games whose row is missing or stale; answers how many. */
+  /** Recomputes the deadlines of running games whose row is missing; answers how many. */
   sweep(): Promise<number> {
     return this.serially(() => this.repair());
   }
 
   /**
    * The row the command path stores with a move (a game without a clock has none, and pays for
-   * nothing). Its warning follows the thresholds of the game's registrations as the notifier
-   * holds them (cached per game, as for the move's own notifications): a registration made or
-   * deleted counts from the game's next stored version.
+   * nothing), unless the stored one stands (rowStands): known only when this instance stored the
+   * game's row and every move since, so another instance's move, or a move of this one that was
+   * not stored, is followed by a written row. Its warning follows the thresholds of the game's
+   * registrations as the notifier holds them (cached per game, as for the move's own
+   * notifications): a registration made or deleted counts from the game's next stored version.
    */
-  async rowOf(game: LiveGame): Promise<DeadlineWrite | null> {
-    return game.clock ? this.row(game, null) : null;
+  async rowOf(before: LiveGame, after: LiveGame): Promise<DeadlineWrite | null> {
+    if (!after.clock) return null;
+    const row = await this.row(after, null);
+    const known = this.known.get(after.gameId);
+    return known?.version === before.version && rowStands(known.wakeAt, wakeOf(row), this.clock.now().getTime()) ? null : row;
   }
 
-  stored(row: DeadlineWrite): void {
-    if (row.ended) return;
-    this.nearer(Math.min(row.dueAt?.getTime() ?? Number.POSITIVE_INFINITY, row.warnAt?.getTime() ?? Number.POSITIVE_INFINITY));
+  stored(before: LiveGame, after: LiveGame, row: DeadlineWrite | null): void {
+    const known = this.known.get(after.gameId);
+    this.known.delete(after.gameId);
+    if (row === null) {
+      // The stored row stood: it is still the one known, now as of this version.
+      if (known?.version === before.version) this.known.set(after.gameId, { ...known, version: after.version });
+    } else if (!row.ended) {
+      const wakeAt = wakeOf(row);
+      this.known.set(after.gameId, { version: after.version, wakeAt });
+      if (wakeAt !== null) this.nearer(wakeAt);
+    }
+    if (this.known.size > MAX_KNOWN_ROWS) this.known.delete(this.known.keys().next().value!);
   }
 
   /**
@@ -176,8 +229,11 @@ export class DeadlineWorker implements DeadlineTracker {
    */
   track(game: LiveGame): void {
     this.store
-      .writeComputed(this.rowOf(game))
-      .then((row) => row && this.stored(row))
+      .writeComputed(game.clock ? this.row(game, null) : Promise.resolve(null))
+      .then((row) => {
+        const wakeAt = row && wakeOf(row);
+        if (wakeAt) this.nearer(wakeAt);
+      })
       .catch((err: Error) => this.logger.warn(`the deadline of game ${game.gameId} at version ${game.version} was not stored (the sweep will): ${err.message}`));
   }
 
@@ -305,7 +361,7 @@ export class DeadlineWorker implements DeadlineTracker {
     }
   }
 
-  /** Rows recomputed from their games, a batch at a time, while there are stale ones and some are fixed. */
+  /** Rows recomputed from their games, a batch at a time, while some are missing and some are fixed. */
   private async repair(): Promise<number> {
     let fixed = 0;
     for (;;) {
@@ -323,7 +379,7 @@ export class DeadlineWorker implements DeadlineTracker {
       fixed += written;
       if (stale.length < SWEEP_BATCH || written === 0) break;
     }
-    if (fixed > 0) this.logger.log(`recomputed ${fixed} lost or stale deadline${fixed === 1 ? '' : 's'}`);
+    if (fixed > 0) this.logger.log(`recomputed ${fixed} lost deadline${fixed === 1 ? '' : 's'}`);
     return fixed;
   }
 

@@ -4,7 +4,8 @@ import { DatabaseService } from '../../database/database.service.js';
 /**
  * A game's next deadline as of one of its versions; `dueAt` null: no seat's time runs (paused).
  * `warnAt`: when a running seat next crosses a low-time threshold (null: none will). A stored row
- * may hold an earlier time than its version's (see deadlineCtes' keepEarlier), never a later one.
+ * may be older than its game, and so earlier than the game's deadline, never later (see
+ * DeadlineWorker.rowOf).
  */
 export interface DeadlineRow {
   gameId: string;
@@ -33,8 +34,8 @@ interface Pending {
 
 /**
  * The `deadlines` table: the next deadline (and low-time warning) of each running game with a
- * clock. A move's row is written by the event store, in the statement that appends the move
- * (deadlineCtes); what is written here is the rest: a new game's first row, and the worker's
+ * clock. A move's row, when it has one to write, is written by the event store, in the statement
+ * that appends the move (deadlineCtes); what is written here is the rest: a new game's first row, and the worker's
  * (rows recomputed by the sweep or after a refused timeout, the next warning once one was told).
  * These writes gather for a few milliseconds and go together in one statement, as a pairing
  * creates games or a batch of claims is decided at once.
@@ -150,9 +151,10 @@ export class DeadlineStore {
   }
 
   /**
-   * Running games with a clock whose deadline row is missing or older than the game (a write
-   * lost to a crash or a broken connection), with their stored versions; and drops the rows of
-   * games that are no longer running.
+   * Running games with a clock that have no deadline row (a new game's first row, written just
+   * after the game, lost to a crash), with their stored versions; and drops the rows of games
+   * that are no longer running. A row older than its game is not stale: a move that pushed the
+   * deadline later left it (it wakes the worker early, never late).
    */
   async stale(limit: number): Promise<{ gameId: string; version: number }[]> {
     await this.db.pool.query(STALE_ROWS_SQL);
@@ -202,25 +204,14 @@ export interface DeadlineParts {
 
 export const deadlineParts = (writes: readonly DeadlineWrite[]): DeadlineParts => ({ set: writes.some((w) => !w.ended), gone: writes.some((w) => w.ended) });
 
-/** The stored row wakes the worker no later than the new one would, and no instance is deciding it (a null time never compares). */
-const KEEPS_EARLIER = 'deadlines.claimed_until IS NULL AND LEAST(deadlines.due_at, deadlines.warn_at) <= LEAST(EXCLUDED.due_at, EXCLUDED.warn_at)';
-
 /**
  * Stores deadline rows given as JSON (deadlineRows) in parameter `param`: common table
  * expressions for a statement of their own or inside a move's append, only the parts needed
  * (each is planned with its statement: on the embedded database, which prepares none, every
  * time). A game that ended loses its row; any other gets its new one, unless a newer version's
  * is stored already.
- *
- * `keepEarlier` (a move's append): a stored row that wakes the worker no later than the new one
- * and that no instance is deciding keeps its times, and only its version moves on. Most moves
- * push the deadline later (time passes, increments, refills), and an unchanged due time and
- * warning leave the row's index alone (a HOT update): the cheapest write a move can make. The
- * row is then an early wake-up, never a late one: the worker looks at the game itself, finds
- * nothing due, and writes its exact row (DeadlineWorker.timeOut and warn). The version still
- * moves, so a worker's rewrite from an older version of the game is refused as before.
  */
-export function deadlineCtes(param: string, parts: DeadlineParts, keepEarlier = false): string {
+export function deadlineCtes(param: string, parts: DeadlineParts): string {
   const rows = `jsonb_to_recordset(${param}::jsonb)
     AS t(game_id text, seat int, due_at timestamptz, warn_at timestamptz, version int, claimed_until timestamptz, ended boolean)`;
   const ctes: string[] = [];
@@ -233,8 +224,7 @@ export function deadlineCtes(param: string, parts: DeadlineParts, keepEarlier = 
   INSERT INTO deadlines (game_id, seat, due_at, warn_at, version, claimed_until)
   SELECT t.game_id, t.seat, t.due_at, t.warn_at, t.version, t.claimed_until FROM ${rows} WHERE NOT t.ended
   ON CONFLICT (game_id) DO UPDATE
-  SET ${['seat', 'due_at', 'warn_at', 'claimed_until'].map((c) => `${c} = ${keepEarlier ? `CASE WHEN ${KEEPS_EARLIER} THEN deadlines.${c} ELSE EXCLUDED.${c} END` : `EXCLUDED.${c}`}`).join(', ')},
-      version = EXCLUDED.version
+  SET seat = EXCLUDED.seat, due_at = EXCLUDED.due_at, warn_at = EXCLUDED.warn_at, version = EXCLUDED.version, claimed_until = EXCLUDED.claimed_until
   WHERE deadlines.version <= EXCLUDED.version
 )`);
   return ctes.join(', ');
@@ -266,5 +256,5 @@ SELECT g.id, g.version FROM games g
 JOIN events e ON e.game_id = g.id AND e.seq = 1
 LEFT JOIN deadlines d ON d.game_id = g.id
 WHERE g.status = 'ACTIVE' AND jsonb_typeof(e.payload->'timeControl') = 'object'
-  AND (d.game_id IS NULL OR d.version < g.version)
+  AND d.game_id IS NULL
 ORDER BY g.id LIMIT $1`;

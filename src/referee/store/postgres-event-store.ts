@@ -286,7 +286,7 @@ export const insertOutboxSql = (param: string) => `
 function appendSql(outbox: boolean, deadlines: DeadlineParts): string {
   const parts = [INSERT_EVENTS];
   if (outbox) parts.push(`outbox AS (${insertOutboxSql(`$${parts.length + 2}`)})`);
-  if (deadlines.set || deadlines.gone) parts.push(deadlineCtes(`$${parts.length + 2}`, deadlines, true));
+  if (deadlines.set || deadlines.gone) parts.push(deadlineCtes(`$${parts.length + 2}`, deadlines));
   return `
 WITH ${parts.join(', ')}${MOVE_HEADS}`;
 }
