@@ -73,8 +73,8 @@ describeInBrowser(title, () => {
   });
 
   /** A browser context that refuses every request to another origin than the service's and reports CSP violations as console errors. */
-  async function offlineContext(): Promise<BrowserContext> {
-    const created = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+  async function offlineContext(viewport = VIEWPORT): Promise<BrowserContext> {
+    const created = await browser.newContext({ viewport, deviceScaleFactor: 1, reducedMotion: 'reduce' });
     await created.route('**/*', (route) => {
       const url = new URL(route.request().url());
       if (url.origin === new URL(t.url).origin) return route.continue();
@@ -371,6 +371,29 @@ describeInBrowser(title, () => {
     const gzipped = scripts.reduce((sum, f) => sum + gzipSync(readFileSync(join(assets, f))).length, 0);
     console.log(`the page's script is ${(gzipped / 1024).toFixed(1)} kB gzipped`);
     expect(gzipped).toBeLessThan(200 * 1024);
+  });
+
+  it.each([
+    ['backgammon', { matchLength: 1 }],
+    ['chicken-foot', { players: 4 }],
+    ['cerke', {}],
+  ])("fits a phone's screen (%s): nothing scrolls sideways, and the board and the seat's actions are within its width", async (kind, ruleset) => {
+    const { id, tokens } = await create(kind, ruleset);
+    const phone = await offlineContext({ width: 390, height: 844 });
+    try {
+      const seat = (await game(id)).toAct[0];
+      const { page } = await open(`/games/${id}#token=${tokens[seat].token}`, phone);
+      await page.waitForSelector('section.board [data-action]');
+      const fit = await page.evaluate(() => {
+        const right = (selector: string) => Math.max(...[...document.querySelectorAll(selector)].map((el) => el.getBoundingClientRect().right));
+        return { scrolls: document.documentElement.scrollWidth, width: window.innerWidth, board: right('section.board svg'), actions: right('section.board [data-action]') };
+      });
+      expect(fit.scrolls).toBeLessThanOrEqual(fit.width);
+      expect(fit.board).toBeLessThanOrEqual(fit.width);
+      expect(fit.actions).toBeLessThanOrEqual(fit.width);
+    } finally {
+      await phone.close();
+    }
   });
 
   it('draws a game page in under 1 s from navigation with the service local (asserted under 5 s)', async () => {
