@@ -78,7 +78,7 @@ const MAX_KNOWN_ROWS = 50_000;
 const BATCH = 100;
 /** How long a claim keeps other instances off a deadline: a process that dies while deciding leaves it to them after that. */
 const LEASE_MS = 30_000;
-/** Stale games recomputed per query of a sweep. */
+/** Games without a row recomputed per query of a sweep. */
 const SWEEP_BATCH = 500;
 /** Refusals that say nothing about the deadline: give it back, to be decided again. */
 const TRANSIENT = new Set(['SHUTTING_DOWN', 'STORAGE_UNAVAILABLE']);
@@ -365,9 +365,9 @@ export class DeadlineWorker implements DeadlineTracker {
   private async repair(): Promise<number> {
     let fixed = 0;
     for (;;) {
-      const stale = await this.store.stale(SWEEP_BATCH);
+      const missing = await this.store.missing(SWEEP_BATCH);
       let written = 0;
-      for (const { gameId, version } of stale) {
+      for (const { gameId, version } of missing) {
         try {
           const game = await this.current(gameId, version);
           if (game) await this.rewrite(game, null);
@@ -377,7 +377,7 @@ export class DeadlineWorker implements DeadlineTracker {
         }
       }
       fixed += written;
-      if (stale.length < SWEEP_BATCH || written === 0) break;
+      if (missing.length < SWEEP_BATCH || written === 0) break;
     }
     if (fixed > 0) this.logger.log(`recomputed ${fixed} lost deadline${fixed === 1 ? '' : 's'}`);
     return fixed;

@@ -35,8 +35,9 @@ interface Pending {
 /**
  * The `deadlines` table: the next deadline (and low-time warning) of each running game with a
  * clock. A move's row, when it has one to write, is written by the event store, in the statement
- * that appends the move (deadlineCtes); what is written here is the rest: a new game's first row, and the worker's
- * (rows recomputed by the sweep or after a refused timeout, the next warning once one was told).
+ * that appends the move (deadlineCtes); what is written here is the rest: a new game's first
+ * row, and the worker's (rows recomputed by the sweep or after a refused timeout, the next
+ * warning once one was told).
  * These writes gather for a few milliseconds and go together in one statement, as a pairing
  * creates games or a batch of claims is decided at once.
  */
@@ -153,12 +154,12 @@ export class DeadlineStore {
   /**
    * Running games with a clock that have no deadline row (a new game's first row, written just
    * after the game, lost to a crash), with their stored versions; and drops the rows of games
-   * that are no longer running. A row older than its game is not stale: a move that pushed the
-   * deadline later left it (it wakes the worker early, never late).
+   * that are no longer running. A row older than its game is not missing anything: a move that
+   * pushed the deadline later left it (it wakes the worker early, never late).
    */
-  async stale(limit: number): Promise<{ gameId: string; version: number }[]> {
-    await this.db.pool.query(STALE_ROWS_SQL);
-    const { rows } = await this.db.pool.query<{ id: string; version: number }>(STALE_GAMES_SQL, [limit]);
+  async missing(limit: number): Promise<{ gameId: string; version: number }[]> {
+    await this.db.pool.query(ENDED_ROWS_SQL);
+    const { rows } = await this.db.pool.query<{ id: string; version: number }>(UNTRACKED_GAMES_SQL, [limit]);
     return rows.map((r) => ({ gameId: r.id, version: r.version }));
   }
 
@@ -247,11 +248,11 @@ WHERE d.game_id = due.game_id
 RETURNING d.game_id, d.seat, d.due_at, d.warn_at, d.version`;
 
 /** Rows of games that ended (or are gone): their deadlines will never come. */
-const STALE_ROWS_SQL = `
+const ENDED_ROWS_SQL = `
 DELETE FROM deadlines d WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.id = d.game_id AND g.status = 'ACTIVE')`;
 
 /** A game has a clock when its GameCreated event names a time control. */
-const STALE_GAMES_SQL = `
+const UNTRACKED_GAMES_SQL = `
 SELECT g.id, g.version FROM games g
 JOIN events e ON e.game_id = g.id AND e.seq = 1
 LEFT JOIN deadlines d ON d.game_id = g.id
