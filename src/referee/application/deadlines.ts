@@ -215,9 +215,8 @@ export class DeadlineWorker implements DeadlineTracker {
       // The stored row stood: it is still the one known, now as of this version.
       if (known?.version === before.version) this.known.set(after.gameId, { ...known, version: after.version });
     } else if (!row.ended) {
-      const wakeAt = wakeOf(row);
-      this.known.set(after.gameId, { version: after.version, wakeAt });
-      if (wakeAt !== null) this.nearer(wakeAt);
+      this.known.set(after.gameId, { version: after.version, wakeAt: wakeOf(row) });
+      this.wakeFor(row);
     }
     if (this.known.size > MAX_KNOWN_ROWS) this.known.delete(this.known.keys().next().value!);
   }
@@ -230,10 +229,7 @@ export class DeadlineWorker implements DeadlineTracker {
   track(game: LiveGame): void {
     this.store
       .writeComputed(game.clock ? this.row(game, null) : Promise.resolve(null))
-      .then((row) => {
-        const wakeAt = row && wakeOf(row);
-        if (wakeAt) this.nearer(wakeAt);
-      })
+      .then((row) => row && this.wakeFor(row))
       .catch((err: Error) => this.logger.warn(`the deadline of game ${game.gameId} at version ${game.version} was not stored (the sweep will): ${err.message}`));
   }
 
@@ -338,8 +334,8 @@ export class DeadlineWorker implements DeadlineTracker {
     if (!notifier) return;
     const game = await this.current(claim.gameId, claim.version);
     if (!game) return;
-    const next = game.clock && !game.ended ? deadlineOf(game) : null;
-    if (!next || Date.parse(next.at) <= now.getTime()) return this.rewrite(game, null);
+    const next = game.clock && !game.ended ? nextDeadline(game) : null;
+    if (!next || next.ms <= now.getTime()) return this.rewrite(game, null);
     const clock = game.clock!;
     const thresholds = await notifier.lowTimeThresholds(game);
     for (let seat = 0; seat < clock.running.length; seat++) {
@@ -394,9 +390,10 @@ export class DeadlineWorker implements DeadlineTracker {
     this.setTimer(earliest?.getTime() ?? Number.POSITIVE_INFINITY);
   }
 
-  /** A deadline or warning stored here that is due before the timer fires: wake for it. */
-  private nearer(at: number): void {
-    if (this.running && at < this.wakeAt) this.setTimer(at);
+  /** A row stored here: wake for its deadline or warning if that is due before the timer fires. */
+  private wakeFor(row: DeadlineWrite): void {
+    const at = wakeOf(row);
+    if (this.running && at !== null && at < this.wakeAt) this.setTimer(at);
   }
 
   /** Wakes at `at` (clock time), or pollMs from now if that is sooner: a timer never waits longer (nor overflows). */
