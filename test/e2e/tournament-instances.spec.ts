@@ -47,6 +47,25 @@ describe('tournaments with several instances on one database', () => {
     expect(finished.ranking?.find((r) => r.participantId === game.seats[1])?.rank).toBe(1);
   });
 
+  it("keeps a game's own result when its loser withdraws before the result reached the tournament", async () => {
+    const [a, b, c] = [instance(), instance(), instance()];
+    const { tournament, organizerToken } = await a.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 2 });
+    const id = tournament.tournamentId;
+    const tokens = new Map<string, string>();
+    for (const name of ['Ann', 'Bob', 'Cid', 'Dee']) {
+      const r = await a.tournaments.register(id, organizerToken, { name });
+      tokens.set(r.participantId, r.participantToken);
+    }
+    const paired = await a.tournaments.pairRound(id, organizerToken, 1);
+    const [game] = paired.rounds[0].boards[0].games;
+    // The game ends on one instance; no instance has told the tournament yet when the organizer withdraws the loser on another.
+    expect((await c.referee.resign(game.gameId, tokens.get(game.seats[0])!, 'concede')).accepted).toBe(true);
+    const withdrawn = await b.tournaments.withdraw(id, organizerToken, game.seats[0], 'left the event');
+    const result = withdrawn.rounds[0].boards[0].results[game.gameId];
+    expect(result).toMatchObject({ source: 'game', ranking: [[1], [0]] });
+    expect(result.seats.map((s) => s.kind)).toEqual(['PLAYED', 'PLAYED']);
+  });
+
   it("refuses a participant token outside its tournament, and an organizer's token as a seat", async () => {
     const a = instance();
     const one = await a.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 1 });

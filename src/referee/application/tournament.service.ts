@@ -160,7 +160,9 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
     return { tournament, participantId, participantToken };
   }
 
-  withdraw(id: string, token: string | null, participantId: string, reason: string | null | undefined, commandId?: string | null): Promise<LiveTournament> {
+  async withdraw(id: string, token: string | null, participantId: string, reason: string | null | undefined, commandId?: string | null): Promise<LiveTournament> {
+    // A game that ended a moment ago keeps its own result: the withdrawal forfeits only games still open.
+    await this.settle(id);
     return this.command(id, token, commandId, { type: 'WithdrawParticipant', participantId, reason: checkReason(reason) });
   }
 
@@ -207,7 +209,8 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
 
   /** An organizer's result for a scheduled game, with an optional record that must agree with it; the game is closed with it. */
   async recordResult(id: string, token: string | null, input: EnteredResult, commandId?: string | null): Promise<LiveTournament> {
-    const t = await this.get(id);
+    // A game that ended on the service has its own result, which an entry corrects only as a correction.
+    const t = await this.settle(id);
     const actor = await this.actorOf(t, token);
     if (actor.role !== 'organizer') throw new RefereeError('FORBIDDEN', 'only the organizer records results');
     const result = await this.entered(t, input);
