@@ -3,11 +3,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { encodePositionId } from '../../src/engines/backgammon/index.js';
+import { Bot } from '../../bench/lib/bot.js';
+import { backgammonEngine, encodePositionId } from '../../src/engines/backgammon/index.js';
+import { seededRandom } from '../../src/engines/kit/index.js';
 import { createRegistry } from '../../src/games/engines.js';
 import { verifyBundle } from '../../src/referee/core/audit.js';
 import { startApp, type TestApp } from '../support/app.js';
-import { CREATE, GAME, VERIFY } from '../support/queries.js';
+import { CREATE, EVENTS, GAME, VERIFY } from '../support/queries.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -352,4 +354,30 @@ describe('the typed API and other games', () => {
     const missing = await t.gql(LEGAL_PLAYS, { id: 'no-such-game' });
     expect(missing.errors[0].extensions.code).toBe('NOT_FOUND');
   });
+});
+
+describe('forced plays (ruleset autoPlayForced)', () => {
+  it('the referee plays a roll that leaves one legal play for its seat, marked forced; no client sends one, and the match verifies', async () => {
+    type Served = { seq: number; type: string; actor: number | null; moveId: string | null; payload: { action?: unknown; forced?: true; chance?: unknown } };
+    // Random bots (cubeless, so games are played out), game after game, until a roll leaves one play (bear-offs do, often): a handful of games is plenty.
+    let events: Served[] = [];
+    let gameId = '';
+    for (let seed = 1; seed <= 8 && !events.some((e) => e.payload.forced); seed++) {
+      const bot = new Bot(t.url, backgammonEngine, { matchLength: 1, cubeEnabled: false, autoPlayForced: true }, seededRandom(seed), `forced-${seed}`);
+      await bot.newGame();
+      while (!bot.finished()) expect((await bot.move()).accepted).toBe(true);
+      gameId = bot.gameId;
+      events = (await t.gql(EVENTS, { gameId, afterSeq: 0 })).data.gameEvents;
+    }
+    const forced = events.filter((e) => e.payload.forced);
+    expect(forced.length).toBeGreaterThan(0);
+    for (const e of forced) {
+      // Its own event, in the decision that rolled the dice: no move id of a client, right after the roll.
+      expect(e).toMatchObject({ type: 'ActionTaken', moveId: null });
+      expect(events[events.indexOf(e) - 1].type).toBe('DiceRolled');
+    }
+    expect((await t.gql(VERIFY, { gameId })).data.verifyGame).toMatchObject({ ok: true, fairnessChecked: true });
+    const check = (await t.gql('query { backgammonRulesetCheck(ruleset: { autoPlayForced: true }) { ok options { autoPlayForced } } }', {})).data.backgammonRulesetCheck;
+    expect(check).toEqual({ ok: true, options: { autoPlayForced: true } });
+  }, 120_000);
 });

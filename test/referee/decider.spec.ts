@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import type { Result } from '../../src/engines/kit/index.js';
+import type { ReplayEntry, Result } from '../../src/engines/kit/index.js';
 import { verifyStream } from '../../src/referee/core/audit.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import type { Decision, GameCommand } from '../../src/referee/core/game/commands.js';
 import { gameDecider } from '../../src/referee/core/game/decider.js';
 import { foldGame } from '../../src/referee/core/game/fold.js';
-import { eventHash, StreamError } from '../../src/referee/core/stream.js';
+import { eventHash, type StoredEvent, StreamError } from '../../src/referee/core/stream.js';
 import { decideOn, type History } from '../support/decide.js';
 import { duelEngine, type DuelState } from '../support/duel-engine.js';
 
@@ -171,6 +171,78 @@ describe('game decider', () => {
   });
 });
 
+/** The stream with event `at` edited and every hash from it on recomputed: a forger's stream. */
+function rechained(events: StoredEvent[], at: number, edit: (e: StoredEvent) => void): StoredEvent[] {
+  const forged = structuredClone(events);
+  edit(forged[at]);
+  for (let i = at; i < forged.length; i++) {
+    if (i > at) forged[i].prevHash = forged[i - 1].hash;
+    forged[i].hash = eventHash(GAME, forged[i]);
+  }
+  return forged;
+}
+
+describe('forced moves (ruleset autoPlayForced)', () => {
+  const FORCED = { cards: 10, handSize: 2, autoPlayForced: true };
+  const actions = (events: { type: string; actor: number | null; payload: Record<string, unknown> }[]) =>
+    events.filter((e) => e.type === 'ActionTaken').map((e) => [e.actor, e.payload.forced === true]);
+  /** Both seats play their first card: each is left with one, which is forced. */
+  function forcedGame(): History {
+    let h = given(create({ ruleset: FORCED }));
+    for (const moveId of ['m0', 'm1']) {
+      const seat = toAct(h);
+      h = decide(h, play(seat, duel(h).hands[seat][0], moveId)).next;
+    }
+    return h;
+  }
+
+  it("plays a seat's only legal action at once, as its own event, in the decision that left it", () => {
+    let h = given(create({ ruleset: FORCED }));
+    const first = toAct(h);
+    h = decide(h, play(first, duel(h).hands[first][0], 'm0')).next;
+    const second = toAct(h);
+    const r = when(h, play(second, duel(h).hands[second][0], 'm1'));
+    if (!r.ok) throw new Error(r.error.message);
+    const drafts = r.value.steps.map((s) => s.draft);
+    // The seat's own move, then each seat's last card played for it, then the end.
+    expect(actions(drafts)).toEqual([
+      [second, false],
+      [first, true],
+      [second, true],
+    ]);
+    expect(drafts.filter((d) => d.moveId).map((d) => d.moveId)).toEqual(['m1']);
+    expect(drafts.slice(-2).map((d) => d.type)).toEqual(['GameEnded', 'SeedRevealed']);
+    // Without the option the same position waits for the seats.
+    const free = given(create());
+    expect(duelEngine.forcedAction!({ ...duel(free), hands: [[1], [2]] })).toBeNull();
+  });
+
+  it('folds the forced moves back, and names the event where one is missing or where a free choice is marked forced', () => {
+    const h = forcedGame();
+    expect(verifyStream(registry, GAME, h.events, { serverSeed: SEED })).toMatchObject({ ok: true });
+    const at = h.events.findIndex((e) => e.payload.forced === true);
+    const unmarked = rechained(h.events, at, (e) => delete e.payload.forced);
+    expect(verifyStream(registry, GAME, unmarked, { serverSeed: SEED })).toMatchObject({ ok: false, badSeq: h.events[at].seq, problem: expect.stringContaining('is forced') });
+    const chosen = h.events.findIndex((e) => e.type === 'ActionTaken');
+    const marked = rechained(h.events, chosen, (e) => Object.assign(e.payload, { forced: true }));
+    expect(verifyStream(registry, GAME, marked, { serverSeed: SEED })).toMatchObject({ ok: false, badSeq: h.events[chosen].seq, problem: expect.stringContaining('not the only legal one') });
+  });
+
+  it('imports a record of such a game with its forced moves marked as the referee played them', () => {
+    const h = forcedGame();
+    const entries = h.events.flatMap((e): ReplayEntry[] =>
+      e.payload.chance
+        ? [{ kind: 'chance', values: (e.payload.chance as { values: number[] }).values }]
+        : e.type === 'ActionTaken'
+          ? [{ kind: 'action', seat: e.actor!, action: e.payload.action }]
+          : [],
+    );
+    const imported = when(given(), { type: 'ImportGame', gameId: GAME, kind: 'duel', record: { ruleset: FORCED, entries } });
+    if (!imported.ok) throw new Error(imported.error.message);
+    expect(actions(imported.value.steps.map((s) => s.draft))).toEqual(actions(h.events));
+  });
+});
+
 describe('folding a game stream', () => {
   /** Plays a whole duel with a chooser of cards; answers its history. */
   function wholeGame(pick: (hand: number[]) => number): History {
@@ -218,13 +290,10 @@ describe('folding a game stream', () => {
   it('names the event whose die was forged, even with every hash recomputed', () => {
     const h = wholeGame((hand) => hand.find((c) => c % 2 === 0) ?? hand[0]);
     const at = h.events.findIndex((e) => e.type === 'DiceRolled');
-    const forged = structuredClone(h.events);
-    const chance = forged[at].payload.chance as { values: number[] };
-    chance.values = [(chance.values[0] + 1) % 6];
-    for (let i = at; i < forged.length; i++) {
-      if (i > at) forged[i].prevHash = forged[i - 1].hash;
-      forged[i].hash = eventHash(GAME, forged[i]);
-    }
+    const forged = rechained(h.events, at, (e) => {
+      const chance = e.payload.chance as { values: number[] };
+      chance.values = [(chance.values[0] + 1) % 6];
+    });
     expect(() => foldGame(registry, GAME, forged, SEED)).toThrow(StreamError);
     expect(verifyStream(registry, GAME, forged, { serverSeed: null })).toMatchObject({ ok: false, badSeq: forged[at].seq });
   });

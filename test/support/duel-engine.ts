@@ -5,10 +5,12 @@ import { applyShuffle, fail, ok, shuffleRanges, type Engine, type Outcome, type 
  * shuffle (each seat sees only its own hand), public dice, turns, resignation and an end.
  * Two seats are dealt `handSize` cards from 0..cards-1; in turn each plays a card; an even card
  * earns a die roll added to the player's score; when both hands are empty the higher score wins.
+ * With `autoPlayForced`, a seat's last card is forced: the referee plays it.
  */
 export interface DuelRuleset {
   cards: number;
   handSize: number;
+  autoPlayForced?: true;
 }
 export interface DuelState {
   ruleset: DuelRuleset;
@@ -32,7 +34,7 @@ export const duelEngine: Engine<DuelRuleset, DuelState, DuelAction> = {
     const handSize = r.handSize ?? 3;
     if (!Number.isInteger(cards) || cards < 2 || cards > 52) return fail('INVALID_INPUT', 'cards must be 2-52');
     if (!Number.isInteger(handSize) || handSize < 1 || handSize * 2 > cards) return fail('INVALID_INPUT', 'two hands must fit in the deck');
-    return ok({ cards, handSize });
+    return ok({ cards, handSize, ...(r.autoPlayForced ? { autoPlayForced: true as const } : {}) });
   },
   seatCount: () => 2,
   parseAction(input) {
@@ -60,6 +62,10 @@ export const duelEngine: Engine<DuelRuleset, DuelState, DuelAction> = {
   },
   toAct: (s) => (!s.dealt || s.rollFor !== null || duelEngine.outcome(s) ? [] : [s.turn]),
   legalActions: (s, seat) => (duelEngine.toAct(s).includes(seat) ? s.hands[seat].map((card) => ({ type: 'play' as const, card })) : []),
+  forcedAction(s) {
+    const seat = s.ruleset.autoPlayForced ? duelEngine.toAct(s)[0] : undefined;
+    return seat !== undefined && s.hands[seat].length === 1 ? { seat, action: { type: 'play', card: s.hands[seat][0] } } : null;
+  },
   apply(s, seat, action) {
     if (duelEngine.outcome(s)) return fail('GAME_OVER', 'the duel is over');
     if (!duelEngine.toAct(s).includes(seat)) return fail('NOT_YOUR_TURN', `it is seat ${s.turn}'s turn`);

@@ -1,6 +1,6 @@
 /** The Engine contract over the state machine in game.ts: outcome and wiring. */
 import type { Engine, Outcome, Seat } from '../kit/index.js';
-import { apply, awaited, finalScore, forfeit, initialState, legalActions, pendingChance, resolveChance, SEAT_NAMES, toAct } from './game.js';
+import { apply, awaited, finalScore, forcedAction, forfeit, initialState, legalActions, pendingChance, resolveChance, SEAT_NAMES, toAct } from './game.js';
 import { parseAction, parseRuleset } from './parse.js';
 import type { BackgammonAction, BackgammonRuleset, BackgammonState, GameResult } from './types.js';
 import { viewState } from './view.js';
@@ -47,6 +47,7 @@ export const backgammonRules: Engine<BackgammonRuleset, BackgammonState, Backgam
   toAct,
   awaited,
   legalActions,
+  forcedAction,
   apply,
   resign: forfeit,
   view: (state) => viewState(state),

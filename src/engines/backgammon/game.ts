@@ -90,6 +90,13 @@ export function currentPlays(s: BackgammonState): LegalPlay[] {
   return generatePlays(s.board[s.turn], s.board[other(s.turn)], s.dice[0], s.dice[1]);
 }
 
+/** The only legal play, when the ruleset has forced plays made for the mover (§13 `autoPlayForced`: exactly one legal final position). */
+export function forcedAction(s: BackgammonState): { seat: Seat; action: BackgammonAction } | null {
+  if (!s.ruleset.autoPlayForced || s.phase !== 'awaiting-play' || s.resignation) return null;
+  const plays = currentPlays(s);
+  return plays.length === 1 ? { seat: s.turn, action: { type: 'play', moves: plays[0].moves.map(({ from, to }) => ({ from, to })) } } : null;
+}
+
 /** Dice are on the table: play them, or pass at once when nothing can be played (spec §5.5). */
 function startPlay(s: BackgammonState): BackgammonState {
   const next: BackgammonState = { ...s, phase: 'awaiting-play' };

@@ -34,6 +34,7 @@ const RULESET_KEYS = [
   'resignWhen',
   'forbidRepeatLowerResignation',
   'jacobyAppliesToResignations',
+  'autoPlayForced',
 ] as const;
 
 export function parseRuleset(input: unknown): Result<BackgammonRuleset> {
@@ -91,6 +92,7 @@ export function parseRuleset(input: unknown): Result<BackgammonRuleset> {
     resignWhen: choice('resignWhen', ['own-turn', 'any-time'] as const),
     forbidRepeatLowerResignation: bool('forbidRepeatLowerResignation', true),
     jacobyAppliesToResignations: bool('jacobyAppliesToResignations', false),
+    ...(bool('autoPlayForced', false) ? { autoPlayForced: true as const } : {}),
   };
   if (problem) return invalid(problem);
   if (!money) {

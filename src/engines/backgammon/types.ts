@@ -25,6 +25,8 @@ export interface BackgammonRuleset {
   resignWhen: 'own-turn' | 'any-time';
   forbidRepeatLowerResignation: boolean;
   jacobyAppliesToResignations: boolean;
+  /** The referee plays a play that is the only legal final position (§13). Written only when on, so rulesets stored before the option keep their form and hash. */
+  autoPlayForced?: true;
 }
 
 export type BackgammonAction =

@@ -1,5 +1,8 @@
 /**
- * What happens to a seat that runs out of time in a game with a clock. By default (ruleset
+ * The turns the referee plays for a seat. With ruleset `autoPlayForced`, a seat's only legal
+ * action (a draw it must make, a pass, a single play) is played for it at once.
+ *
+ * A seat that runs out of time in a game with a clock: by default (ruleset
  * `onTimeout: "autoPlay"`) the referee plays its turns until the round ends, by one fixed rule
  * anyone can check: draw when it must draw, pass when it must pass, otherwise play the tile with
  * the lowest pip total (on a tie, the first such play in `legalActions` order). With
@@ -21,6 +24,14 @@ export function autoAction(state: ChickenFootState, seat: Seat): ChickenFootActi
   for (const a of actions) if (a.type === 'play' && (best === null || pipTotal(a.tile) < pipTotal(best.tile))) best = a;
   // With no play, the only legal action is the draw it must make or the pass it must make.
   return best ?? actions.find((a) => a.type === 'draw') ?? actions.find((a) => a.type === 'pass') ?? null;
+}
+
+/** The seat to act's only legal action, when the ruleset has forced moves played for it. */
+export function forcedAction(state: ChickenFootState): { seat: Seat; action: ChickenFootAction } | null {
+  const round = state.round;
+  if (!state.ruleset.autoPlayForced || state.end || !round) return null;
+  const actions = legalActions(state, round.turn);
+  return actions.length === 1 ? { seat: round.turn, action: actions[0] } : null;
 }
 
 /** The round in play, or the one to be dealt next: it changes as soon as a round ends. */

@@ -3,7 +3,7 @@
  * "classic" and "malta-cross", every option of the spec's configuration section.
  */
 import type { Engine } from '../kit/index.js';
-import { autoAction, onTimeout, roundOf } from './auto-play.js';
+import { autoAction, forcedAction, onTimeout, roundOf } from './auto-play.js';
 import * as game from './game.js';
 import type { ChickenFootAction, ChickenFootState } from './game.js';
 import { exportRecord, importRecord, recordContentType } from './record.js';
@@ -20,6 +20,7 @@ export const chickenFootEngine: Engine<ChickenFootRuleset, ChickenFootState, Chi
   resolveChance: game.resolveChance,
   toAct: game.toAct,
   legalActions: game.legalActions,
+  forcedAction,
   apply: game.apply,
   resign: game.resign,
   view,

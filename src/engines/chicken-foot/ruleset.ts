@@ -44,6 +44,8 @@ export interface ChickenFootRuleset {
   tieBreak: TieBreak[];
   /** Only "forfeit" is written: the default, auto-play, is left out so rulesets stored before the option keep their form and hash. */
   onTimeout?: 'forfeit';
+  /** The referee plays a seat's only legal action (a draw, a pass, a single play). Written only when on, like `onTimeout`. */
+  autoPlayForced?: true;
 }
 
 export const MIN_PLAYERS = 2;
@@ -87,6 +89,7 @@ const OPTION_KEYS = [
   'gameEnd',
   'tieBreak',
   'onTimeout',
+  'autoPlayForced',
 ] as const;
 
 class InvalidRuleset {
@@ -241,6 +244,7 @@ function resolve(input: unknown): ChickenFootRuleset {
     gameEnd: gameEnd(input.gameEnd),
     tieBreak: tieBreaks(input.tieBreak, classic ? [] : ['zeroRounds', 'lowestPositiveRound']),
     ...(choice<OnTimeout>(input, 'onTimeout', ['autoPlay', 'forfeit'], 'autoPlay') === 'forfeit' ? { onTimeout: 'forfeit' as const } : {}),
+    ...(boolean(input, 'autoPlayForced', false) ? { autoPlayForced: true as const } : {}),
   };
 }
 

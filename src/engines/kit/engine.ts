@@ -98,6 +98,11 @@ export interface EngineRules<R = unknown, S = unknown, A = unknown> extends Engi
   legalActions(state: S, seat: Seat): A[];
   /** Null while the game goes on. */
   outcome(state: S): Outcome | null;
+  /**
+   * The one action the rules leave the seat to act (resigning aside), when its ruleset has the
+   * referee play forced moves (`autoPlayForced`); null otherwise. The referee plays it at once, as its own event.
+   */
+  forcedAction?(state: S): { seat: Seat; action: A } | null;
 }
 
 /** What each viewer may see: public information for spectators, a seat's own secrets for it. */

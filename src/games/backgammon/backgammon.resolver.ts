@@ -101,7 +101,7 @@ export class BackgammonResolver {
   backgammonRulesetCheck(
     @Args('ruleset', { type: () => BackgammonRulesetInput, nullable: true, description: 'The options to check; omitted: the defaults' }) ruleset: BackgammonRulesetInput | null,
   ): BackgammonRulesetCheck {
-    return checkRuleset(backgammonEngine, rulesetJson(ruleset), backgammonRulesetWarnings, (r) => r);
+    return checkRuleset(backgammonEngine, rulesetJson(ruleset), backgammonRulesetWarnings, (r) => ({ ...r, autoPlayForced: r.autoPlayForced === true }));
   }
 
   @Query(() => [BackgammonPlay], { description: 'Every legal play of the dice rolled, one per distinct resulting position; empty unless dice await a play' })

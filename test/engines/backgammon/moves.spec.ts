@@ -209,3 +209,21 @@ describe('turn order', () => {
     expect(after.phase).toBe('awaiting-roll');
   });
 });
+
+describe('forced plays (ruleset autoPlayForced, spec §13)', () => {
+  const forced = { autoPlayForced: true };
+  it('offers the one play a roll leaves, and none where there is a choice, before the roll or without the option', () => {
+    // One checker on the ace point and 6-5: either die bears it off, one final position.
+    const last = position({ 1: 1 }, { 6: 15 }, 0, [6, 5], forced);
+    expect(backgammonEngine.forcedAction!(last)).toEqual({ seat: 0, action: { type: 'play', moves: [{ from: 1, to: 'off' }] } });
+    expect(backgammonEngine.forcedAction!(position({ 1: 1 }, { 6: 15 }, 0, [6, 5]))).toBeNull();
+    expect(backgammonEngine.forcedAction!(position({ 1: 1 }, { 6: 15 }, 0, undefined, forced))).toBeNull();
+    expect(backgammonEngine.forcedAction!(position({ 6: 2, 13: 13 }, { 6: 15 }, 0, [3, 1], forced))).toBeNull();
+  });
+
+  it('keeps the option out of a ruleset that does not turn it on, so older rulesets keep their form', () => {
+    expect(ok(backgammonEngine.parseRuleset({ autoPlayForced: true })).autoPlayForced).toBe(true);
+    expect(ok(backgammonEngine.parseRuleset({ autoPlayForced: false }))).not.toHaveProperty('autoPlayForced');
+    expect(backgammonEngine.parseRuleset({ autoPlayForced: 'yes' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: 'autoPlayForced must be true or false' } });
+  });
+});

@@ -16,6 +16,19 @@ import { DRAW, engine, PASS, play, playAll, position, rules } from './helpers.js
  */
 const autoAction = (s: ChickenFootState, seat: Seat) => engine.autoAction!(s, seat);
 
+describe('forced moves (ruleset autoPlayForced)', () => {
+  it('gives the seat to act its only legal action (a draw, a pass, a single play), and nothing where it has a choice or without the option', () => {
+    const must = (ruleset: Record<string, unknown>, hands: string[][], yardTop: string[]) => position({ ruleset: { players: 3, ...ruleset }, hub: 9, hands, yardTop, yardSize: 6, turn: 0 });
+    const on = { autoPlayForced: true };
+    expect(engine.forcedAction!(must(on, [['1-2', '3-4'], ['9-3'], ['9-4']], ['5-6']))).toEqual({ seat: 0, action: DRAW });
+    expect(engine.forcedAction!(must(on, [['9-1', '3-4'], ['9-3'], ['9-4']], ['5-6']))).toEqual({ seat: 0, action: play('9-1', 'hub') });
+    expect(engine.forcedAction!(must(on, [['9-1', '9-2'], ['9-3'], ['9-4']], ['5-6']))).toBeNull();
+    expect(engine.forcedAction!(must({}, [['1-2', '3-4'], ['9-3'], ['9-4']], ['5-6']))).toBeNull();
+    expect(rules({ players: 3, autoPlayForced: true }).autoPlayForced).toBe(true);
+    expect(rules({ players: 3, autoPlayForced: false })).not.toHaveProperty('autoPlayForced');
+  });
+});
+
 describe('the auto-play rule', () => {
   it('plays the tile with the lowest pip total', () => {
     const s = position({ ruleset: { players: 3 }, hub: 9, hands: [['9-5', '9-1', '9-3', '2-2'], ['3-3'], ['4-4']], yardSize: 5, turn: 0 });

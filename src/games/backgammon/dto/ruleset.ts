@@ -25,6 +25,7 @@ const ABOUT = {
   resignWhen: 'When a player may offer to resign',
   forbidRepeatLowerResignation: 'Once a resignation is rejected, its player may offer only a higher level in the same turn',
   jacobyAppliesToResignations: 'With the Jacoby rule, a resignation at gammon or backgammon level also counts single while the cube is in the middle',
+  autoPlayForced: 'The referee plays a roll that leaves exactly one legal final position at once, as its own event (marked forced)',
 } as const satisfies Record<keyof BackgammonRuleset, string>;
 
 @InputType({ description: 'A backgammon ruleset; every option may be omitted for its default' })
@@ -45,6 +46,7 @@ export class BackgammonRulesetInput {
   @Field(() => BackgammonResignWhen, { nullable: true, description: `${ABOUT.resignWhen}. Default OWN_TURN` }) resignWhen?: BackgammonRuleset['resignWhen'] | null;
   @Field(() => Boolean, { nullable: true, description: `${ABOUT.forbidRepeatLowerResignation}. Default true` }) forbidRepeatLowerResignation?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: `${ABOUT.jacobyAppliesToResignations}. Default false` }) jacobyAppliesToResignations?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: `${ABOUT.autoPlayForced}. Default false` }) autoPlayForced?: boolean | null;
 }
 
 @ObjectType({ description: 'A backgammon ruleset with every option resolved' })
@@ -65,6 +67,7 @@ export class BackgammonRulesetOptions {
   @Field(() => BackgammonResignWhen, { description: ABOUT.resignWhen }) resignWhen: BackgammonRuleset['resignWhen'];
   @Field({ description: ABOUT.forbidRepeatLowerResignation }) forbidRepeatLowerResignation: boolean;
   @Field({ description: ABOUT.jacobyAppliesToResignations }) jacobyAppliesToResignations: boolean;
+  @Field({ description: ABOUT.autoPlayForced }) autoPlayForced: boolean;
 }
 
 @ObjectType({ description: 'A backgammon ruleset checked without creating a game' })

@@ -73,9 +73,12 @@ function found(registry: EngineRegistry, gameId: string, first: GameEvent, ctx: 
 export function evolve(g: GameState, e: GameEvent, stored: Pick<StoredEvent, 'createdAt'>, ctx: EvolveContext): Result<GameState> {
   if (g.revealedSeed !== null) return broken('no event may follow SeedRevealed');
   if (g.ended && e.type !== 'SeedRevealed') return broken('only SeedRevealed may follow GameEnded');
+  const owed = owedTurn(g);
+  if (owed && !(e.type === 'ActionTaken' && e.actor === owed.seat && e.payload[owed.mark]))
+    return broken(
+      owed.mark === 'auto' ? `seat ${owed.seat} is auto-played: the referee plays its turn before anything else` : `seat ${owed.seat}'s move is forced: the referee plays it before anything else`,
+    );
   if (!g.clock) return CLOCK_EVENTS.has(e.type) ? fail('NO_CLOCK', 'this game has no clock') : transition(g, e, ctx);
-  const owed = autoTurn(g);
-  if (owed && !(e.type === 'ActionTaken' && e.actor === owed.seat && e.payload.auto)) return broken(`seat ${owed.seat} is auto-played: the referee plays its turn before anything else`);
   const clock = clocked(g, g.clock, e, stored.createdAt);
   if (!clock.ok) return clock;
   // The transition reads the clocks only for an action's auto-play, which clocked leaves as it was (a TimedOut changes it): no copy of the game with them first.
@@ -145,13 +148,25 @@ function timeoutRule(g: Pick<GameState, 'engine' | 'ruleset'>): TimeoutRule {
   return engine.autoAction && engine.roundOf && engine.onTimeout?.(g.ruleset) === 'autoPlay' ? 'autoPlay' : 'concede';
 }
 
-/** The auto-played seat to act now and the action its rule gives, if any: the referee plays it at once. */
-function autoTurn(g: GameState): { seat: Seat; action: unknown } | null {
+/** A turn the referee plays at once, before anything else may happen: an auto-played seat's, else a forced move. */
+function owedTurn(g: GameState): { seat: Seat; action: unknown; mark: 'auto' | 'forced' } | null {
   const { clock, engine } = g;
-  if (!clock?.autoPlayed.includes(true) || g.ended || engine.pendingChance(g.state)) return null;
-  const seat = engine.toAct(g.state).find((s) => clock.autoPlayed[s]);
-  const action = seat === undefined ? null : engine.autoAction?.(g.state, seat);
-  return seat === undefined || action === null || action === undefined ? null : { seat, action };
+  if (g.ended) return null;
+  if (clock?.autoPlayed.includes(true) && !engine.pendingChance(g.state)) {
+    const seat = engine.toAct(g.state).find((s) => clock.autoPlayed[s]);
+    const action = seat === undefined ? null : engine.autoAction?.(g.state, seat);
+    if (seat !== undefined && action !== null && action !== undefined) return { seat, action, mark: 'auto' };
+  }
+  // The engine answers null at once when its ruleset plays no forced moves.
+  const forced = engine.forcedAction?.(g.state);
+  return forced && !engine.pendingChance(g.state) ? { ...forced, mark: 'forced' } : null;
+}
+
+/** A recorded action that is the forced move the referee would have played, marked as such. */
+function forcedIfOwed(g: GameState, e: GameEvent): GameEvent {
+  if (e.type !== 'ActionTaken' || !g.engine.forcedAction) return e;
+  const owed = owedTurn(g);
+  return owed?.mark === 'forced' && owed.seat === e.actor && canonicalJson(owed.action) === canonicalJson(e.payload.action) ? { ...e, payload: { ...e.payload, forced: true } } : e;
 }
 
 /** The clocks after the event, from the seats the game now waits for. */
@@ -189,6 +204,7 @@ function transition(g: GameState, e: GameEvent, ctx: EvolveContext): Result<Game
         if (auto !== (g.clock?.autoPlayed[e.actor] === true))
           return broken(auto ? `seat ${e.actor} is not auto-played` : `seat ${e.actor} is auto-played until the round ends: the referee plays its turns`);
         if (auto && canonicalJson(engine.autoAction?.(g.state, e.actor) ?? null) !== canonicalJson(e.payload.action)) return broken("the auto-played action is not the one the game's rule gives");
+        if (e.payload.forced && canonicalJson(engine.forcedAction?.(g.state)?.action ?? null) !== canonicalJson(e.payload.action)) return broken('the action marked forced is not the only legal one');
         const action = engine.parseAction(e.payload.action);
         next = action.ok ? step(engine, g.state, { kind: 'action', seat: e.actor, action: action.value }) : action;
       }
@@ -418,7 +434,7 @@ class Deciding {
         event = { type: 'ChanceDrawn', label: pending.label, payload: { chance: { ranges: pending.ranges, values: entry.values, source: 'supplied', ...(pending.hidden ? { hidden: true } : {}) } } };
       } else if (pending) return fail('ILLEGAL_MOVE', `${where}: the record is missing the ${pending.label} before this move`);
       else event = entry.kind === 'resign' ? { type: 'Resigned', actor: entry.seat, payload: {} } : parsedAction(engine, entry.seat, entry.action);
-      const refused = this.apply(event);
+      const refused = this.apply(forcedIfOwed(this.game, event));
       if (refused) return fail(refused.error.code === 'INVALID_INPUT' ? 'INVALID_INPUT' : 'ILLEGAL_MOVE', `${where}: ${refused.error.message}`);
       if ((i + 1) % SLICE === 0) yield;
     }
@@ -454,9 +470,9 @@ class Deciding {
     const source = new FairSource(this.ctx.serverSeed, gameId, this.game.mix ?? '', this.game.counter);
     for (;;) {
       const request = engine.pendingChance(this.game.state);
-      const auto = request ? null : autoTurn(this.game);
-      if (!request && !auto) return this.end();
-      const refused = auto ? this.apply({ type: 'ActionTaken', actor: auto.seat, payload: { action: auto.action, auto: true } }) : request && this.draw(request, source);
+      const owed = request ? null : owedTurn(this.game);
+      if (!request && !owed) return this.end();
+      const refused = owed ? this.apply({ type: 'ActionTaken', actor: owed.seat, payload: { action: owed.action, [owed.mark]: true } }) : request && this.draw(request, source);
       if (refused) return refused;
     }
   }

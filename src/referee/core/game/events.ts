@@ -34,8 +34,8 @@ export type GameEvent =
   | { type: 'GameCreated'; payload: GameCreatedPayload }
   | { type: 'SeatJoined'; payload: { seat: Seat; name: string | null } }
   | { type: 'GameStarted'; payload: { clientSeeds: (string | null)[]; mix: string } }
-  /** `auto`: the referee played it for a seat auto-played after its timeout. */
-  | { type: 'ActionTaken'; actor: Seat; payload: { action: unknown; auto?: true } }
+  /** `auto`: the referee played it for a seat auto-played after its timeout; `forced`: the seat's only legal action, which the ruleset has the referee play. */
+  | { type: 'ActionTaken'; actor: Seat; payload: { action: unknown; auto?: true; forced?: true } }
   | { type: 'Resigned'; actor: Seat; payload: Record<string, never> }
   | { type: 'ChanceDrawn'; label: string; payload: { chance: Chance } }
   /** `adjudication`: the organizer decided the outcome (a tournament result entered for this game). */
@@ -121,7 +121,8 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
       if (actor === null) return malformed('the actor is not a seat of this game');
       if (e.type === 'Resigned') return ok({ type: e.type, actor, payload: {} });
       if (p.auto !== undefined && p.auto !== true) return malformed('an auto-played action is marked "auto": true');
-      return ok({ type: e.type, actor, payload: p.auto ? { action: p.action, auto: true } : { action: p.action } });
+      if (p.forced !== undefined && (p.forced !== true || p.auto)) return malformed('a forced action is marked "forced": true (and is not also "auto")');
+      return ok({ type: e.type, actor, payload: p.auto ? { action: p.action, auto: true } : p.forced ? { action: p.action, forced: true } : { action: p.action } });
     }
     case 'GameEnded':
       if (!isObject(p.outcome)) return malformed('GameEnded carries no outcome');
