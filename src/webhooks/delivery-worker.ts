@@ -57,6 +57,7 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
     await this.notifications.refresh();
     this.lastRefresh = Date.now();
     this.detach = attachNotifications(this.events, this.notifications);
+    if (this.delivers) this.notifications.whenEnqueued(() => this.wake());
     this.unwatch = await this.events.watch({
       appended: (gameId) => {
         if (this.delivers && this.notifications.mayConcern(gameId)) this.wake();

@@ -480,6 +480,28 @@ describe('webhooks of a game with a clock', () => {
     }
   });
 
+  it('delivers a low-time warning at once, not at the next poll of the outbox', async () => {
+    const receiver = await WebhookReceiver.start();
+    const clock = new ManualClock();
+    // A poll far longer than the test may wait: only the warning's own wake-up delivers it.
+    const t = await startAppWithClock(clock, { ...hosts(receiver), webhookPollMs: 3_600_000 });
+    const gql: Gql = (q, v, token) => t.gql(q, v, token);
+    const worker = t.app.get(RefereeService).deadlines!;
+    await worker.stop();
+    try {
+      const { id, token0 } = await timedDuel(gql, 120);
+      const hook = await register(gql, token0, { url: receiver.url, gameId: id, events: ['TIME_RUNNING_LOW'], lowTimeThresholdsSeconds: [60] });
+      await joinDuel(gql, id);
+      clock.advance(61 * SECOND);
+      await worker.tick();
+      await receiver.until(() => receiver.delivered().filter(ofGame(id)).length === 1);
+      expect(WebhookReceiver.verify(receiver.delivered().filter(ofGame(id))[0], hook.secret).data).toMatchObject({ seat: 0, thresholdSeconds: 60 });
+    } finally {
+      await t.close();
+      await receiver.stop();
+    }
+  });
+
   it('tells at start-up, once, a warning whose time came while no instance ran; a deadline that came too is only a timeout', async () => {
     const receiver = await WebhookReceiver.start();
     const clock = new ManualClock();

@@ -135,6 +135,8 @@ export class Notifications implements Notifier {
   private lastChangeAt: Date | null = null;
   /** Changes already applied (by id), kept while they can be read again. */
   private readonly seen = new Map<string, number>();
+  /** Told when messages were stored outside a move's append (low time): the delivery worker looks at once. */
+  private enqueued: () => void = () => undefined;
 
   constructor(
     private readonly store: NotificationStore,
@@ -169,7 +171,14 @@ export class Notifications implements Notifier {
       const n = LOW_TIME_N + r.lowTimeThresholdsSeconds.filter((t) => t > threshold).length;
       return messageOf(r, game, cause, game.version, n, at, `low ${threshold} ${deadline}`) ?? [];
     });
-    if (messages.length > 0) await this.store.enqueue(messages);
+    if (messages.length === 0) return;
+    await this.store.enqueue(messages);
+    this.enqueued();
+  }
+
+  /** `listener` is called each time messages are stored apart from a move (the delivery worker's wake-up). */
+  whenEnqueued(listener: () => void): void {
+    this.enqueued = listener;
   }
 
   async lowTimeThresholds(game: LiveGame): Promise<number[][]> {
