@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningService, startService } from '../../bench/lib/service.js';
-import { loadConfig } from '../../src/config/config.js';
+import { type Config, loadConfig } from '../../src/config/config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { RefereeError } from '../../src/referee/core/errors.js';
@@ -14,6 +14,7 @@ import { AppendConflict, EventStore } from '../../src/referee/store/event-store.
 import { checkWebhookUrl } from '../../src/webhooks/url-policy.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
+import { ownStorage } from '../support/own-database.js';
 import { freePort } from '../support/net.js';
 import { ACT, CREATE, GAME } from '../support/queries.js';
 import { type Received, WebhookReceiver } from '../support/webhook-receiver.js';
@@ -342,12 +343,29 @@ describe('webhooks', () => {
   });
 });
 
+/**
+ * A database of its own for each test (own-database.ts): on a shared one, a clock moved by hand
+ * would make other suites' deadlines and messages due here, and this instance's workers would
+ * take them (the suites then wait on each other's games).
+ */
+function ownStorageEach(): () => Partial<Config> {
+  let own: Awaited<ReturnType<typeof ownStorage>> | null = null;
+  beforeEach(async () => {
+    own = await ownStorage('webhooks');
+  });
+  afterEach(async () => {
+    await own?.drop();
+  });
+  return () => own!.settings;
+}
+
 describe('webhooks on a hand-moved clock', () => {
+  const storage = ownStorageEach();
   it('retries when the clock says so, and gives a message up after 26 hours; the next one then goes', async () => {
     const receiver = await WebhookReceiver.start();
     const clock = new ManualClock();
     // The default schedule (30 s, doubling to 1 h, given up after 26 h); only the looks are frequent.
-    const t = await startAppWithClock(clock, { webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], webhookPollMs: 20 });
+    const t = await startAppWithClock(clock, { ...storage(), webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], webhookPollMs: 20 });
     const gql: Gql = (q, v, token) => t.gql(q, v, token);
     try {
       receiver.status = 503;
@@ -382,10 +400,11 @@ describe('webhooks on a hand-moved clock', () => {
 });
 
 describe('webhooks of a game with a clock', () => {
+  const storage = ownStorageEach();
   /** Signatures are checked against the wall clock: each test's clock starts at it and moves less than four minutes. */
   const SECOND = 1000;
   const LOW = 'game.time_running_low';
-  const hosts = (receiver: WebhookReceiver) => ({ webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], ...QUICK });
+  const hosts = (receiver: WebhookReceiver) => ({ ...storage(), webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], ...QUICK });
 
   /** A duel with a Fischer clock, seat 1 left open: its clock starts when someone joins. */
   async function timedDuel(gql: Gql, baseSeconds: number): Promise<{ id: string; token0: string }> {
@@ -505,9 +524,8 @@ describe('webhooks of a game with a clock', () => {
   it('tells at start-up, once, a warning whose time came while no instance ran; a deadline that came too is only a timeout', async () => {
     const receiver = await WebhookReceiver.start();
     const clock = new ManualClock();
-    // The same database across the restart: PostgreSQL, or an embedded one in this folder.
-    const dataDir = process.env.TEST_DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'arbiter-warnings-'));
-    const settings = { ...hosts(receiver), ...(dataDir ? { dataDir } : {}) };
+    // The same (own) database across the restart.
+    const settings = hosts(receiver);
     let t = await startAppWithClock(clock, settings);
     const gql: Gql = (q, v, token) => t.gql(q, v, token);
     try {
@@ -535,7 +553,6 @@ describe('webhooks of a game with a clock', () => {
     } finally {
       await t.close();
       await receiver.stop();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
