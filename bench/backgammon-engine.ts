@@ -4,7 +4,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { seededRandom } from '../src/engines/kit/index.js';
-import { backgammonEngine, legalPlays, type BackgammonState } from '../src/engines/backgammon/index.js';
+import { generatePlays } from '../src/engines/backgammon/board.js';
+import { backgammonEngine, type BackgammonState } from '../src/engines/backgammon/index.js';
 
 const ruleset = backgammonEngine.parseRuleset({ cubeEnabled: false });
 if (!ruleset.ok) throw new Error(ruleset.error.message);
@@ -30,6 +31,8 @@ for (let seed = 1; positions.length < 10_000; seed++) {
   }
 }
 const doubles = positions.filter((s) => s.dice![0] === s.dice![1]).length;
+// The generator itself: the engine keeps each state's plays once asked, and these states were asked as they were reached.
+const legalPlays = (s: BackgammonState) => generatePlays(s.board[s.turn], s.board[1 - s.turn], s.dice![0], s.dice![1]);
 
 let plays = 0;
 for (const s of positions.slice(0, 500)) plays += legalPlays(s).length; // warm-up

@@ -84,10 +84,19 @@ export function resolveChance(s: BackgammonState, values: number[]): Result<Back
 
 export const cubeLimit = (r: BackgammonRuleset): number => r.maxCube ?? CUBE_LIMIT;
 
+/**
+ * The legal plays of each state that has been asked, kept while the state lives. States are never
+ * changed, so a state's plays never change: the referee asks once when the dice come (to pass a
+ * roll that cannot be played) and again when the play comes, with the same state.
+ */
+const playsOfState = new WeakMap<BackgammonState, readonly LegalPlay[]>();
+
 /** Legal plays of the player on roll with the current dice. */
-export function currentPlays(s: BackgammonState): LegalPlay[] {
+export function currentPlays(s: BackgammonState): readonly LegalPlay[] {
   if (s.phase !== 'awaiting-play' || !s.dice) return [];
-  return generatePlays(s.board[s.turn], s.board[other(s.turn)], s.dice[0], s.dice[1]);
+  let plays = playsOfState.get(s);
+  if (plays === undefined) playsOfState.set(s, (plays = generatePlays(s.board[s.turn], s.board[other(s.turn)], s.dice[0], s.dice[1])));
+  return plays;
 }
 
 /** The only legal play, when the ruleset has forced plays made for the mover (§13 `autoPlayForced`: exactly one legal final position). */
@@ -331,7 +340,7 @@ function play(s: BackgammonState, seat: Seat, moves: CheckerMove[]): Result<Back
 }
 
 /** The rule a play that follows the dice still breaks (spec §5.3, §5.4). */
-function whyNotLegal(plays: LegalPlay[], used: number, dice: [number, number]): string {
+function whyNotLegal(plays: readonly LegalPlay[], used: number, dice: [number, number]): string {
   const most = plays[0].moves.length;
   if (used < most) {
     return dice[0] === dice[1] ? `you must play as many of your four ${dice[0]}s as possible: ${most} can be played` : 'you must use both dice when a play using both exists';
