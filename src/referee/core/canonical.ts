@@ -34,7 +34,7 @@ export function canonicalJson(value: unknown): string {
         return `${out}]`;
       }
       const obj = value as Record<string, unknown>;
-      const keys = Object.keys(obj).sort();
+      const keys = sortedInPlace(Object.keys(obj));
       let out = '{';
       let first = true;
       for (const k of keys) {
@@ -47,6 +47,21 @@ export function canonicalJson(value: unknown): string {
     default:
       throw new TypeError(`canonical JSON cannot encode a ${typeof value}`);
   }
+}
+
+/**
+ * Member names in UTF-16 code unit order. Most objects here have a handful of members: an
+ * insertion sort in place costs less than Array.prototype.sort, which first copies the array.
+ */
+function sortedInPlace(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i];
+    let j = i - 1;
+    for (; j >= 0 && keys[j] > k; j--) keys[j + 1] = keys[j];
+    keys[j + 1] = k;
+  }
+  return keys;
 }
 
 /** One-shot SHA-256 (no hash object per call: this runs for every event folded). */

@@ -32,20 +32,22 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** hash = SHA-256(prevHash || canonical JSON of the event without its hashes). */
 export function eventHash(streamId: string, e: Omit<StoredEvent, 'hash'>): string {
   // The canonical JSON of { gameId, seq, type, actor, moveId, bodyHash, payload, createdAt },
-  // members in their sorted order, written by hand: this runs for every event folded.
-  const members: [string, unknown][] = [
-    ['actor', e.actor],
-    ['bodyHash', e.bodyHash],
-    ['createdAt', e.createdAt],
-    ['gameId', streamId],
-    ['moveId', e.moveId],
-    ['payload', e.payload],
-    ['seq', e.seq],
-    ['type', e.type],
-  ];
-  let body = '';
-  for (const [key, value] of members) if (value !== undefined) body += `${body ? ',' : '{'}"${key}":${canonicalJson(value)}`;
-  return sha256Hex(`${e.prevHash}${body || '{'}}`);
+  // members in their sorted order, written by hand: this runs for every event stored and folded.
+  let body = member('{', 'actor', e.actor);
+  body = member(body, 'bodyHash', e.bodyHash);
+  body = member(body, 'createdAt', e.createdAt);
+  body = member(body, 'gameId', streamId);
+  body = member(body, 'moveId', e.moveId);
+  body = member(body, 'payload', e.payload);
+  body = member(body, 'seq', e.seq);
+  body = member(body, 'type', e.type);
+  return sha256Hex(`${e.prevHash}${body}}`);
+}
+
+/** `body` (an object's canonical JSON so far, from its "{") with one more member; an undefined value is left out. */
+function member(body: string, key: string, value: unknown): string {
+  if (value === undefined) return body;
+  return `${body.length > 1 ? `${body},` : body}"${key}":${canonicalJson(value)}`;
 }
 
 /** Where and why a stream stopped making sense. */
@@ -120,10 +122,20 @@ function appendToHead(head: StreamHead, e: StoredEvent, follows: (type: string) 
 export function chainEvents(streamId: string, after: Pick<StreamHead, 'version' | 'lastHash'>, drafts: readonly DraftEvent[]): StoredEvent[] {
   let prevHash = after.lastHash;
   return drafts.map((d, i) => {
-    const partial = { ...d, seq: after.version + 1 + i, prevHash };
-    const hash = eventHash(streamId, partial);
-    prevHash = hash;
-    return { ...partial, hash };
+    // Every member written out: one object of one shape, not a spread and a copy of it.
+    const event: StoredEvent = {
+      seq: after.version + 1 + i,
+      type: d.type,
+      actor: d.actor,
+      moveId: d.moveId,
+      bodyHash: d.bodyHash,
+      payload: d.payload,
+      createdAt: d.createdAt,
+      prevHash,
+      hash: '',
+    };
+    event.hash = prevHash = eventHash(streamId, event);
+    return event;
   });
 }
 
