@@ -214,7 +214,7 @@ export function followDice(
   opponent: Checkers,
   dice: readonly number[],
   moves: readonly CheckerMove[],
-): { ok: true; key: string; moves: PlayedMove[] } | { ok: false; problem: string } {
+): { ok: true; key: string; moves: PlayedMove[]; mover: Checkers; opponent: Checkers } | { ok: false; problem: string } {
   const w = workBoard(mover, opponent);
   const left = dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : [dice[0], dice[1]];
   if (moves.length > left.length) return { ok: false, problem: `a roll of ${dice[0]}-${dice[1]} gives only ${left.length} checker moves, ${moves.length} were given` };
@@ -244,7 +244,16 @@ export function followDice(
     return false;
   };
   if (!search(0)) return { ok: false, problem: firstProblem(mover, opponent, left, moves) };
-  return { ok: true, key: positionKey(w), moves: order };
+  return { ok: true, key: positionKey(w), moves: order, mover: w.slice(0, OPP), opponent: w.slice(OPP) };
+}
+
+/** Whether the mover can play any step at all with these dice: a roll that cannot is passed (spec §5.5). */
+export function anyStep(mover: Checkers, opponent: Checkers, d1: number, d2: number): boolean {
+  const w = workBoard(mover, opponent);
+  for (let from = 25; from >= 1; from--) {
+    if (w[from - 1] > 0 && (stepProblem(w, from, d1) === null || stepProblem(w, from, d2) === null)) return true;
+  }
+  return false;
 }
 
 /** Whether die d takes a checker from `from` exactly to `to` (0 = off, where a larger die may overshoot). */

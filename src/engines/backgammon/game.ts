@@ -1,6 +1,6 @@
 /** The referee's state machine (spec §3, §4, §8–§12): turns, the cube, resignations, scoring, matches. */
 import { checkValues, fail, ok, type ChanceRequest, type Result, type Seat } from '../kit/index.js';
-import { BAR, CHECKERS_PER_SIDE, OFF, followDice, generatePlays, homeBoardClosed, startingCheckers, type CheckerMove, type LegalPlay } from './board.js';
+import { anyStep, BAR, CHECKERS_PER_SIDE, OFF, followDice, generatePlays, homeBoardClosed, startingCheckers, type CheckerMove, type LegalPlay } from './board.js';
 import type { ResignationLevel } from './ids.js';
 import { CUBE_LIMIT } from './parse.js';
 import type { BackgammonAction, BackgammonRuleset, BackgammonState, GameEnd, GameResult } from './types.js';
@@ -86,8 +86,9 @@ export const cubeLimit = (r: BackgammonRuleset): number => r.maxCube ?? CUBE_LIM
 
 /**
  * The legal plays of each state that has been asked, kept while the state lives. States are never
- * changed, so a state's plays never change: the referee asks once when the dice come (to pass a
- * roll that cannot be played) and again when the play comes, with the same state.
+ * changed, so a state's plays never change: a forced-move check (asked at every event folded when
+ * the ruleset has forced moves), the seat's legal actions and a play that uses fewer dice than
+ * rolled all ask for the same state.
  */
 const playsOfState = new WeakMap<BackgammonState, readonly LegalPlay[]>();
 
@@ -109,7 +110,7 @@ export function forcedAction(s: BackgammonState): { seat: Seat; action: Backgamm
 /** Dice are on the table: play them, or pass at once when nothing can be played (spec §5.5). */
 function startPlay(s: BackgammonState): BackgammonState {
   const next: BackgammonState = { ...s, phase: 'awaiting-play' };
-  if (currentPlays(next).length > 0) return next;
+  if (anyStep(s.board[s.turn], s.board[other(s.turn)], s.dice![0], s.dice![1])) return next;
   return endTurn({ ...next, lastTurn: { seat: s.turn, dice: s.dice, moves: [], passed: true } });
 }
 
@@ -325,11 +326,13 @@ function scoredPoints(s: BackgammonState, level: ResignationLevel): number {
 function play(s: BackgammonState, seat: Seat, moves: CheckerMove[]): Result<BackgammonState> {
   if (s.phase === 'awaiting-roll') return illegal('roll the dice before moving');
   const dice = s.dice!;
-  const plays = currentPlays(s);
   const followed = followDice(s.board[seat], s.board[other(seat)], dice, moves);
   if (!followed.ok) return illegal(followed.problem);
-  const chosen = plays.find((p) => p.key === followed.key);
-  if (!chosen) return illegal(whyNotLegal(plays, moves.length, dice));
+  // Steps that use every die are a legal play whatever else the roll allows: §5.3 asks for the
+  // most dice and §5.4 only decides which single die is played. Fewer steps need the list of plays.
+  const everyDie = moves.length === (dice[0] === dice[1] ? 4 : 2);
+  const chosen = everyDie ? followed : currentPlays(s).find((p) => p.key === followed.key);
+  if (!chosen) return illegal(whyNotLegal(currentPlays(s), moves.length, dice));
   const board: [number[], number[]] = seat === 0 ? [chosen.mover, chosen.opponent] : [chosen.opponent, chosen.mover];
   const next: BackgammonState = { ...s, board, lastTurn: { seat, dice, moves: followed.moves, passed: false } };
   if (chosen.mover[OFF] === CHECKERS_PER_SIDE) {

@@ -10,6 +10,7 @@ import {
   type BackgammonState,
   type BackgammonView,
 } from '../../../src/engines/backgammon/index.js';
+import { type CheckerMove, followDice, generatePlays } from '../../../src/engines/backgammon/board.js';
 import { ruleset } from './helpers.js';
 
 /** Random legal play, choosing resignations rarely so that games are mostly played out. */
@@ -109,6 +110,43 @@ describe('random legal play', () => {
         },
       ),
       { numRuns: Number(process.env.BG_RUNS ?? 10) },
+    );
+  });
+});
+
+describe('a play is judged against the list of legal plays', () => {
+  const SOURCES = ['bar', ...Array.from({ length: 24 }, (_, i) => 24 - i)] as const;
+
+  /** Steps from random sources, each by one of the dice (some off the board): mostly illegal, some legal. */
+  function randomSteps(dice: [number, number], rand: (n: number) => number): CheckerMove[] {
+    return Array.from({ length: rand(dice[0] === dice[1] ? 5 : 3) }, () => {
+      const from = SOURCES[rand(SOURCES.length)];
+      const to = (from === 'bar' ? 25 : from) - dice[rand(2)];
+      return { from, to: to < 1 ? 'off' : to };
+    });
+  }
+
+  it('accepts exactly the steps that end in the position of a play from the list, and leaves that position', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...RULESETS), fc.integer({ min: 1, max: 2 ** 31 - 1 }), (rules, seed) => {
+        const rand = seededRandom(seed ^ 0x5bd1e995);
+        playGame(rules, seed, (s) => {
+          if (s.phase !== 'awaiting-play' || s.resignation) return;
+          const [mover, opponent] = [s.board[s.turn], s.board[1 - s.turn]];
+          const plays = new Map(generatePlays(mover, opponent, s.dice![0], s.dice![1]).map((p) => [p.key, p]));
+          // Legal plays with their steps in reverse order, and random steps.
+          const candidates = [...[...plays.values()].slice(0, 3).map((p) => p.moves.map(({ from, to }) => ({ from, to })).reverse()), randomSteps(s.dice!, rand), randomSteps(s.dice!, rand)];
+          for (const steps of candidates) {
+            const followed = followDice(mover, opponent, s.dice!, steps);
+            const play = followed.ok ? plays.get(followed.key) : undefined;
+            const next = bg.apply(s, s.turn, { type: 'play', moves: steps });
+            expect(next.ok).toBe(play !== undefined);
+            // A play that ends a game of a match sets up the next game's board.
+            if (next.ok && next.value.games.length === s.games.length) expect([next.value.board[s.turn], next.value.board[1 - s.turn]]).toEqual([play!.mover, play!.opponent]);
+          }
+        });
+      }),
+      { numRuns: 12 },
     );
   });
 });
