@@ -48,6 +48,7 @@ interface Delivery {
   gameId: string;
   seq: number;
   attempts: number;
+  lastAttemptAt: string | null;
   lastStatus: number | null;
   lastError: string | null;
   nextAttemptAt: string | null;
@@ -371,23 +372,35 @@ describe('webhooks on a hand-moved clock', () => {
       receiver.status = 503;
       const { id, token0 } = await newDuel(gql);
       const hook = await register(gql, token0, { url: receiver.url, gameId: id, events: ['YOUR_TURN'] });
+      /**
+       * Waits until attempt `n` of the game's message `i` (oldest first) is recorded, stamped with
+       * the standing clock: an outcome is judged by the clock's time when the answer came, so the
+       * clock moves only once the worker has read it (on a busy machine the answer can be read
+       * after the test's next step).
+       */
+      const recorded = (i: number, n: number) =>
+        eventually(
+          () => log(gql, hook.id, token0),
+          (e) => e[i]?.attempts === n && e[i].lastAttemptAt !== null && Date.parse(e[i].lastAttemptAt!) === clock.now().getTime(),
+        );
       const token1 = await joinDuel(gql, id);
       await receiver.until(() => receiver.received.length === 1);
+      await recorded(0, 1);
       // The first retry is due within 30 s of clock time: none comes while the clock stands still.
       await new Promise((r) => setTimeout(r, 200));
       expect(receiver.received).toHaveLength(1);
       clock.advance(30_000);
       await receiver.until(() => receiver.received.length === 2);
+      await recorded(0, 2);
       await play(gql, id, [token0, token1], 1);
       // Just past the first message's 26 hours (not yet the second's, caused 30 s later).
       clock.advance(26 * 3600_000 - 20_000);
-      const entries = await eventually(
-        () => log(gql, hook.id, token0),
-        (e) => e[0]?.givenUpAt !== null,
-      );
-      expect(entries[0]).toMatchObject({ attempts: 3, lastStatus: 503, nextAttemptAt: null, deliveredAt: null });
+      const entries = await recorded(0, 3);
+      expect(entries[0]).toMatchObject({ attempts: 3, lastStatus: 503, nextAttemptAt: null, deliveredAt: null, givenUpAt: expect.any(String) });
+      // Given up, the first no longer holds the second back: it is tried at once (refused too),
+      // then again when its own time comes.
+      expect((await recorded(1, 1))[1]).toMatchObject({ lastStatus: 503, givenUpAt: null });
       receiver.status = 200;
-      // Given up, the first no longer holds the second back (retried when its own time comes).
       clock.advance(30_000);
       await receiver.until(() => receiver.delivered().length === 1);
       expect(WebhookReceiver.body(receiver.delivered()[0]).data).toMatchObject({ gameId: id, seat: 1 });
