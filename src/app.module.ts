@@ -7,7 +7,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
-import { GameConnectionResolver, GameSnapshotResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
+import { GameConnectionResolver, PastGameResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
 import { GraphiqlController } from './api/graphiql.controller.js';
 import { WebController } from './api/web.controller.js';
 import { OpenApiController } from './api/openapi.controller.js';
@@ -76,7 +76,7 @@ export class AppModule {
         WebhooksModule,
       ],
       controllers: [GamesController, OpsController, GraphiqlController, OpenApiController, WebController],
-      providers: [GamesResolver, MoveAcceptedResolver, GameSnapshotResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
+      providers: [GamesResolver, MoveAcceptedResolver, PastGameResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
     };
   }
 }

@@ -4,7 +4,7 @@ import { RefereeError } from '../referee/core/errors.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
-import { gameIdOf, toGame, toGameClock } from './mapping.js';
+import { gameIdOf, toRestGame } from './mapping.js';
 import { ndjsonResponse } from './ndjson.js';
 import { gameEventStream } from './subscriptions.js';
 
@@ -30,18 +30,7 @@ export class GamesController {
       reply.code(304);
       return;
     }
-    const { live: _, ...summary } = toGame(game);
-    const clock = this.referee.clockOf(game);
-    return {
-      ...summary,
-      mySeat: viewer === 'spectator' ? null : viewer,
-      toAct: game.status === 'ACTIVE' ? game.engine.toAct(game.state) : [],
-      view: this.referee.view(game, viewer),
-      legalActions: this.referee.legalActions(game, viewer),
-      result: game.outcome,
-      fairness: { seedCommitment: game.seedCommitment, randomSource: game.randomSource, serverSeed: game.revealedSeed },
-      clock: clock && toGameClock(clock),
-    };
+    return toRestGame(this.referee.answer(game, viewer));
   }
 
   /**

@@ -2,8 +2,6 @@ import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver
 import { GraphQLError } from 'graphql';
 import type { Viewer } from '../engines/kit/index.js';
 import { RefereeError } from '../referee/core/errors.js';
-import { ORGANIZER_SEAT } from '../referee/application/command-handler.js';
-import type { LiveGame } from '../referee/application/live-games.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { isCleanText } from '../referee/application/seat-tokens.js';
 import { isTournamentId } from '../referee/application/tournament.service.js';
@@ -12,7 +10,21 @@ import { createTypedGame, seatPlans } from '../games/rulesets.js';
 import { tokenOf, type GqlContext } from './caller.js';
 import { asGraphQLError } from './error.filter.js';
 import { JSONScalar } from './json.scalar.js';
-import { gameIdOf, ofGame, rejectGameId, seatsToAct, timeControlOf, toGame, toGameClock, toGameFromRow, toMoveResult, toRejection, type GameModel } from './mapping.js';
+import {
+  asGameEvent,
+  type GameModel,
+  type GameShownTo,
+  gameIdOf,
+  type MoveAcceptedModel,
+  ofGame,
+  rejectGameId,
+  timeControlOf,
+  toGame,
+  toGameClock,
+  toGameSummary,
+  toMoveResult,
+  toRejection,
+} from './mapping.js';
 import {
   CreateGameInput,
   CreateGameResult,
@@ -22,14 +34,14 @@ import {
   GameConnection,
   GameEvent,
   GameFilterInput,
-  GameSnapshot,
   JoinGameInput,
   JoinGameResult,
   MoveAccepted,
   MoveResult,
+  PastGame,
   Verdict,
 } from './models.js';
-import { gameEventStream } from './subscriptions.js';
+import { gameEventStream, mapped } from './subscriptions.js';
 import { GameOutcome, GameState, LegalMoves, typedLegalMoves, typedOutcome, typedState } from './typed.js';
 
 /** The generic game API every kind shares. Thin: every decision is the referee's. */
@@ -75,7 +87,7 @@ export class GamesResolver {
       { kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined, tournamentId: tournamentId ?? undefined, round: round ?? undefined },
       { first, after, last, before },
     );
-    const nodes = page.games.map(toGameFromRow);
+    const nodes = page.games.map(toGameSummary);
     return {
       edges: nodes.map((node, i) => ({ node, cursor: page.cursors[i] })),
       nodes,
@@ -95,19 +107,20 @@ export class GamesResolver {
     const after = checkAfterSeq(afterSeq);
     const most = limit ?? 1000;
     if (most < 1 || most > 1000) throw new RefereeError('INVALID_INPUT', 'limit must be between 1 and 1000');
-    return ofGame(gameId, await this.referee.events(gameId, after, await this.viewer(gameId, ctx), most));
+    const game = await this.referee.game(gameId);
+    return ofGame(game, await this.referee.events(gameId, after, await this.viewer(gameId, ctx), most));
   }
 
-  @Query(() => GameSnapshot, { description: 'The game as it was just after event `seq` (replayed from the log)' })
+  @Query(() => PastGame, { description: 'The game as it was just after event `seq` (replayed from the log)' })
   async gameStateAt(
     @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
     @Args('seq', { type: () => Int, description: 'The event to stop after, from 1 to the game version' }) seq: number,
     @Context() ctx: GqlContext,
-  ): Promise<SnapshotModel> {
+  ): Promise<PastGameModel> {
     gameIdOf(gameId);
     const viewer = await this.viewer(gameId, ctx);
-    const at = await this.referee.stateAt(gameId, seq, viewer);
-    return { seq: at.seq, view: at.view, result: at.outcome, past: at.game };
+    const { game, answer } = await this.referee.stateAt(gameId, seq, viewer);
+    return { seq, view: answer.view, result: answer.outcome, shown: { game, answer } };
   }
 
   @Query(() => Verdict, { description: 'Recomputes the hash chain, every random outcome and every move' })
@@ -215,10 +228,10 @@ export class GamesResolver {
     // Over graphql-ws this serves each event. A subscription POSTed over HTTP is run as a one-shot
     // query that never subscribes: this resolver is then all that runs, and it says why.
     // (Over graphql-ws the context has the connection's params; over HTTP only the HTTP request.)
-    resolve: (e: GameEvent, args: { gameId: string }, ctx: GqlContext | undefined) => {
+    resolve: (e: GameEvent, _args: unknown, ctx: GqlContext | undefined) => {
       if (ctx && !ctx.connectionParams && typeof ctx.req?.method === 'string')
         throw new GraphQLError('subscriptions are served over WebSocket (graphql-ws on /graphql), not over HTTP', { extensions: { code: 'WEBSOCKET_REQUIRED' } });
-      return { ...e, gameId: args.gameId };
+      return e;
     },
   })
   async subscribeGameEvents(
@@ -228,94 +241,74 @@ export class GamesResolver {
   ) {
     gameIdOf(gameId);
     const after = checkAfterSeq(afterSeq);
-    return gameEventStream(this.referee, gameId, after, await this.viewer(gameId, ctx));
+    const viewer = await this.viewer(gameId, ctx);
+    const game = await this.referee.game(gameId);
+    return mapped(gameEventStream(this.referee, gameId, after, viewer), (e) => asGameEvent(game, e));
   }
 
   // -------------------------------------------------------------- Game fields
 
   @ResolveField(() => Int, { nullable: true, description: "The caller's seat in this game, if the token holds one" })
   async mySeat(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<number | null> {
-    const v = await this.viewerOrSpectator(game, ctx);
-    return v === 'spectator' ? null : v;
+    return (await this.shown(game, ctx)).answer.seat;
   }
 
   @ResolveField(() => JSONScalar, { description: 'The game as the caller may see it (spectators: public information only)' })
   async view(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<unknown> {
-    return this.referee.view(await this.liveOf(game), await this.viewerOrSpectator(game, ctx));
+    return (await this.shown(game, ctx)).answer.view;
   }
 
   @ResolveField(() => [JSONScalar], { description: "Every legal action for the caller's seat now" })
   async legalActions(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<unknown[]> {
-    return this.referee.legalActions(await this.liveOf(game), await this.viewerOrSpectator(game, ctx));
+    return (await this.shown(game, ctx)).answer.legalActions;
   }
 
   @ResolveField(() => [Int], { description: "Seat indexes that may act now (the same in every game's typed state); empty while a chance is drawn, seats are open or the game is over" })
-  async toAct(@Parent() game: GameModel): Promise<number[]> {
-    return seatsToAct(await this.liveOf(game));
-  }
-
-  @ResolveField(() => ID, { nullable: true, description: 'The tournament that scheduled the game (its result counts there); null outside tournaments' })
-  async tournamentId(@Parent() game: GameModel): Promise<string | null> {
-    return (await this.liveOf(game)).tournamentId;
-  }
-
-  @ResolveField(() => Int, { nullable: true, description: 'The tournament round the game was scheduled in (from 1); null outside tournaments' })
-  async round(@Parent() game: GameModel): Promise<number | null> {
-    return (await this.liveOf(game)).scheduled?.round ?? null;
-  }
-
-  @ResolveField(() => Int, { nullable: true, description: 'The board of its tournament round (from 1); null outside tournaments' })
-  async board(@Parent() game: GameModel): Promise<number | null> {
-    return (await this.liveOf(game)).scheduled?.board ?? null;
+  async toAct(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<number[]> {
+    return (await this.shown(game, ctx)).answer.toAct;
   }
 
   @ResolveField(() => GameClock, { nullable: true, description: 'The clocks as of this request; null for a game without a time control' })
-  async clock(@Parent() game: GameModel): Promise<GameClock | null> {
-    const view = this.referee.clockOf(await this.liveOf(game));
-    return view && toGameClock(view);
+  async clock(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<GameClock | null> {
+    const { clock } = (await this.shown(game, ctx)).answer;
+    return clock && toGameClock(clock);
   }
 
   @ResolveField(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over (typed: outcome)' })
-  async result(@Parent() game: GameModel): Promise<unknown> {
-    return (await this.liveOf(game)).outcome;
+  async result(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<unknown> {
+    return (await this.shown(game, ctx)).answer.outcome;
   }
 
   @ResolveField(() => GameState, { nullable: true, description: 'The game as the caller may see it, typed per game (use inline fragments); view is the same as JSON' })
   async state(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<typeof GameState | null> {
-    const live = await this.liveOf(game);
-    const viewer = await this.viewerOrSpectator(game, ctx);
-    return typedState(live, this.referee.view(live, viewer));
+    const { game: snapshot, answer } = await this.shown(game, ctx);
+    return typedState(snapshot, answer);
   }
 
   @ResolveField(() => LegalMoves, { nullable: true, description: "The caller's legal actions now, typed per game; legalActions is the same as JSON" })
   async legalMoves(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<typeof LegalMoves | null> {
-    const live = await this.liveOf(game);
-    const viewer = await this.viewerOrSpectator(game, ctx);
-    return typedLegalMoves(live, viewer, this.referee.legalActions(live, viewer));
+    const { game: snapshot, answer } = await this.shown(game, ctx);
+    return typedLegalMoves(snapshot, answer);
   }
 
   @ResolveField(() => GameOutcome, { nullable: true, description: 'How the game ended, typed; null while it goes on (result is the same as JSON)' })
-  async outcome(@Parent() game: GameModel): Promise<GameOutcome | null> {
-    const live = await this.liveOf(game);
-    return typedOutcome(live.kind, live.outcome);
+  async outcome(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<GameOutcome | null> {
+    return typedOutcome(game.kind, (await this.shown(game, ctx)).answer.outcome);
   }
 
   @ResolveField(() => Fairness, { description: "How this game's randomness can be checked: the seed commitment, the server seed once revealed, and the client seeds" })
-  async fairness(@Parent() game: GameModel): Promise<Fairness> {
-    const live = await this.liveOf(game);
-    return {
-      seedCommitment: live.seedCommitment,
-      randomSource: live.randomSource,
-      serverSeed: live.revealedSeed,
-      clientSeeds: live.started ? live.seats.map((s) => s.clientSeed) : [],
-    };
+  async fairness(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<Fairness> {
+    return (await this.shown(game, ctx)).answer.fairness;
   }
 
-  /** The live game behind a Game field (a list holds rows only: a game that cannot load answers its own code on its fields). */
-  private async liveOf(game: GameModel): Promise<LiveGame> {
-    if (game.live) return game.live;
+  /** The game and its answer for the caller, made once per Game (a list's game is read here: one that cannot load answers its own code on its fields). */
+  private async shown(game: GameModel, ctx: GqlContext): Promise<GameShownTo> {
+    game.shown ??= (async () => {
+      const snapshot = game.snapshot ?? (await this.referee.game(game.id));
+      return { game: snapshot, answer: this.referee.answer(snapshot, await this.viewerOrSpectator(game.id, ctx)) };
+    })();
     try {
-      return await this.referee.game(game.id);
+      return await game.shown;
     } catch (err) {
       throw asGraphQLError(err);
     }
@@ -326,24 +319,24 @@ export class GamesResolver {
   }
 
   /** Reads degrade to the public view for a token of another game (lists mix games). */
-  private async viewerOrSpectator(game: GameModel, ctx: GqlContext): Promise<Viewer> {
+  private async viewerOrSpectator(gameId: string, ctx: GqlContext): Promise<Viewer> {
     try {
-      return await this.viewer(game.id, ctx);
+      return await this.viewer(gameId, ctx);
     } catch (err) {
       if (err instanceof RefereeError && err.code === 'UNAUTHORIZED') return 'spectator';
-      throw asGraphQLError(err);
+      throw err;
     }
   }
 }
 
-/** A snapshot keeps the game as it was then, for its typed state. */
-type SnapshotModel = GameSnapshot & { past: LiveGame };
+/** A past state keeps the game as it was then and its answer, for its typed state. */
+type PastGameModel = PastGame & { shown: GameShownTo };
 
-@Resolver(() => GameSnapshot)
-export class GameSnapshotResolver {
+@Resolver(() => PastGame)
+export class PastGameResolver {
   @ResolveField(() => GameState, { nullable: true, description: 'The game then, typed per game (as Game.state; use inline fragments); null for a game without typed answers' })
-  state(@Parent() snapshot: SnapshotModel): typeof GameState | null {
-    return typedState(snapshot.past, snapshot.view);
+  state(@Parent() past: PastGameModel): typeof GameState | null {
+    return typedState(past.shown.game, past.shown.answer);
   }
 }
 
@@ -352,35 +345,20 @@ export class MoveAcceptedResolver {
   constructor(private readonly referee: RefereeService) {}
 
   @ResolveField(() => JSONScalar, { description: "The game as the mover sees it now (a tournament's organizer: as a spectator)" })
-  async view(@Parent() move: MoveAccepted): Promise<unknown> {
-    return this.referee.view(await this.liveOf(move), viewerOf(move));
+  view(@Parent() move: MoveAcceptedModel): unknown {
+    return this.referee.answer(move.snapshot, move.viewer).view;
   }
 
   @ResolveField(() => [JSONScalar], { description: "The mover's legal actions now (none for a tournament's organizer)" })
-  async legalActions(@Parent() move: MoveAccepted): Promise<unknown[]> {
-    return this.referee.legalActions(await this.liveOf(move), viewerOf(move));
+  legalActions(@Parent() move: MoveAcceptedModel): unknown[] {
+    return this.referee.answer(move.snapshot, move.viewer).legalActions;
   }
 
   @ResolveField(() => Game, { description: "The game at this move's version or later, its seat-specific fields (state, legalMoves) for the caller: no second query needed" })
-  async game(@Parent() move: MoveAccepted): Promise<GameModel> {
-    try {
-      return toGame(await this.referee.game(move.gameId, undefined, move.version));
-    } catch (err) {
-      throw asGraphQLError(err);
-    }
-  }
-
-  private async liveOf(move: MoveAccepted): Promise<LiveGame> {
-    try {
-      return await this.referee.game(move.gameId);
-    } catch (err) {
-      throw asGraphQLError(err);
-    }
+  game(@Parent() move: MoveAcceptedModel): GameModel {
+    return toGame(move.snapshot);
   }
 }
-
-/** Who an answer was for: its seat, or a spectator for a tournament's organizer (who holds none). */
-const viewerOf = (move: MoveAccepted): Viewer => (move.seat === ORGANIZER_SEAT ? 'spectator' : move.seat);
 
 /** `afterSeq` as given (an explicit null is the default, 0); a negative one is refused before any read. */
 function checkAfterSeq(afterSeq: number | null): number {

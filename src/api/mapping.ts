@@ -1,50 +1,60 @@
 import { RefereeError } from '../referee/core/errors.js';
 import { rejectionCode } from './rejection-codes.js';
-import type { GameRow, SeatRow } from '../referee/store/event-store.js';
-import type { MoveResult as RefereeMoveResult } from '../referee/application/command-handler.js';
-import { isGameId, type LiveGame } from '../referee/application/live-games.js';
+import type { Viewer } from '../engines/kit/index.js';
+import { type MoveResult as RefereeMoveResult, ORGANIZER_SEAT } from '../referee/application/command-handler.js';
+import { type GameAnswer, type GameSnapshot, type GameSummary, summaryOf } from '../referee/application/game-answer.js';
+import { isGameId } from '../referee/application/live-games.js';
 import type { ClockView, TimeControl as TimeControlRules } from '../referee/core/game/clock.js';
 import type { StoredEvent } from '../referee/core/stream.js';
 import { type Game, type GameClock, type GameEvent, type GameStatusEnum, type MoveAccepted, type Rejection, type TimeControl, TimeControlKind, type TimeControlInput } from './models.js';
 
-/**
- * A Game model. From a command or a lookup it keeps the live game for its field resolvers; in a
- * list it is built from the stored row alone, so one unreadable game cannot fail the whole list
- * (its own view fields answer the error).
- */
-export type GameModel = Game & { live?: LiveGame };
-
-export function toGame(live: LiveGame): GameModel {
-  const { gameId: id, kind, status, version, lastHash: headHash, ruleset, rulesetHash, imported, createdAt, seats } = live;
-  return { ...toGameFromRow({ id, kind, status, version, headHash, ruleset, rulesetHash, imported, createdAt, seats }), live };
+/** A game and its answer for the caller: what every seat-specific field of a Game is read from. */
+export interface GameShownTo {
+  game: GameSnapshot;
+  answer: GameAnswer;
 }
 
-export function toGameFromRow(row: Pick<GameRow, 'id' | 'kind' | 'status' | 'version' | 'headHash' | 'ruleset' | 'rulesetHash' | 'imported' | 'createdAt'> & { seats: SeatRow[] }): GameModel {
+/**
+ * A Game model: the game's summary, and the game itself when a command or a lookup has it. A
+ * list's game holds its summary only (one unreadable game cannot fail the whole list): it is
+ * read when a field needs more, and then answers that field with its own error. `shown` keeps
+ * the answer once made, so the fields of one Game share one read and one token check.
+ */
+export type GameModel = Game & { snapshot?: GameSnapshot; shown?: Promise<GameShownTo> };
+
+export const toGame = (game: GameSnapshot): GameModel => ({ ...toGameSummary(summaryOf(game)), snapshot: game });
+
+export const toGameSummary = (summary: GameSummary): GameModel => ({ ...summary, status: summary.status as GameStatusEnum });
+
+/** The seat an answer to a move is for: none for a tournament's organizer (its seat is -1), who is answered as a spectator. */
+const moverOf = (seat: number): Viewer => (seat === ORGANIZER_SEAT ? 'spectator' : seat);
+
+/** A move's answer, with the game as the move left it: its fields read nothing again. */
+export type MoveAcceptedModel = MoveAccepted & { snapshot: GameSnapshot; viewer: Viewer };
+
+export function toMoveResult(r: RefereeMoveResult): MoveAcceptedModel | Rejection {
+  if (!r.accepted) return { code: rejectionCode(r.code), message: r.message, currentVersion: r.version };
+  return { gameId: r.gameId, seat: r.seat, version: r.version, status: r.status as GameStatusEnum, events: ofGame(r.game, r.events), result: r.outcome, snapshot: r.game, viewer: moverOf(r.seat) };
+}
+
+/** An event as a GameEvent model: it names its game and kind, so its typed `detail` is read in the game's terms. */
+export const asGameEvent = (game: { gameId: string; kind: string }, e: StoredEvent): GameEvent => ({ ...e, gameId: game.gameId, kind: game.kind });
+
+export const ofGame = (game: { gameId: string; kind: string }, events: readonly StoredEvent[]): GameEvent[] => events.map((e) => asGameEvent(game, e));
+
+/** The REST answer of GET /api/games/:id: the fields of a Game, each as GraphQL answers it. */
+export function toRestGame(answer: GameAnswer) {
   return {
-    id: row.id,
-    kind: row.kind,
-    status: row.status as GameStatusEnum,
-    version: row.version,
-    headHash: row.headHash,
-    ruleset: row.ruleset,
-    rulesetHash: row.rulesetHash,
-    imported: row.imported,
-    createdAt: row.createdAt,
-    // A tournament game's seats are its participants' (their tokens act as the seats).
-    seats: row.seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash || s.participantId) })),
+    ...answer.summary,
+    mySeat: answer.seat,
+    toAct: answer.toAct,
+    view: answer.view,
+    legalActions: answer.legalActions,
+    result: answer.outcome,
+    fairness: answer.fairness,
+    clock: answer.clock && toGameClock(answer.clock),
   };
 }
-
-export function toMoveResult(r: RefereeMoveResult): MoveAccepted | Rejection {
-  if (!r.accepted) return { code: rejectionCode(r.code), message: r.message, currentVersion: r.version };
-  return { gameId: r.gameId, seat: r.seat, version: r.version, status: r.status as GameStatusEnum, events: ofGame(r.gameId, r.events), result: r.outcome };
-}
-
-/** Events as GameEvent models: each names its game, so its typed `detail` can be read in the game's terms. */
-export const ofGame = (gameId: string, events: readonly StoredEvent[]): GameEvent[] => events.map((e) => ({ ...e, gameId }));
-
-/** The seats that may act now, as every typed answer gives them: none until the game started, nor once it is over. */
-export const seatsToAct = (game: LiveGame): number[] => (game.status === 'ACTIVE' ? game.engine.toAct(game.state) : []);
 
 /**
  * A game id argument, checked before it goes anywhere near the database: anything that is not

@@ -69,8 +69,9 @@ export class GameEvent {
   @Field({ description: 'When it was stored: ISO 8601 UTC with milliseconds' }) createdAt: string;
   @Field({ description: "The previous event's hash (64 zeros for the first event), hex" }) prevHash: string;
   @Field({ description: 'SHA-256 (hex) of prevHash and the canonical JSON of the event: the hash chain' }) hash: string;
-  /** The game it belongs to (not a field: it lets `detail` read the event in its game's terms). */
+  /** The game it belongs to and its kind (not fields: they let `detail` read the event in its game's terms). */
   gameId?: string;
+  kind?: string;
 }
 
 @ObjectType({ description: 'A game the referee keeps: its kind, seats, ruleset and log head; seat-specific fields answer for the caller' })
@@ -86,6 +87,9 @@ export class Game {
   @Field({ description: 'The game was replayed from an imported record (importGame)' }) imported: boolean;
   @Field({ description: 'When the game was created' }) createdAt: Date;
   @Field(() => [SeatInfo], { description: 'Every seat, seat 0 first' }) seats: SeatInfo[];
+  @Field(() => ID, { nullable: true, description: 'The tournament that scheduled the game (its result counts there); null outside tournaments' }) tournamentId: string | null;
+  @Field(() => Int, { nullable: true, description: 'The tournament round the game was scheduled in (from 1); null outside tournaments' }) round: number | null;
+  @Field(() => Int, { nullable: true, description: 'The board of its tournament round (from 1); null outside tournaments' }) board: number | null;
 }
 
 @ObjectType({ description: "A seat's secret token" })
@@ -159,8 +163,8 @@ export class GameConnection {
   count: () => Promise<number>;
 }
 
-@ObjectType({ description: 'A game as it was just after one event of its log' })
-export class GameSnapshot {
+@ObjectType('GameSnapshot', { description: 'A game as it was just after one event of its log' })
+export class PastGame {
   @Field(() => Int, { description: 'The event the game is shown after' }) seq: number;
   @Field(() => JSONScalar, { description: 'The game then, as the caller may see it (as Game.view)' }) view: unknown;
   @Field(() => JSONScalar, { nullable: true, description: 'The outcome, if the game was over by then; else null' }) result: unknown;

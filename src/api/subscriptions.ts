@@ -119,6 +119,27 @@ function eventStream<A>(source: EventSource<A>, afterSeq: number): AsyncIterable
   };
 }
 
+/** `events` with each passed through `f`; completing it completes `events` at once (not once the next event comes). */
+export function mapped<T, U>(events: AsyncIterableIterator<T>, f: (e: T) => U): AsyncIterableIterator<U> {
+  return {
+    next: async () => {
+      const r = await events.next();
+      return r.done ? r : { done: false, value: f(r.value) };
+    },
+    return: async (value?: unknown) => {
+      await events.return?.(value);
+      return { done: true, value: undefined };
+    },
+    throw: async (err?: unknown) => {
+      await events.throw?.(err);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
 /** A game's events for one viewer (hidden information served as the viewer may see it); ends after `SeedRevealed`. */
 export function gameEventStream(referee: RefereeService, gameId: string, afterSeq: number, viewer: Viewer): AsyncIterableIterator<StoredEvent> {
   return eventStream<Appended>(

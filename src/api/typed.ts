@@ -8,7 +8,7 @@ import { Field, Int, ObjectType, createUnionType } from '@nestjs/graphql';
 import { backgammonEngine } from '../engines/backgammon/index.js';
 import { cerkeEngine } from '../engines/cerke/index.js';
 import { chickenFootEngine } from '../engines/chicken-foot/index.js';
-import type { Outcome, Viewer } from '../engines/kit/index.js';
+import type { Outcome } from '../engines/kit/index.js';
 import { BackgammonActionTaken, BackgammonLegalActions, BackgammonOutcome } from '../games/backgammon/dto/answers.js';
 import { BackgammonPosition } from '../games/backgammon/dto/position.js';
 import { backgammonTyped } from '../games/backgammon/typed.js';
@@ -21,7 +21,7 @@ import { chickenFootTyped } from '../games/chicken-foot/typed.js';
 import { type TypedGame, typedAs } from '../games/typed-game.js';
 import { hashOf } from '../referee/core/canonical.js';
 import { isChanceType } from '../referee/core/game/events.js';
-import type { LiveGame } from '../referee/application/live-games.js';
+import type { GameAnswer, GameSnapshot } from '../referee/application/game-answer.js';
 import { JSONScalar } from './json.scalar.js';
 
 /** The games with typed answers, by kind; another kind (a test engine) answers null in the typed fields and JSON as ever. */
@@ -36,13 +36,10 @@ const typedGame = (kind: string): Typed | null => (Object.hasOwn(TYPED, kind) ? 
 /** Every member is built as an instance of its class (typedAs): the class names the member. */
 const byClass = (value: object) => value.constructor as never;
 
-/** Each game's typed state (each has its `clock`: src/api/typed.resolver.ts). */
-export const TYPED_STATES = [BackgammonPosition, ChickenFootTable, CerkeStateModel] as const;
-
 export const GameState = createUnionType({
   name: 'GameState',
   description: "A game as the caller may see it, typed per game (the same as the game's own query: backgammonPosition, chickenFootTable, cerkeState)",
-  types: () => TYPED_STATES,
+  types: () => [BackgammonPosition, ChickenFootTable, CerkeStateModel] as const,
   resolveType: byClass,
 });
 
@@ -150,14 +147,14 @@ export const GameEventDetail = createUnionType({
 
 // ------------------------------------------------------------------ building them
 
-/** The game as `view` (the engine's view for `viewer`) shows it, typed; null for a game without typed answers. */
-export function typedState(game: LiveGame, view: unknown): typeof GameState | null {
-  return typedGame(game.kind)?.state(game, view) ?? null;
+/** The game as its answer shows it to the caller, typed; null for a game without typed answers. */
+export function typedState(game: GameSnapshot, answer: GameAnswer): typeof GameState | null {
+  return typedGame(game.kind)?.state(game, answer) ?? null;
 }
 
-/** The viewer's legal actions (as the referee lists them), typed. */
-export function typedLegalMoves(game: LiveGame, viewer: Viewer, actions: unknown[]): typeof LegalMoves | null {
-  return typedGame(game.kind)?.legalMoves(game, viewer, actions) ?? null;
+/** The caller's legal actions, typed. */
+export function typedLegalMoves(game: GameSnapshot, answer: GameAnswer): typeof LegalMoves | null {
+  return typedGame(game.kind)?.legalMoves(game, answer) ?? null;
 }
 
 export function typedOutcome(kind: string, outcome: Outcome | null): GameOutcome | null {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { GameEventDetailResolver, TYPED_CLOCK_RESOLVERS } from '../api/typed.resolver.js';
+import { GameEventDetailResolver } from '../api/typed.resolver.js';
 
-/** The generic API's typed event details (GameEvent.detail) over every game with typed answers, and the clock of each game's typed state. */
-@Module({ providers: [GameEventDetailResolver, ...TYPED_CLOCK_RESOLVERS] })
+/** The generic API's typed event details (GameEvent.detail) over every game with typed answers. */
+@Module({ providers: [GameEventDetailResolver] })
 export class TypedAnswersModule {}

@@ -1,17 +1,21 @@
 /** What each game adds to the generic API's typed answers (src/api/typed.ts serves them). */
-import type { Outcome, Viewer } from '../engines/kit/index.js';
-import type { LiveGame } from '../referee/application/live-games.js';
+import { Field, ObjectType } from '@nestjs/graphql';
+import { toGameClock } from '../api/mapping.js';
+import { GameClock } from '../api/models.js';
+import type { Outcome } from '../engines/kit/index.js';
+import type { GameAnswer, GameSnapshot } from '../referee/application/game-answer.js';
 
 /**
- * One game's typed answers, each built from what the referee serves the caller: the engine's
- * view for that viewer, its legal actions, an event as served to it. Each answer is an instance
- * of its GraphQL class (see `typedAs`), so the unions over the games resolve by class.
+ * One game's typed answers, each built from what the referee serves the caller: the game's
+ * answer for that viewer (the engine's view, legal actions, clocks), an event as served to it.
+ * Each answer is an instance of its GraphQL class (see `typedAs`), so the unions over the games
+ * resolve by class.
  */
 export interface TypedGame<State extends GameShown = GameShown, Legal extends object = object, Detail extends object = object, Action extends object = object> {
-  /** The game as `view` (the engine's view for the caller) shows it. */
-  state(game: LiveGame, view: unknown): State;
-  /** The viewer's legal actions (the engine's, empty for spectators). */
-  legalMoves(game: LiveGame, viewer: Viewer, actions: unknown[]): Legal;
+  /** The game as its answer shows it to the caller. */
+  state(game: GameSnapshot, answer: GameAnswer): State;
+  /** The caller's legal actions (none for spectators). */
+  legalMoves(game: GameSnapshot, answer: GameAnswer): Legal;
   /** The game-specific part of an outcome (its `details`, typed); null if it has none. */
   outcomeDetail(outcome: Outcome): Detail | null;
   /** An action as an ActionTaken event serves it (through the engine's action view while the game runs). */
@@ -20,13 +24,18 @@ export interface TypedGame<State extends GameShown = GameShown, Legal extends ob
   chanceValues?(values: number[]): number[];
 }
 
-/**
- * What each game's typed state holds besides its fields: the game it shows, as it stood then (a
- * past one for gameStateAt). Not a field: the state's `clock` is resolved from it (src/api/typed.resolver.ts).
- */
+/** What every game's typed state shows besides its own fields. */
+@ObjectType({ isAbstract: true })
 export abstract class GameShown {
-  live: LiveGame;
+  @Field(() => GameClock, {
+    nullable: true,
+    description: "The clocks, as Game.clock answers them: as of this request; in a state of the game's past (gameStateAt), as they stood at its last event. Null for a game without a time control",
+  })
+  clock: GameClock | null;
 }
+
+/** The fields every typed state takes from the game's answer. */
+export const shownIn = (answer: GameAnswer): GameShown => ({ clock: answer.clock && toGameClock(answer.clock) });
 
 /** `data` as an instance of its GraphQL class: a union's resolveType names the class of what it is given. */
 export const typedAs = <T extends object>(cls: abstract new () => T, data: T): T => Object.assign(Object.create(cls.prototype) as T, data);

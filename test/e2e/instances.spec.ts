@@ -23,8 +23,8 @@ describe('several referee instances on one database', () => {
     const bystander = await a.createGame({ kind: 'duel' });
     const [g, h] = [contested.game, bystander.game];
     await b.game(g.gameId); // b caches the contested game at the same version
-    const cardG = (a.legalActions(g, 0)[0] as { card: number }).card;
-    const cardH = (a.legalActions(h, 0)[0] as { card: number }).card;
+    const cardG = (a.answer(g, 0).legalActions[0] as { card: number }).card;
+    const cardH = (a.answer(h, 0).legalActions[0] as { card: number }).card;
     const play = (card: number) => ({ type: 'play', card });
     const [fromA, fromB, other] = await Promise.all([
       a.act(g.gameId, contested.tokens[0].token, 'a-move', play(cardG), g.version),
@@ -42,11 +42,11 @@ describe('several referee instances on one database', () => {
     const b = otherInstance();
     const { game, tokens } = await a.createGame({ kind: 'duel' });
     await b.game(game.gameId);
-    const first = await a.act(game.gameId, tokens[0].token, 'first', { type: 'play', card: (a.legalActions(game, 0)[0] as { card: number }).card });
+    const first = await a.act(game.gameId, tokens[0].token, 'first', { type: 'play', card: (a.answer(game, 0).legalActions[0] as { card: number }).card });
     expect(first.accepted).toBe(true);
     const fresh = await a.game(game.gameId);
     const seat = fresh.engine.toAct(fresh.state)[0];
-    const card = (a.legalActions(fresh, seat)[0] as { card: number }).card;
+    const card = (a.answer(fresh, seat).legalActions[0] as { card: number }).card;
     // b still holds the version before `first`; its append conflicts, it reloads and the move stands.
     const second = await b.act(game.gameId, tokens[seat].token, 'second', { type: 'play', card });
     expect(second).toMatchObject({ accepted: true, version: expect.any(Number) });
@@ -62,7 +62,7 @@ describe('several referee instances on one database', () => {
       expect((await b.game(game.gameId)).version).toBe(game.version);
       const told: number[] = [];
       b.bus.on(game.gameId, (appended: { steps: { event: { seq: number } }[] }) => told.push(...appended.steps.map((s) => s.event.seq)));
-      const card = (a.legalActions(game, 0)[0] as { card: number }).card;
+      const card = (a.answer(game, 0).legalActions[0] as { card: number }).card;
       const moved = await a.act(game.gameId, tokens[0].token, 'told', { type: 'play', card });
       if (!moved.accepted) throw new Error(moved.message);
       // Told through the database's notification (or directly, on the embedded one): no polling by b.
@@ -76,7 +76,7 @@ describe('several referee instances on one database', () => {
       await c.game(game.gameId);
       const now = await a.game(game.gameId);
       const seat = now.engine.toAct(now.state)[0];
-      const next = (a.legalActions(now, seat)[0] as { card: number }).card;
+      const next = (a.answer(now, seat).legalActions[0] as { card: number }).card;
       const again = await a.act(game.gameId, tokens[seat].token, 'told-2', { type: 'play', card: next });
       if (!again.accepted) throw new Error(again.message);
       expect((await c.game(game.gameId, undefined, again.version)).version).toBeGreaterThanOrEqual(again.version);
@@ -97,7 +97,7 @@ describe('several referee instances on one database', () => {
     const mine = await fetch(url, { headers: { authorization: `Bearer ${tokens[0].token}`, 'if-none-match': etag } });
     expect(mine.status).toBe(200);
     expect(mine.headers.get('etag')).toBe(`"${game.version}-0"`);
-    const moved = await a.act(game.gameId, tokens[0].token, 'etag', { type: 'play', card: (a.legalActions(game, 0)[0] as { card: number }).card });
+    const moved = await a.act(game.gameId, tokens[0].token, 'etag', { type: 'play', card: (a.answer(game, 0).legalActions[0] as { card: number }).card });
     if (!moved.accepted) throw new Error(moved.message);
     const after = await fetch(`${url}?atLeastVersion=${moved.version}`, { headers: { 'if-none-match': etag } });
     expect(after.status).toBe(200);

@@ -34,7 +34,7 @@ describe('long work does not hold up other requests', () => {
     expect(long.game.version).toBeGreaterThan(2000);
     const duel = await referee.createGame({ kind: 'duel' });
     const seat = duel.game.engine.toAct(duel.game.state)[0];
-    const card = (referee.legalActions(duel.game, seat)[0] as { card: number }).card;
+    const card = (referee.answer(duel.game, seat).legalActions[0] as { card: number }).card;
     const finished: string[] = [];
     const verifications = Array.from({ length: 30 }, () => referee.verify(long.game.gameId).then((v) => finished.push(v.ok ? 'verified' : 'FAILED')));
     const move = referee.act(duel.game.gameId, duel.tokens[seat].token, 'during', { type: 'play', card }).then((r) => finished.push(r.accepted ? 'move' : 'refused'));

@@ -2,9 +2,9 @@ import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graph
 import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
-import { backgammonEngine, legalPlays, playsForPosition, type BackgammonAction, type BackgammonState, type BackgammonView, type ResignationLevel } from '../../engines/backgammon/index.js';
+import { backgammonEngine, legalPlays, playsForPosition, type BackgammonAction, type BackgammonState, type ResignationLevel } from '../../engines/backgammon/index.js';
 import { RefereeError } from '../../referee/core/errors.js';
-import type { LiveGame } from '../../referee/application/live-games.js';
+import type { GameSnapshot } from '../../referee/application/game-answer.js';
 import { RefereeService } from '../../referee/application/referee.service.js';
 import { checkRuleset, createTypedGame, definedOptions, seatPlans } from '../rulesets.js';
 import { BackgammonResignationLevel } from './dto/enums.js';
@@ -84,7 +84,7 @@ export class BackgammonResolver {
   @Query(() => BackgammonPosition, { description: 'The board, dice, cube, score and whose turn, typed, with the gnubg Position ID and Match ID' })
   async backgammonPosition(@Args('gameId', { type: () => ID, description: 'A backgammon game' }) gameId: string): Promise<BackgammonPosition> {
     const game = await this.backgammonGame(gameId);
-    return toPosition(game, this.referee.view(game, 'spectator') as BackgammonView);
+    return toPosition(game, this.referee.answer(game, 'spectator'));
   }
 
   @Mutation(() => CreateGameResult, { description: 'Create a backgammon game (a money game or a match) with a typed ruleset' })
@@ -127,7 +127,7 @@ export class BackgammonResolver {
   }
 
   /** The game, refused unless it is backgammon: these typed actions mean nothing to another engine. */
-  private backgammonGame(gameId: string): Promise<LiveGame> {
+  private backgammonGame(gameId: string): Promise<GameSnapshot> {
     return this.referee.game(gameIdOf(gameId), backgammonEngine.kind);
   }
 

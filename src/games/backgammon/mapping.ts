@@ -1,8 +1,8 @@
 /** Engine values to the typed GraphQL objects: checker locations become numbers (bar 25, off 0). */
-import { seatsToAct } from '../../api/mapping.js';
 import { locationNumber } from '../../engines/backgammon/board.js';
 import type { BackgammonAction, BackgammonView, CheckerMove, PlayedMove, PlayOption } from '../../engines/backgammon/index.js';
-import type { LiveGame } from '../../referee/application/live-games.js';
+import type { GameAnswer, GameSnapshot } from '../../referee/application/game-answer.js';
+import { shownIn } from '../typed-game.js';
 import type { BackgammonActionTaken, BackgammonLegalActions } from './dto/answers.js';
 import type { BackgammonCheckerMove, BackgammonPlay } from './dto/play.js';
 import type { BackgammonPosition } from './dto/position.js';
@@ -11,14 +11,15 @@ const toCheckerMove = (m: PlayedMove): BackgammonCheckerMove => ({ from: locatio
 
 export const toPlay = (p: PlayOption): BackgammonPlay => ({ ...p, moves: p.moves.map(toCheckerMove) });
 
-/** The position; `toAct` as the generic Game answers it (nobody acts while seats are open). */
-export function toPosition(game: LiveGame, view: BackgammonView): BackgammonPosition {
+/** The position as the game's answer shows it; `toAct` as the generic Game answers it (nobody acts while seats are open). */
+export function toPosition(game: GameSnapshot, answer: GameAnswer): BackgammonPosition {
+  const view = answer.view as BackgammonView;
   return {
     ...view,
-    live: game,
+    ...shownIn(answer),
     gameId: game.gameId,
     version: game.version,
-    toAct: seatsToAct(game),
+    toAct: answer.toAct,
     lastTurn: view.lastTurn && { ...view.lastTurn, moves: view.lastTurn.moves.map(toCheckerMove) },
   };
 }

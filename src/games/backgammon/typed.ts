@@ -1,16 +1,16 @@
 /** Backgammon's typed answers on the generic API (Game.state, Game.legalMoves, outcomes and event details). */
-import { type BackgammonAction, type BackgammonState, type BackgammonView, type GameResult, legalPlays } from '../../engines/backgammon/index.js';
+import { type BackgammonAction, type BackgammonState, type GameResult, legalPlays } from '../../engines/backgammon/index.js';
 import { type TypedGame, typedAs } from '../typed-game.js';
 import { BackgammonActionTaken, BackgammonLegalActions, BackgammonOutcome } from './dto/answers.js';
 import { BackgammonPosition } from './dto/position.js';
 import { toActionTaken, toLegalActions, toPosition } from './mapping.js';
 
 export const backgammonTyped: TypedGame<BackgammonPosition, BackgammonLegalActions, BackgammonOutcome, BackgammonActionTaken> = {
-  state: (game, view) => typedAs(BackgammonPosition, toPosition(game, view as BackgammonView)),
-  legalMoves: (game, viewer, actions) =>
+  state: (game, answer) => typedAs(BackgammonPosition, toPosition(game, answer)),
+  legalMoves: (game, answer) =>
     typedAs(
       BackgammonLegalActions,
-      toLegalActions(viewer === 'spectator' ? null : viewer, actions as BackgammonAction[], () => legalPlays(game.state as BackgammonState)),
+      toLegalActions(answer.seat, answer.legalActions as BackgammonAction[], () => legalPlays(game.state as BackgammonState)),
     ),
   outcomeDetail: ({ details }) => {
     const d = details as { matchLength: number; finalScore: number[]; games: GameResult[] } | undefined;

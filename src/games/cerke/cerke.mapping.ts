@@ -1,10 +1,10 @@
-import { seatsToAct } from '../../api/mapping.js';
 import type { GameStatusEnum } from '../../api/models.js';
 import { sideOf } from '../../engines/cerke/board.js';
 import type { GameResult, Hand, NegativeHand, SeasonResult, Side, StickCast } from '../../engines/cerke/index.js';
 import type { Outcome } from '../../engines/kit/index.js';
 import type { view } from '../../engines/cerke/view.js';
-import type { LiveGame } from '../../referee/application/live-games.js';
+import type { GameAnswer, GameSnapshot } from '../../referee/application/game-answer.js';
+import { shownIn } from '../typed-game.js';
 import type { CerkeHand, CerkeOutcome, CerkeSeasonResult, CerkeStateModel, CerkeStickCast } from './dto/state.model.js';
 
 /** What the Cerke engine shows a viewer. */
@@ -23,10 +23,11 @@ function toCast(cast: StickCast): CerkeStickCast {
 
 const toSeasonResult = (s: SeasonResult): CerkeSeasonResult => ({ ...s, hands: s.hands.map(toHand) });
 
-export function toCerkeState(game: LiveGame, v: CerkeView): CerkeStateModel {
+export function toCerkeState(game: GameSnapshot, answer: GameAnswer): CerkeStateModel {
+  const v = answer.view as CerkeView;
   const decision = v.pendingDecision;
   return {
-    live: game,
+    ...shownIn(answer),
     gameId: game.gameId,
     version: game.version,
     status: game.status as GameStatusEnum,
@@ -38,7 +39,7 @@ export function toCerkeState(game: LiveGame, v: CerkeView): CerkeStateModel {
     stake: v.stake,
     points: v.points,
     toMove: v.toMove,
-    toAct: seatsToAct(game),
+    toAct: answer.toAct,
     phase: v.phase,
     board: v.board,
     tam2: v.tam2,

@@ -3,9 +3,9 @@ import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { cerkeEngine, type CerkeAction } from '../../engines/cerke/index.js';
-import type { LiveGame } from '../../referee/application/live-games.js';
+import type { GameSnapshot } from '../../referee/application/game-answer.js';
 import { RefereeService } from '../../referee/application/referee.service.js';
-import { type CerkeView, toCerkeState } from './cerke.mapping.js';
+import { toCerkeState } from './cerke.mapping.js';
 import { CerkeCompleteStepArgs, CerkeDropArgs, CerkeLegalAction, CerkeMoveArgs, CerkeMoveTam2Args, CerkeTurnArgs } from './dto/actions.js';
 import { CerkeGameInput, CerkeRulesetCheck, CerkeRulesetInput } from './dto/ruleset.js';
 import { CerkeStateModel } from './dto/state.model.js';
@@ -80,13 +80,13 @@ export class CerkeResolver {
   async cerkeState(@Args('gameId', { type: () => ID, description: 'A Cerke game' }) gameId: string, @Context() ctx: GqlContext): Promise<CerkeStateModel> {
     const game = await this.cerkeGame(gameId);
     const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));
-    return toCerkeState(game, this.referee.view(game, viewer) as CerkeView);
+    return toCerkeState(game, this.referee.answer(game, viewer));
   }
 
   @Query(() => [CerkeLegalAction], { description: "Every legal action for the caller's seat now (empty for spectators and out of turn)" })
   async cerkeLegalActions(@Args('gameId', { type: () => ID, description: 'A Cerke game' }) gameId: string, @Context() ctx: GqlContext): Promise<CerkeAction[]> {
     const game = await this.cerkeGame(gameId);
-    return this.referee.legalActions(game, await this.referee.viewerOf(gameId, tokenOf(ctx))) as CerkeAction[];
+    return this.referee.answer(game, await this.referee.viewerOf(gameId, tokenOf(ctx))).legalActions as CerkeAction[];
   }
 
   @Query(() => String, { description: 'The game as a cerke_online record (as GET /api/games/:id/record serves it)' })
@@ -96,7 +96,7 @@ export class CerkeResolver {
   }
 
   /** The game, refused unless it is Cerke: these typed actions mean nothing to another engine. */
-  private cerkeGame(gameId: string): Promise<LiveGame> {
+  private cerkeGame(gameId: string): Promise<GameSnapshot> {
     return this.referee.game(gameIdOf(gameId), cerkeEngine.kind);
   }
 

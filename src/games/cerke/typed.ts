@@ -1,7 +1,7 @@
 /** Cerke's typed answers on the generic API (Game.state, Game.legalMoves, outcomes and event details). */
 import type { CerkeAction } from '../../engines/cerke/index.js';
 import { type TypedGame, typedAs } from '../typed-game.js';
-import { type CerkeView, toCerkeOutcome, toCerkeState } from './cerke.mapping.js';
+import { toCerkeOutcome, toCerkeState } from './cerke.mapping.js';
 import { CerkeLegalAction, CerkeLegalActions } from './dto/actions.js';
 import { CerkeOutcome, CerkeStateModel } from './dto/state.model.js';
 
@@ -9,8 +9,8 @@ import { CerkeOutcome, CerkeStateModel } from './dto/state.model.js';
 const toAction = (action: CerkeAction): CerkeLegalAction => typedAs(CerkeLegalAction, action as CerkeLegalAction);
 
 export const cerkeTyped: TypedGame<CerkeStateModel, CerkeLegalActions, CerkeOutcome, CerkeLegalAction> = {
-  state: (game, view) => typedAs(CerkeStateModel, toCerkeState(game, view as CerkeView)),
-  legalMoves: (_game, viewer, actions) => typedAs(CerkeLegalActions, { seat: viewer === 'spectator' ? null : viewer, actions: (actions as CerkeAction[]).map(toAction) }),
+  state: (game, answer) => typedAs(CerkeStateModel, toCerkeState(game, answer)),
+  legalMoves: (_game, answer) => typedAs(CerkeLegalActions, { seat: answer.seat, actions: (answer.legalActions as CerkeAction[]).map(toAction) }),
   outcomeDetail: (outcome) => {
     const detail = toCerkeOutcome(outcome);
     return detail && typedAs(CerkeOutcome, detail);

@@ -3,8 +3,8 @@ import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { JSONScalar } from '../../api/json.scalar.js';
 import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
-import { chickenFootEngine, rulesetWarnings, type ChickenFootAction, type ChickenFootView } from '../../engines/chicken-foot/index.js';
-import type { LiveGame } from '../../referee/application/live-games.js';
+import { chickenFootEngine, rulesetWarnings, type ChickenFootAction } from '../../engines/chicken-foot/index.js';
+import type { GameSnapshot } from '../../referee/application/game-answer.js';
 import { RefereeService } from '../../referee/application/referee.service.js';
 import { ChickenFootLegalActions, ChickenFootRulesetCheck } from './dto/answers.js';
 import { ChickenFootGameInput } from './dto/game.input.js';
@@ -66,14 +66,14 @@ export class ChickenFootResolver {
   async chickenFootTable(@Args('gameId', { type: () => ID, description: 'A Chicken Foot game' }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootTable> {
     const game = await this.chickenFootGame(gameId);
     const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));
-    return toTable(game, this.referee.view(game, viewer) as ChickenFootView);
+    return toTable(game, this.referee.answer(game, viewer));
   }
 
   @Query(() => ChickenFootLegalActions, { description: "Every legal play of the caller's seat now (tile and target), or whether it may draw or pass" })
   async chickenFootLegalActions(@Args('gameId', { type: () => ID, description: 'A Chicken Foot game' }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootLegalActions> {
     const game = await this.chickenFootGame(gameId);
-    const viewer = await this.referee.viewerOf(gameId, tokenOf(ctx));
-    return toLegalActions(viewer === 'spectator' ? null : viewer, this.referee.legalActions(game, viewer) as ChickenFootAction[]);
+    const answer = this.referee.answer(game, await this.referee.viewerOf(gameId, tokenOf(ctx)));
+    return toLegalActions(answer.seat, answer.legalActions as ChickenFootAction[]);
   }
 
   @Query(() => String, { description: 'The game record (arbiter-chicken-foot/1 JSON), once the game is over: until then it would reveal the hands' })
@@ -83,7 +83,7 @@ export class ChickenFootResolver {
   }
 
   /** The game, refused unless it is Chicken Foot: these typed actions mean nothing to another engine. */
-  private chickenFootGame(gameId: string): Promise<LiveGame> {
+  private chickenFootGame(gameId: string): Promise<GameSnapshot> {
     return this.referee.game(gameIdOf(gameId), chickenFootEngine.kind);
   }
 

@@ -1,14 +1,15 @@
-import { seatsToAct } from '../../api/mapping.js';
 import type { ChickenFootAction, ChickenFootView, RoundEnd } from '../../engines/chicken-foot/index.js';
-import type { LiveGame } from '../../referee/application/live-games.js';
+import type { GameAnswer, GameSnapshot } from '../../referee/application/game-answer.js';
+import { shownIn } from '../typed-game.js';
 import type { ChickenFootActionTaken, ChickenFootLegalActions } from './dto/answers.js';
 import type { ChickenFootTable } from './dto/table.js';
 
 /** The engine's view as the typed table (the view already holds only what this viewer may see). */
-export function toTable(game: LiveGame, view: ChickenFootView): ChickenFootTable {
+export function toTable(game: GameSnapshot, answer: GameAnswer): ChickenFootTable {
+  const view = answer.view as ChickenFootView;
   const round = view.round;
   return {
-    live: game,
+    ...shownIn(answer),
     gameId: game.gameId,
     version: game.version,
     status: view.status,
@@ -19,7 +20,7 @@ export function toTable(game: LiveGame, view: ChickenFootView): ChickenFootTable
     firstDealer: view.firstDealer,
     roundNumber: view.roundNumber,
     turn: view.toAct[0] ?? null,
-    toAct: seatsToAct(game),
+    toAct: answer.toAct,
     round: round && {
       number: round.number,
       dealer: round.dealer,

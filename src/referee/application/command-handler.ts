@@ -7,6 +7,7 @@ import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict, type EventStore } from '../store/event-store.js';
 import type { Clock } from './clock.js';
 import type { DeadlineTracker } from './deadlines.js';
+import { type GameSnapshot, snapshotOf } from './game-answer.js';
 import type { GameQueries } from './game-queries.js';
 import type { LiveGame, LiveGames, Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
@@ -21,6 +22,8 @@ export interface Accepted {
   status: LiveGame['status'];
   events: StoredEvent[];
   outcome: LiveGame['outcome'];
+  /** The game once the move was stored (for a retry: as it is now), for the answer's fields: nothing is loaded again. */
+  game: GameSnapshot;
 }
 export interface Rejected {
   accepted: false;
@@ -100,14 +103,14 @@ export class GameCommands {
               if (previous.actor !== seat) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used in this game; choose another`, game.version);
               if (previous.bodyHash !== bodyHash) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used for a different move`, game.version);
               const events = await this.queries.servedEvents(game, previous.fromSeq - 1, seat, previous.toSeq);
-              return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: game.outcome };
+              return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: game.outcome, game: snapshotOf(game) };
             },
             rejected: reject,
             accepted: (next, steps) => {
               this.metrics.inc('arbiter_moves_accepted_total', { kind });
               this.metrics.observe('arbiter_move_duration_seconds', { kind }, (performance.now() - started) / 1000);
               const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, seat));
-              return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome };
+              return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome, game: snapshotOf(next) };
             },
           }),
         );
@@ -185,7 +188,7 @@ export class GameCommands {
             rejected: reject,
             accepted: (next, steps) => {
               const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, viewer));
-              return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome };
+              return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome, game: snapshotOf(next) };
             },
           }),
         );

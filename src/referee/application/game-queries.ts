@@ -1,4 +1,4 @@
-import type { Outcome, Viewer } from '../../engines/kit/index.js';
+import type { Viewer } from '../../engines/kit/index.js';
 import { buildBundle, type Bundle, type Verdict, verifyInSlices } from '../core/audit.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
@@ -7,6 +7,7 @@ import { hidesInformation, statusOf } from '../core/game/state.js';
 import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, GameCursor, GameFilter, StoredGame } from '../store/event-store.js';
 import type { EventViews } from './event-views.js';
+import { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, snapshotOf, summaryOfRow } from './game-answer.js';
 import { isGameId, type LiveGame, type LiveGames } from './live-games.js';
 import type { SeatTokens } from './seat-tokens.js';
 import type { Slicer } from './slices.js';
@@ -21,7 +22,7 @@ export interface GamePageArgs {
 
 /** A page of games, newest first, with each game's cursor; `totalCount` counts all the filter matches (asked for separately). */
 export interface GamePage {
-  games: StoredGame[];
+  games: GameSummary[];
   cursors: string[];
   startCursor: string | null;
   endCursor: string | null;
@@ -30,12 +31,11 @@ export interface GamePage {
   totalCount(): Promise<number>;
 }
 
-/** A game at a point of its history (gameStateAt). */
+/** A game at a point of its history (gameStateAt): the game then, and its answer for a viewer (its clocks as they stood then). */
 export interface GameAt {
   seq: number;
-  view: unknown;
-  outcome: Outcome | null;
-  game: LiveGame;
+  game: GameSnapshot;
+  answer: GameAnswer;
 }
 
 /** Reads: games, views, events as each viewer may see them, history, lists, bundles and verification. */
@@ -62,15 +62,6 @@ export class GameQueries {
     return this.tokens.seatOf(gameId, token);
   }
 
-  view(game: LiveGame, viewer: Viewer): unknown {
-    return game.engine.view(game.state, viewer);
-  }
-
-  legalActions(game: LiveGame, viewer: Viewer): unknown[] {
-    if (viewer === 'spectator' || game.status !== 'ACTIVE') return [];
-    return game.engine.legalActions(game.state, viewer);
-  }
-
   async events(gameId: string, afterSeq: number, viewer: Viewer, limit = 1000): Promise<StoredEvent[]> {
     if (!Number.isInteger(afterSeq) || afterSeq < 0) throw new RefereeError('INVALID_INPUT', 'afterSeq must be a whole number, 0 or more');
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RefereeError('INVALID_INPUT', 'limit must be between 1 and 1000');
@@ -87,13 +78,15 @@ export class GameQueries {
     return this.store.events(game.gameId, afterSeq, undefined, untilSeq);
   }
 
-  /** The game as it was just after event `seq`: its view for `viewer`, its outcome by then, and the game at that point. */
-  async stateAt(gameId: string, seq: number, viewer: Viewer): Promise<GameAt> {
+  /** The game as it was just after event `seq`, and its answer for `viewer`; `now` is the time of the request. */
+  async stateAt(gameId: string, seq: number, viewer: Viewer, now: string): Promise<GameAt> {
     const game = await this.live.get(gameId);
     if (!Number.isInteger(seq) || seq < 1 || seq > game.version) throw new RefereeError('INVALID_INPUT', `seq must be between 1 and ${game.version}`);
     const folded = await this.slicer.run(foldGameInSlices(this.registry, gameId, await this.store.events(gameId, 0, undefined, seq), null));
-    const then: LiveGame = { ...game, ...folded, status: statusOf(folded) };
-    return { seq, view: folded.engine.view(folded.state, viewer), outcome: folded.engine.outcome(folded.state), game: then };
+    const then = snapshotOf({ ...game, ...folded, status: statusOf(folded) });
+    // A past state's clocks ran up to its last event's stamp; counting on to now would spend time nobody had.
+    const at = seq < game.version ? folded.clock?.at : null;
+    return { seq, game: then, answer: gameAnswer(then, viewer, at ?? now) };
   }
 
   /**
@@ -116,7 +109,7 @@ export class GameQueries {
     const games = backwards ? rows.slice(rows.length - Math.min(size, rows.length)) : rows.slice(0, size);
     const cursors = games.map(encodeCursor);
     return {
-      games,
+      games: games.map(summaryOfRow),
       cursors,
       startCursor: cursors[0] ?? null,
       endCursor: cursors.at(-1) ?? null,

@@ -4,7 +4,7 @@ import { decodeGameEvent } from '../core/game/events.js';
 import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, OutboxMessage } from '../store/event-store.js';
 import type { Clock } from './clock.js';
-import type { LiveGame } from './live-games.js';
+import type { GameSnapshot } from './game-answer.js';
 
 /** What a webhook registration may ask to be told. */
 export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT'] as const;
@@ -52,15 +52,15 @@ export interface NotificationStore {
 /** What the referee's commands and its deadline worker tell (see notificationsOf). */
 export interface Notifier {
   /** The messages a stored batch of events causes, to store with them. */
-  outbox(before: LiveGame, after: LiveGame, events: readonly StoredEvent[]): Promise<OutboxMessage[]>;
+  outbox(before: GameSnapshot, after: GameSnapshot, events: readonly StoredEvent[]): Promise<OutboxMessage[]>;
   /**
    * A seat of `game` (as stored) has `remainingMs` left: enqueues `game.time_running_low` for
    * each registration whose lowest threshold at or above it was not told yet this turn. Safe to
    * repeat: one message per registration, threshold and turn.
    */
-  timeRunningLow(game: LiveGame, seat: number, remainingMs: number): Promise<void>;
+  timeRunningLow(game: GameSnapshot, seat: number, remainingMs: number): Promise<void>;
   /** Per seat, the thresholds (seconds, highest first) registrations of the game want `timeRunningLow` called at; a seat past the end has none. */
-  lowTimeThresholds(game: LiveGame): Promise<number[][]>;
+  lowTimeThresholds(game: GameSnapshot): Promise<number[][]>;
 }
 
 const NONE: OutboxMessage[] = [];
@@ -118,7 +118,7 @@ interface Cause {
   data: Record<string, unknown>;
 }
 
-const seatsToAct = (g: LiveGame): number[] => (g.status === 'ACTIVE' ? g.engine.toAct(g.state) : []);
+const seatsToAct = (g: GameSnapshot): number[] => (g.status === 'ACTIVE' ? g.engine.toAct(g.state) : []);
 
 /**
  * Computes the webhook messages each stored batch of events causes, from the game before and
@@ -143,7 +143,7 @@ export class Notifications implements Notifier {
     private readonly clock: Clock,
   ) {}
 
-  async outbox(before: LiveGame, after: LiveGame, events: readonly StoredEvent[]): Promise<OutboxMessage[]> {
+  async outbox(before: GameSnapshot, after: GameSnapshot, events: readonly StoredEvent[]): Promise<OutboxMessage[]> {
     if (!this.any) return NONE;
     const registrations = await this.registrationsOf(after);
     if (registrations.length === 0) return NONE;
@@ -154,7 +154,7 @@ export class Notifications implements Notifier {
     return registrations.flatMap((r) => causes.flatMap((cause, n) => messageOf(r, after, cause, after.version, n, at) ?? []));
   }
 
-  async timeRunningLow(game: LiveGame, seat: number, remainingMs: number): Promise<void> {
+  async timeRunningLow(game: GameSnapshot, seat: number, remainingMs: number): Promise<void> {
     if (!this.any) return;
     // The turn is known by its deadline, which stays put while the seat's clock runs (a roll
     // and its play are one turn); time added or a pause moves it, and time may run low again.
@@ -181,7 +181,7 @@ export class Notifications implements Notifier {
     this.enqueued = listener;
   }
 
-  async lowTimeThresholds(game: LiveGame): Promise<number[][]> {
+  async lowTimeThresholds(game: GameSnapshot): Promise<number[][]> {
     // Asked on every move of a game with a clock: with no registration anywhere, no seat has thresholds.
     if (!this.any) return [];
     const perSeat = game.seats.map((): number[] => []);
@@ -228,7 +228,7 @@ export class Notifications implements Notifier {
     if (scope.tournamentId) for (const [id, held] of this.byGame) if (held.tournamentId === scope.tournamentId) this.byGame.delete(id);
   }
 
-  private async registrationsOf(game: LiveGame): Promise<readonly Registration[]> {
+  private async registrationsOf(game: GameSnapshot): Promise<readonly Registration[]> {
     const held = this.byGame.get(game.gameId);
     if (held) {
       // Most recently used last: a Map keeps its keys in the order they were set.
@@ -247,7 +247,7 @@ export class Notifications implements Notifier {
 }
 
 /** What a batch of events tells, in order: whose time ran out, who is now to act, how the game ended. */
-function causesOf(before: LiveGame, after: LiveGame, events: readonly StoredEvent[]): Cause[] {
+function causesOf(before: GameSnapshot, after: GameSnapshot, events: readonly StoredEvent[]): Cause[] {
   const causes: Cause[] = events.flatMap((e): Cause[] => {
     const typed = e.type === 'TimedOut' ? decodeGameEvent(e) : null;
     return typed?.ok && typed.value.type === 'TimedOut' ? [{ event: 'TIMED_OUT', seat: typed.value.payload.seat, toSeat: false, data: { rule: typed.value.payload.rule } }] : [];
@@ -262,7 +262,7 @@ function causesOf(before: LiveGame, after: LiveGame, events: readonly StoredEven
 }
 
 /** The seats of `game` a registration is about (none: the game is not its concern). */
-function seatsOf(r: Registration, game: LiveGame): number[] {
+function seatsOf(r: Registration, game: GameSnapshot): number[] {
   const all = game.seats.map((s) => s.index);
   if (r.gameId === game.gameId) return r.seat === null ? all : [r.seat];
   if (r.tournamentId !== null && r.tournamentId === game.tournamentId) return r.participantId === null ? all : game.seats.filter((s) => s.participantId === r.participantId).map((s) => s.index);
@@ -273,7 +273,7 @@ function seatsOf(r: Registration, game: LiveGame): number[] {
  * The message telling `r` of `cause`, or null when `r` did not ask for it or it is not about its
  * game or seat. Its id is derived from `identity`: by default the cause at this version.
  */
-function messageOf(r: Registration, game: LiveGame, cause: Cause, seq: number, n: number, at: string, identity = `${seq} ${cause.event}`): OutboxMessage | null {
+function messageOf(r: Registration, game: GameSnapshot, cause: Cause, seq: number, n: number, at: string, identity = `${seq} ${cause.event}`): OutboxMessage | null {
   if (!r.events.includes(cause.event)) return null;
   const seats = seatsOf(r, game);
   if (seats.length === 0 || (cause.toSeat && !seats.includes(cause.seat!))) return null;

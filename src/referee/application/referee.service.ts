@@ -3,7 +3,6 @@ import type { Outcome, Viewer } from '../../engines/kit/index.js';
 import type { Bundle, Verdict } from '../core/audit.js';
 import { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
-import { type ClockView, clockView } from '../core/game/clock.js';
 import type { GameCommand } from '../core/game/commands.js';
 import { gameDecider } from '../core/game/decider.js';
 import type { StoredEvent } from '../core/stream.js';
@@ -14,6 +13,7 @@ import { DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, UNTRACKED } f
 import { Freshness } from './freshness.js';
 import { GameCommands, type MoveResult } from './command-handler.js';
 import { EventViews } from './event-views.js';
+import { type GameAnswer, gameAnswer, type GameSnapshot, snapshotOf } from './game-answer.js';
 import { type GameAt, type GamePage, type GamePageArgs, GameQueries } from './game-queries.js';
 import { type CreateGameInput, GameSetup, type NewGameAnswer, type PreparedGame } from './game-setup.js';
 import { isGameId, type LiveGame, LiveGames } from './live-games.js';
@@ -63,7 +63,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
           deadlineStore,
           clock,
           {
-            game: (id, version) => this.game(id, undefined, version),
+            game: (id, version) => this.held(id, undefined, version),
             timeOut: (id, seat, at) => this.commands.timeOut(id, seat, at),
             notifier: () => attachedNotifier(store),
           },
@@ -101,12 +101,13 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.live.bus;
   }
 
-  createGame(input: CreateGameInput): Promise<NewGameAnswer> {
-    return this.setup.create(input);
+  async createGame(input: CreateGameInput): Promise<NewGame> {
+    return created(await this.setup.create(input));
   }
 
-  join(gameId: string, input: { seat?: number | null; name?: string | null; clientSeed?: string | null }): Promise<{ game: LiveGame; seat: number; token: string }> {
-    return this.commands.join(gameId, input);
+  async join(gameId: string, input: { seat?: number | null; name?: string | null; clientSeed?: string | null }): Promise<{ game: GameSnapshot; seat: number; token: string }> {
+    const joined = await this.commands.join(gameId, input);
+    return { ...joined, game: snapshotOf(joined.game) };
   }
 
   /** A seat's action; `kind`, when given, refuses a game of another kind (a typed mutation names its game). */
@@ -143,11 +144,6 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return token && (await this.organizes?.(gameId, token)) ? this.commands.byOrganizer(gameId, byOrganizer) : bySeat();
   }
 
-  /** The game's clocks as of now (the injected clock's), or null for a game without a time control. */
-  clockOf(game: LiveGame): ClockView | null {
-    return clockView(game, this.clock.now().toISOString());
-  }
-
   /** The seat concedes the whole game. */
   resign(gameId: string, token: string | null, moveId: unknown, expectedVersion?: number | null): Promise<MoveResult> {
     return this.commands.move(gameId, token, moveId, expectedVersion, { kind: 'resign' });
@@ -172,16 +168,21 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.live.onTournamentGameEnded(told);
   }
 
-  importRecord(kind: string, text: string): Promise<NewGameAnswer> {
-    return this.records.import(kind, text);
+  async importRecord(kind: string, text: string): Promise<NewGame> {
+    return created(await this.records.import(kind, text));
   }
 
   record(gameId: string): Promise<{ contentType: string; text: string }> {
     return this.records.export(gameId);
   }
 
-  /** With `atLeastVersion`, never older than that version (read-your-writes across instances). */
-  async game(gameId: string, kind?: string, atLeastVersion?: number | null): Promise<LiveGame> {
+  /** The game by id (of `kind`, when given); with `atLeastVersion`, never older than that version (read-your-writes across instances). */
+  async game(gameId: string, kind?: string, atLeastVersion?: number | null): Promise<GameSnapshot> {
+    return snapshotOf(await this.held(gameId, kind, atLeastVersion));
+  }
+
+  /** The game as held, secrets and all, for the application's own parts. */
+  private async held(gameId: string, kind?: string, atLeastVersion?: number | null): Promise<LiveGame> {
     if (atLeastVersion === undefined || atLeastVersion === null) return this.queries.game(gameId, kind);
     if (!Number.isSafeInteger(atLeastVersion) || atLeastVersion < 0) throw new RefereeError('INVALID_INPUT', 'atLeastVersion must be a whole number, 0 or more');
     if (isGameId(gameId)) await this.live.atLeast(gameId, atLeastVersion);
@@ -199,12 +200,9 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.queries.viewerOf(gameId, token);
   }
 
-  view(game: LiveGame, viewer: Viewer): unknown {
-    return this.queries.view(game, viewer);
-  }
-
-  legalActions(game: LiveGame, viewer: Viewer): unknown[] {
-    return this.queries.legalActions(game, viewer);
+  /** The game's answer for `viewer`, its clocks as of now (the injected clock's). */
+  answer(game: GameSnapshot, viewer: Viewer): GameAnswer {
+    return gameAnswer(game, viewer, this.clock.now().toISOString());
   }
 
   events(gameId: string, afterSeq: number, viewer: Viewer, limit?: number): Promise<StoredEvent[]> {
@@ -212,7 +210,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   }
 
   stateAt(gameId: string, seq: number, viewer: Viewer): Promise<GameAt> {
-    return this.queries.stateAt(gameId, seq, viewer);
+    return this.queries.stateAt(gameId, seq, viewer, this.clock.now().toISOString());
   }
 
   list(filter: GameFilter, page?: GamePageArgs): Promise<GamePage> {
@@ -241,3 +239,8 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.live.stats();
   }
 }
+
+/** A new game as the API answers it: the game and the tokens of the seats taken. */
+export type NewGame = { game: GameSnapshot; tokens: NewGameAnswer['tokens'] };
+
+const created = ({ game, tokens }: NewGameAnswer): NewGame => ({ game: snapshotOf(game), tokens });
