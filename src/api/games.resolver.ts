@@ -293,7 +293,8 @@ export class GamesResolver {
 
   @ResolveField(() => GameOutcome, { nullable: true, description: 'How the game ended, typed; null while it goes on (result is the same as JSON)' })
   async outcome(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<GameOutcome | null> {
-    return typedOutcome(game.kind, (await this.shown(game, ctx)).answer.outcome);
+    const { outcome } = (await this.shown(game, ctx)).answer;
+    return outcome && typedOutcome(game.kind, outcome);
   }
 
   @ResolveField(() => Fairness, { description: "How this game's randomness can be checked: the seed commitment, the server seed once revealed, and the client seeds" })

@@ -4,7 +4,7 @@
  * src/games/typed-game.ts); the JSON fields (`view`, `legalActions`, `result`, `payload`) stay
  * for generic clients.
  */
-import { Field, Int, ObjectType, createUnionType } from '@nestjs/graphql';
+import { Field, Float, Int, ObjectType, createUnionType } from '@nestjs/graphql';
 import { backgammonEngine } from '../engines/backgammon/index.js';
 import { cerkeEngine } from '../engines/cerke/index.js';
 import { chickenFootEngine } from '../engines/chicken-foot/index.js';
@@ -20,7 +20,8 @@ import { ChickenFootTable } from '../games/chicken-foot/dto/table.js';
 import { chickenFootTyped } from '../games/chicken-foot/typed.js';
 import { type TypedGame, typedAs } from '../games/typed-game.js';
 import { hashOf } from '../referee/core/canonical.js';
-import { isChanceType } from '../referee/core/game/events.js';
+import { decodeServedEvent } from '../referee/core/game/views.js';
+import type { StoredEvent } from '../referee/core/stream.js';
 import type { GameAnswer, GameSnapshot } from '../referee/application/game-answer.js';
 import { JSONScalar } from './json.scalar.js';
 
@@ -138,10 +139,60 @@ export class SeedRevealedDetail {
   @Field({ description: 'The server seed (hex); its SHA-256 is the seed commitment' }) serverSeed: string;
 }
 
+@ObjectType({ description: "A seat's time ran out" })
+export class TimedOutDetail {
+  @Field(() => Int, { description: 'The seat out of time' }) seat: number;
+  @Field({ description: 'What the ruleset makes of it: "concede" (the seat lost the game) or "autoPlay" (the referee plays for it until the round ends)' }) rule: string;
+}
+
+@ObjectType({ description: 'Time was added to a seat' })
+export class TimeAddedDetail {
+  @Field(() => Int, { description: 'The seat that got the time' }) seat: number;
+  @Field(() => Float, { description: 'Milliseconds added' }) ms: number;
+  @Field(() => Int, { nullable: true, description: "The seat that gave it (its own vacation, or a gift); null: the organizer of the game's tournament" }) bySeat: number | null;
+  @Field({ description: "The seat's own vacation (correspondence), taken from its vacation allowance" }) vacation: boolean;
+}
+
+@ObjectType({ description: 'A seat asked to pause the clocks (they pause once every seat asked)' })
+export class PauseRequestedDetail {
+  @Field(() => Int, { description: 'The seat that asked' }) seat: number;
+}
+
+@ObjectType({ description: "A seat asked to resume the seats' pause (the clocks run once every seat asked)" })
+export class ResumeRequestedDetail {
+  @Field(() => Int, { description: 'The seat that asked' }) seat: number;
+}
+
+@ObjectType({ description: 'The clocks stopped' })
+export class ClockPausedDetail {
+  @Field({ description: '"organizer" (the organizer of the game\'s tournament paused them) or "seats" (every seat asked)' }) by: string;
+}
+
+@ObjectType({ description: 'The clocks run again' })
+export class ClockResumedDetail {
+  @Field({ description: '"organizer" (the organizer of the game\'s tournament resumed them) or "seats" (every seat asked)' }) by: string;
+}
+
 export const GameEventDetail = createUnionType({
   name: 'GameEventDetail',
   description: 'An event, typed: what happened in it, as the viewer may see it',
-  types: () => [GameCreatedDetail, SeatJoinedDetail, GameStartedDetail, ActionTakenDetail, ResignedDetail, ChanceDrawnDetail, GameEndedDetail, SeedRevealedDetail] as const,
+  types: () =>
+    [
+      GameCreatedDetail,
+      SeatJoinedDetail,
+      GameStartedDetail,
+      ActionTakenDetail,
+      ResignedDetail,
+      ChanceDrawnDetail,
+      GameEndedDetail,
+      SeedRevealedDetail,
+      TimedOutDetail,
+      TimeAddedDetail,
+      PauseRequestedDetail,
+      ResumeRequestedDetail,
+      ClockPausedDetail,
+      ClockResumedDetail,
+    ] as const,
   resolveType: byClass,
 });
 
@@ -157,43 +208,55 @@ export function typedLegalMoves(game: GameSnapshot, answer: GameAnswer): typeof 
   return typedGame(game.kind)?.legalMoves(game, answer) ?? null;
 }
 
-export function typedOutcome(kind: string, outcome: Outcome | null): GameOutcome | null {
-  if (!outcome) return null;
+export function typedOutcome(kind: string, outcome: Outcome): GameOutcome {
   const detail = typedGame(kind)?.outcomeDetail(outcome) ?? null;
   return typedAs(GameOutcome, { winners: outcome.winners, points: outcome.points, summary: outcome.summary, detail });
 }
 
-type Payload = Record<string, unknown>;
-type ServedChance = { ranges: number[]; values?: number[]; source: string; hidden?: boolean; commitment?: string };
-
-/** An event as served to a viewer (a hidden draw as its commitment, an action through the engine's action view), typed. */
-export function eventDetail(kind: string, e: { type: string; actor: number | null; payload: unknown }): typeof GameEventDetail | null {
-  const p = (e.payload ?? {}) as Payload;
+/** An event as served to a viewer (a hidden draw as its commitment, an action through the engine's action view), typed; null for a row that is none of a game's events. */
+export function eventDetail(kind: string, stored: StoredEvent): typeof GameEventDetail | null {
+  const decoded = decodeServedEvent(stored);
+  if (!decoded.ok) return null;
+  const e = decoded.value;
   const game = typedGame(kind);
   switch (e.type) {
     case 'GameCreated': {
-      const seats = (p.seats ?? []) as { name?: string | null }[];
-      const { ruleset, rulesetHash, seedCommitment, randomSource } = p as Record<string, string>;
-      return typedAs(GameCreatedDetail, { kind: p.kind as string, ruleset, rulesetHash, seatNames: seats.map((s) => s.name ?? null), seedCommitment, randomSource, imported: p.imported === true });
+      const { ruleset, rulesetHash, seats, seedCommitment, randomSource, imported } = e.payload;
+      return typedAs(GameCreatedDetail, { kind: e.payload.kind, ruleset, rulesetHash, seatNames: seats.map((s) => s.name), seedCommitment, randomSource, imported });
     }
     case 'SeatJoined':
-      return typedAs(SeatJoinedDetail, { seat: p.seat as number, name: (p.name as string | null) ?? null });
+      return typedAs(SeatJoinedDetail, e.payload);
     case 'GameStarted':
-      return typedAs(GameStartedDetail, { clientSeeds: (p.clientSeeds ?? []) as (string | null)[] });
+      return typedAs(GameStartedDetail, { clientSeeds: e.payload.clientSeeds });
     case 'ActionTaken':
-      return typedAs(ActionTakenDetail, { seat: e.actor as number, action: game?.action(p.action) ?? null });
+      return typedAs(ActionTakenDetail, { seat: e.actor, action: game?.action(e.payload.action) ?? null });
     case 'Resigned':
-      return typedAs(ResignedDetail, { seat: e.actor as number });
+      return typedAs(ResignedDetail, { seat: e.actor });
+    case 'ChanceDrawn': {
+      const { chance, seen } = e.payload;
+      const hidden = chance.hidden === true;
+      // Served hidden, a draw has no values but its commitment; once the game is over it is served whole (its commitment recomputed).
+      const values = chance.values ? (game?.chanceValues?.(chance.values) ?? chance.values) : null;
+      const commitment = chance.commitment ?? (hidden && chance.values ? hashOf(chance.values) : null);
+      return typedAs(ChanceDrawnDetail, { label: e.label, values, commitment, hidden, source: chance.source, seen });
+    }
     case 'GameEnded':
-      return typedAs(GameEndedDetail, { outcome: typedOutcome(kind, p.outcome as Outcome)!, adjudication: (p.adjudication as { reason?: string } | undefined)?.reason ?? null });
+      return typedAs(GameEndedDetail, { outcome: typedOutcome(kind, e.payload.outcome), adjudication: e.payload.adjudication?.reason ?? null });
     case 'SeedRevealed':
-      return typedAs(SeedRevealedDetail, { serverSeed: p.serverSeed as string });
+      return typedAs(SeedRevealedDetail, e.payload);
+    case 'TimedOut':
+      return typedAs(TimedOutDetail, e.payload);
+    case 'TimeAdded': {
+      const { seat, ms, by, vacation } = e.payload;
+      return typedAs(TimeAddedDetail, { seat, ms, bySeat: by === 'organizer' ? null : by, vacation });
+    }
+    case 'PauseRequested':
+      return typedAs(PauseRequestedDetail, e.payload);
+    case 'ResumeRequested':
+      return typedAs(ResumeRequestedDetail, e.payload);
+    case 'ClockPaused':
+      return typedAs(ClockPausedDetail, e.payload);
+    case 'ClockResumed':
+      return typedAs(ClockResumedDetail, e.payload);
   }
-  if (!isChanceType(e.type) || typeof p.chance !== 'object' || p.chance === null) return null;
-  const chance = p.chance as ServedChance;
-  const hidden = chance.hidden === true;
-  // Served hidden, a draw has no values but its commitment; once the game is over it is served whole (its commitment recomputed).
-  const values = chance.values ? (game?.chanceValues?.(chance.values) ?? chance.values) : null;
-  const commitment = chance.commitment ?? (hidden && chance.values ? hashOf(chance.values) : null);
-  return typedAs(ChanceDrawnDetail, { label: e.type, values, commitment, hidden, source: chance.source, seen: p.view ?? null });
 }

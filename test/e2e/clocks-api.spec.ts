@@ -175,6 +175,42 @@ describe(`the clock in the typed API, over REST and in records (${process.env.TE
     expect((await request(t.app.getHttpServer()).get(`/api/games/${plain.id}`).expect(200)).body.clock).toBeNull();
   });
 
+  it('every clock event has a typed detail in GameEvent.detail: time added, pause and resume asked and granted, a timeout', async () => {
+    const { id, tokens } = await createTyped('backgammon', { timeControl: { kind: 'CORRESPONDENCE', perMoveSeconds: 86_400, vacationSeconds: 2 * 86_400 } });
+    const seat = (await game(id)).clock!.running[0];
+    const clockCommand = async (mutation: string, token: string) => {
+      const answer = (await t.gql(`mutation($id: ID!) { r: ${mutation} { __typename } }`, { id }, token)).data.r;
+      expect(answer.__typename).toBe('MoveAccepted');
+    };
+    await clockCommand(`addTime(gameId: $id, seat: ${seat}, seconds: 86400, vacation: true)`, tokens[seat]);
+    await clockCommand(`addTime(gameId: $id, seat: ${seat}, seconds: 60)`, tokens[1 - seat]);
+    for (const mutation of ['pauseClock(gameId: $id)', 'resumeClock(gameId: $id)']) for (const by of [0, 1]) await clockCommand(mutation, tokens[by]);
+    clock.advance(5 * 86_400 * SECOND);
+    expect(await worker().tick()).toBeGreaterThanOrEqual(1);
+
+    const DETAILS = `query($id: ID!) { gameEvents(gameId: $id) { type detail {
+      __typename
+      ... on TimeAddedDetail { seat ms bySeat vacation }
+      ... on PauseRequestedDetail { seat }
+      ... on ResumeRequestedDetail { seat }
+      ... on ClockPausedDetail { by }
+      ... on ClockResumedDetail { by }
+      ... on TimedOutDetail { seat rule }
+    } } }`;
+    const clockEvents = (await t.gql(DETAILS, { id })).data.gameEvents.filter((e: { type: string }) => /Time|Pause|Resume|Clock/.test(e.type));
+    expect(clockEvents).toEqual([
+      { type: 'TimeAdded', detail: { __typename: 'TimeAddedDetail', seat, ms: 86_400 * SECOND, bySeat: seat, vacation: true } },
+      { type: 'TimeAdded', detail: { __typename: 'TimeAddedDetail', seat, ms: 60 * SECOND, bySeat: 1 - seat, vacation: false } },
+      { type: 'PauseRequested', detail: { __typename: 'PauseRequestedDetail', seat: 0 } },
+      { type: 'PauseRequested', detail: { __typename: 'PauseRequestedDetail', seat: 1 } },
+      { type: 'ClockPaused', detail: { __typename: 'ClockPausedDetail', by: 'seats' } },
+      { type: 'ResumeRequested', detail: { __typename: 'ResumeRequestedDetail', seat: 0 } },
+      { type: 'ResumeRequested', detail: { __typename: 'ResumeRequestedDetail', seat: 1 } },
+      { type: 'ClockResumed', detail: { __typename: 'ClockResumedDetail', by: 'seats' } },
+      { type: 'TimedOut', detail: { __typename: 'TimedOutDetail', seat, rule: 'concede' } },
+    ]);
+  });
+
   it('backgammon lost on time: the .mat says so in a comment line and ends with the forfeit, and imports as that concession', async () => {
     const { id } = await createTyped('backgammon', { ruleset: { matchLength: 5 }, seats: [{ name: 'Ann' }, { name: 'Bob' }], timeControl: { kind: 'FISCHER', baseSeconds: 60 } });
     const late = (await game(id)).clock!.running[0];

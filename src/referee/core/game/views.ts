@@ -1,7 +1,7 @@
-import type { ReplayEntry, Viewer } from '../../../engines/kit/index.js';
+import { fail, ok, type ReplayEntry, type Result, type Viewer } from '../../../engines/kit/index.js';
 import { hashOf } from '../canonical.js';
-import type { StoredEvent } from '../stream.js';
-import { decodeGameEvent } from './events.js';
+import { MALFORMED, type StoredEvent } from '../stream.js';
+import { type Chance, decodeGameEvent, type GameEvent, isChanceType } from './events.js';
 import type { GameState } from './state.js';
 
 /**
@@ -24,6 +24,41 @@ export function viewEvent(g: Pick<GameState, 'engine' | 'ended'>, e: StoredEvent
     return { ...e, payload: { ...typed.payload, action: engine.actionView(before, after, typed.actor, typed.payload.action, viewer) } };
   }
   return e;
+}
+
+/**
+ * A chance draw as served: its values, or, while a hidden draw is kept from the viewer, the
+ * commitment to them (SHA-256 of their canonical JSON) in their place.
+ */
+export type ServedChance = Omit<Chance, 'values'> & ({ values: number[]; commitment?: undefined } | { values?: undefined; commitment: string });
+
+/**
+ * A game's event as a viewer is served it (viewEvent): as stored, but for a draw, which may hold
+ * a commitment instead of its values and what the viewer is shown of it (`seen`; null when the
+ * draw is public), and an action, which is the engine's view of it while the game runs.
+ */
+export type ServedGameEvent = Exclude<GameEvent, { type: 'ChanceDrawn' }> | { type: 'ChanceDrawn'; label: string; payload: { chance: ServedChance; seen: unknown } };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCountList = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x));
+
+/** The typed event of a served row: what viewEvent serves, read back with the shapes checked. */
+export function decodeServedEvent(e: StoredEvent): Result<ServedGameEvent> {
+  const decoded = decodeGameEvent(e);
+  if (decoded.ok) {
+    const event = decoded.value;
+    return event.type === 'ChanceDrawn' ? ok({ ...event, payload: { chance: event.payload.chance, seen: null } }) : ok(event);
+  }
+  const p = e.payload;
+  const c = p.chance;
+  // A hidden draw served while the game runs: its commitment instead of its values, and what the viewer is shown.
+  if (!isChanceType(e.type) || !isObject(c) || !isCountList(c.ranges) || typeof c.commitment !== 'string' || (c.source !== 'fair' && c.source !== 'supplied')) return decoded;
+  const chance: ServedChance = { ranges: c.ranges, source: c.source, commitment: c.commitment, ...(c.hidden === true ? { hidden: true } : {}) };
+  if (c.counter !== undefined) {
+    if (!isCountList(c.counter) || c.counter.length !== 2) return fail(MALFORMED, "a draw's counter is [first, next)");
+    chance.counter = [c.counter[0], c.counter[1]];
+  }
+  return ok({ type: 'ChanceDrawn', label: e.type, payload: { chance, seen: p.view ?? null } });
 }
 
 /** A game's events as replay entries, for its record format (timeouts marked for the formats that can say so). */
