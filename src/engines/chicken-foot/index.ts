@@ -12,6 +12,8 @@ import { actionView, chanceView, outcome, view } from './views.js';
 
 export const chickenFootEngine: Engine<ChickenFootRuleset, ChickenFootState, ChickenFootAction> = {
   kind: 'chicken-foot',
+  // Pips left in hand: the fewer, the better.
+  pointsOrder: 'lower',
   parseRuleset,
   seatCount: (ruleset) => ruleset.players,
   parseAction: game.parseAction,

@@ -150,4 +150,6 @@ export interface EngineClock<R = unknown, S = unknown, A = unknown> {
 export interface Engine<R = unknown, S = unknown, A = unknown> extends EngineParsing<R, A>, EngineRules<R, S, A>, EngineViews<S, A>, EngineRecords<R, A>, EngineClock<R, S, A> {
   /** Stable identifier used in URLs and the database: 'backgammon', 'chicken-foot', 'cerke'. */
   readonly kind: string;
+  /** Whether an outcome's `points` are better when higher (the default: points won) or lower (Chicken Foot's pips); tournaments rank game points by it. */
+  readonly pointsOrder?: 'higher' | 'lower';
 }

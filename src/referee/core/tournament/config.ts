@@ -89,8 +89,6 @@ export interface TournamentConfigInput {
 }
 
 const FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'tables'];
-/** Games whose game points are better when lower (T1.9: Chicken Foot pips). */
-const FEWER_IS_BETTER = new Set(['chicken-foot']);
 const MAX_ROUNDS = 64;
 const MAX_NAME = 120;
 
@@ -218,7 +216,8 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     requestedByePoints: format(requestedBye),
     maxRequestedByes,
     tieBreaks: tieBreaks.value,
-    gamePointsOrder: FEWER_IS_BETTER.has(input.kind) ? 'lower' : 'higher',
+    // T1.9: the game says whether its points are better higher or lower (Chicken Foot pips).
+    gamePointsOrder: engine.pointsOrder ?? 'higher',
     rrNumbering,
     koSeeding,
     gamesPerMatch,
