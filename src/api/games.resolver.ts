@@ -9,6 +9,7 @@ import { normaliseRuleset } from '../games/ruleset-spellings.js';
 import { createTypedGame, seatPlans } from '../games/rulesets.js';
 import { tokenOf, type GqlContext } from './caller.js';
 import { asGraphQLError } from './error.filter.js';
+import { Limits } from './limits.js';
 import { JSONScalar } from './json.scalar.js';
 import {
   asGameEvent,
@@ -67,6 +68,7 @@ export class GamesResolver {
     return toGame(await this.referee.game(gameIdOf(id), undefined, atLeastVersion));
   }
 
+  @Limits({ page: { default: 20, max: 100 } })
   @Query(() => GameConnection, {
     description: 'Games, newest first, as a Relay cursor connection: `first` after a cursor pages forwards (20 by default), `last` before a cursor pages backwards (not both)',
   })
@@ -96,7 +98,7 @@ export class GamesResolver {
     };
   }
 
-  @Query(() => [GameEvent], { description: 'Events after a sequence number, as the caller may see them' })
+  @Query(() => [GameEvent], { complexity: 50, description: 'Events after a sequence number, as the caller may see them' })
   async gameEvents(
     @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
     @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0, description: 'Only events with a higher seq (0: from the first event)' }) afterSeq: number | null,
@@ -111,7 +113,8 @@ export class GamesResolver {
     return ofGame(game, await this.referee.events(gameId, after, await this.viewer(gameId, ctx), most));
   }
 
-  @Query(() => PastGame, { description: 'The game as it was just after event `seq` (replayed from the log)' })
+  @Limits({ expensive: true })
+  @Query(() => PastGame, { complexity: 50, description: 'The game as it was just after event `seq` (replayed from the log)' })
   async gameStateAt(
     @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
     @Args('seq', { type: () => Int, description: 'The event to stop after, from 1 to the game version' }) seq: number,
@@ -123,12 +126,15 @@ export class GamesResolver {
     return { seq, view: answer.view, result: answer.outcome, shown: { game, answer } };
   }
 
-  @Query(() => Verdict, { description: 'Recomputes the hash chain, every random outcome and every move' })
+  @Limits({ expensive: true })
+  @Query(() => Verdict, { complexity: 100, description: 'Recomputes the hash chain, every random outcome and every move' })
   verifyGame(@Args('gameId', { type: () => ID, description: 'The game to check' }) gameId: string): Promise<Verdict> {
     return this.referee.verify(gameIdOf(gameId));
   }
 
+  @Limits({ creates: true })
   @Mutation(() => CreateGameResult, {
+    complexity: 10,
     description: 'Create a game of any kind with a JSON ruleset; answers the game and the tokens of the seats taken (the typed create mutations per game are preferred)',
   })
   async createGame(@Args('input', { description: 'The kind, ruleset and seats' }) input: CreateGameInput): Promise<typeof CreateGameResult> {
@@ -209,7 +215,8 @@ export class GamesResolver {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.resumeClock(gameId, tokenOf(ctx)));
   }
 
-  @Mutation(() => CreateGameResult, { description: "Replays a record in the game's own format into a new game" })
+  @Limits({ expensive: true, creates: true })
+  @Mutation(() => CreateGameResult, { complexity: 100, description: "Replays a record in the game's own format into a new game" })
   async importGame(
     @Args('kind', { description: 'The game kind of the record (one of gameKinds)' }) kind: string,
     @Args('record', { description: "The record's text: a GNU Backgammon .mat, an arbiter-chicken-foot/1 JSON or a cerke_online record" }) record: string,

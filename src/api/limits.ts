@@ -8,6 +8,7 @@ import {
   type ExecutionArgs,
   type FragmentDefinitionNode,
   GraphQLError,
+  type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
   getNamedType,
@@ -24,6 +25,7 @@ import {
   validate,
 } from 'graphql';
 import type { Context as WsContext, ServerOptions as WsServerOptions } from 'graphql-ws';
+import { Extensions } from '@nestjs/graphql';
 import type { Config } from '../config/config.js';
 import { sha256Hex } from '../referee/core/canonical.js';
 import { addressKey, addressOf, clientAddress, type GqlContext, isGraphqlPath, pathOf, type TrustProxy, tokenOf } from './caller.js';
@@ -42,52 +44,33 @@ export const MAX_QUERY_TOKENS = 5000;
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 export const MAX_INTROSPECTION_DEPTH = 16;
 
-/** Fields that cost more than 1 in an operation's complexity (`Parent.field`). */
-export const FIELD_COSTS: Readonly<Record<string, number>> = {
-  'Query.verifyGame': 100,
-  'Query.gameStateAt': 50,
-  'Query.gameEvents': 50,
-  'Query.backgammonRecord': 50,
-  'Query.cerkeRecord': 50,
-  'Query.chickenFootRecord': 50,
-  'Mutation.importGame': 100,
-  'Mutation.createGame': 10,
-  'Mutation.createChickenFootGame': 10,
-  'Mutation.createBackgammonGame': 10,
-  'Mutation.createCerkeGame': 10,
-  'Mutation.createTournament': 10,
-  'Mutation.pairRound': 10,
+/**
+ * What the limits count of a field besides its cost (the `complexity` option of its decorator, 1
+ * when none): set on the field with `@Limits(...)`, read from the schema's field extensions.
+ */
+export interface FieldLimits {
+  /** It replays or checks a whole game: at most `maxExpensiveFields` of them per operation (aliases counted). */
+  expensive?: true;
+  /** It makes a game (or a tournament, or a round's games): counted against the creation quota of the caller's address. */
+  creates?: true;
+  /** A list whose selection is paid once per item it may answer: `first` or `last` (a literal; a variable counts as `max`), `default` without either. */
+  page?: { default: number; max: number };
+}
+
+export const Limits = (limits: FieldLimits) => Extensions({ limits });
+
+type SchemaField = GraphQLField<unknown, unknown>;
+
+/** A field's own cost: its `complexity`, 1 when it has none. */
+export const costOf = (field: SchemaField | undefined): number => {
+  const complexity = field?.extensions.complexity;
+  return typeof complexity === 'number' ? complexity : 1;
 };
 
-/** Fields that replay or check a whole game: at most `maxExpensiveFields` per operation (aliases counted). */
-export const EXPENSIVE_FIELDS: ReadonlySet<string> = new Set([
-  'Query.verifyGame',
-  'Query.gameStateAt',
-  'Query.backgammonRecord',
-  'Query.cerkeRecord',
-  'Query.chickenFootRecord',
-  'Mutation.importGame',
-]);
-
-/** Mutations that make a game (or a tournament, or a round's games): counted against the creation quota of the caller's address. */
-export const CREATION_FIELDS: ReadonlySet<string> = new Set([
-  'Mutation.createTournament',
-  'Mutation.pairRound',
-  'Mutation.createGame',
-  'Mutation.createChickenFootGame',
-  'Mutation.createBackgammonGame',
-  'Mutation.createCerkeGame',
-  'Mutation.importGame',
-]);
+export const limitsOf = (field: SchemaField | undefined): FieldLimits => (field?.extensions.limits ?? {}) as FieldLimits;
 
 /** A connection's fields that hold one entry per item of the page (pageInfo and totalCount are paid once). */
 const PAGE_ITEMS = new Set(['edges', 'nodes']);
-
-/** Lists whose selection is paid once per item they may answer: `first` or `last` (a literal; a variable counts as the most). */
-const LISTS: Readonly<Record<string, { default: number; max: number }>> = {
-  'Query.games': { default: 20, max: 100 },
-  'Query.tournaments': { default: 20, max: 100 },
-};
 
 /** An expensive field, or an expensive REST request, counts this many requests against the per-minute limit. */
 export const EXPENSIVE_REQUEST_COST = 10;
@@ -98,7 +81,7 @@ export interface OperationMeasure {
   /** Deepest selection under `__schema` / `__type`. */
   introspectionDepth: number;
   cost: number;
-  /** Fields of EXPENSIVE_FIELDS selected, aliases and fragments expanded. */
+  /** Expensive fields selected (FieldLimits.expensive), aliases and fragments expanded. */
   expensive: number;
   /** Top-level mutation fields that create a game. */
   creations: number;
@@ -107,8 +90,8 @@ export interface OperationMeasure {
 }
 
 /**
- * Measures one operation: depth, cost (1 a field, FIELD_COSTS for the heavy ones, list items
- * multiplied), expensive fields and creations, with fragments expanded. Stops early once the
+ * Measures one operation: depth, cost (each field's own, list items multiplied), expensive fields
+ * and creations, with fragments expanded. Stops early once the
  * cost passes `budget` (or the walk visits far more selections than that), so a document built
  * to fan out costs little to refuse.
  */
@@ -149,12 +132,12 @@ function walkOperation(schema: GraphQLSchema | undefined, document: DocumentNode
         const name = sel.name.value;
         const fields = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields() : undefined;
         const def = fields?.[name];
-        const key = `${parent?.name ?? '?'}.${name}`;
-        if (EXPENSIVE_FIELDS.has(key)) expensive++;
-        if (top && CREATION_FIELDS.has(key)) creations++;
-        let own = FIELD_COSTS[key] ?? 1;
+        const limits = limitsOf(def);
+        if (limits.expensive) expensive++;
+        if (top && limits.creates) creations++;
+        let own = costOf(def);
         if (sel.selectionSet) {
-          const inner = measure(sel.selectionSet, def ? getNamedType(def.type) : undefined, depth + 1, seen, false, itemsOf(key, sel.arguments ?? []));
+          const inner = measure(sel.selectionSet, def ? getNamedType(def.type) : undefined, depth + 1, seen, false, itemsOf(limits.page, sel.arguments ?? []));
           // Introspection has its own, deeper bound: tools' standard query nests type references deeply.
           if (top && INTROSPECTION_FIELDS.has(name)) introspectionDepth = Math.max(introspectionDepth, inner.depth);
           else deepest = Math.max(deepest, inner.depth);
@@ -189,19 +172,18 @@ function walkOperation(schema: GraphQLSchema | undefined, document: DocumentNode
 }
 
 /** How many items a list field may answer, from its `first` (or `last`, paging backwards) argument. */
-function itemsOf(key: string, args: readonly ArgumentNode[]): number {
-  const list = LISTS[key];
-  if (!list) return 1;
+function itemsOf(page: FieldLimits['page'], args: readonly ArgumentNode[]): number {
+  if (!page) return 1;
   const first = args.find((a) => a.name.value === 'first') ?? args.find((a) => a.name.value === 'last');
-  if (!first) return list.default;
-  if (first.value.kind === Kind.INT) return Math.min(list.max, Math.max(1, Number(first.value.value)));
-  return list.max;
+  if (!first) return page.default;
+  if (first.value.kind === Kind.INT) return Math.min(page.max, Math.max(1, Number(first.value.value)));
+  return page.max;
 }
 
 /**
- * Refuses operations nested deeper than `maxDepth`, costing more than `maxCost` (1 a field,
- * FIELD_COSTS for the heavy ones, list selections times their items) or selecting more than
- * `maxExpensive` of EXPENSIVE_FIELDS, before anything runs: a query's cost is bounded by its text.
+ * Refuses operations nested deeper than `maxDepth`, costing more than `maxCost` (each field its
+ * own cost, list selections times their items) or selecting more than `maxExpensive` expensive
+ * fields, before anything runs: a query's cost is bounded by its text.
  */
 export function queryLimits(maxDepth: number, maxCost: number, maxExpensive = 5): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
@@ -214,9 +196,10 @@ export function queryLimits(maxDepth: number, maxCost: number, maxExpensive = 5)
         context.reportError(new GraphQLError(`introspection depth ${m.introspectionDepth} exceeds the limit of ${MAX_INTROSPECTION_DEPTH}`, { extensions: { code: 'QUERY_TOO_DEEP' } }));
       }
       if (m.exceeded) {
+        const query = context.getSchema().getQueryType()?.getFields();
         context.reportError(
           new GraphQLError(
-            `query costs more than the limit of ${maxCost} (a field costs 1, verifyGame ${FIELD_COSTS['Query.verifyGame']}, gameEvents ${FIELD_COSTS['Query.gameEvents']}, a games page its items)`,
+            `query costs more than the limit of ${maxCost} (a field costs 1, verifyGame ${costOf(query?.verifyGame)}, gameEvents ${costOf(query?.gameEvents)}, a games page its items)`,
             {
               extensions: { code: 'QUERY_TOO_COMPLEX' },
             },

@@ -2,6 +2,7 @@ import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver
 import { GraphQLError } from 'graphql';
 import { tokenOf, type GqlContext } from '../api/caller.js';
 import { asGraphQLError } from '../api/error.filter.js';
+import { Limits } from '../api/limits.js';
 import { toGame, type GameModel } from '../api/mapping.js';
 import { Game } from '../api/models.js';
 import { RefereeService } from '../referee/application/referee.service.js';
@@ -26,6 +27,7 @@ export class TournamentsResolver {
     return toTournament(await this.service.tournament(id));
   }
 
+  @Limits({ page: { default: 20, max: 100 } })
   @Query(() => [TournamentSummary], { description: 'Tournaments, newest first' })
   async tournaments(
     @Args('first', { type: () => Int, nullable: true, defaultValue: 20, description: 'At most this many, 1 to 100' }) first: number | null,
@@ -34,7 +36,8 @@ export class TournamentsResolver {
     return (await this.service.list(first ?? 20, after)).map(summaryView);
   }
 
-  @Mutation(() => CreateTournamentResult, { description: "Creates a tournament; answers it with the organizer's token" })
+  @Limits({ creates: true })
+  @Mutation(() => CreateTournamentResult, { complexity: 10, description: "Creates a tournament; answers it with the organizer's token" })
   async createTournament(@Args('input', { description: 'The game, the format and how it scores' }) input: CreateTournamentInput): Promise<CreateTournamentResult> {
     const { tournament, organizerToken } = await this.service.create(configInputOf(input));
     return { tournament: toTournament(tournament), organizerToken };
@@ -75,7 +78,8 @@ export class TournamentsResolver {
     return toTournament(await this.service.setRoundSettings(tournamentId, tokenOf(ctx), roundSettingsOf(input), commandId));
   }
 
-  @Mutation(() => Tournament, { description: "Pairs the next round and schedules its games (the organizer's token); the previous round must have all its results" })
+  @Limits({ creates: true })
+  @Mutation(() => Tournament, { complexity: 10, description: "Pairs the next round and schedules its games (the organizer's token); the previous round must have all its results" })
   async pairRound(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
     @Args('round', { type: () => Int, nullable: true, description: 'The round expected to be paired (refused if it is not the next one); omitted: the next one' }) round: number | null,

@@ -1,5 +1,6 @@
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
+import { Limits } from '../../api/limits.js';
 import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { backgammonEngine, legalPlays, playsForPosition, type BackgammonAction, type BackgammonState, type ResignationLevel } from '../../engines/backgammon/index.js';
@@ -87,7 +88,8 @@ export class BackgammonResolver {
     return toPosition(game, this.referee.answer(game, 'spectator'));
   }
 
-  @Mutation(() => CreateGameResult, { description: 'Create a backgammon game (a money game or a match) with a typed ruleset' })
+  @Limits({ creates: true })
+  @Mutation(() => CreateGameResult, { complexity: 10, description: 'Create a backgammon game (a money game or a match) with a typed ruleset' })
   createBackgammonGame(@Args('input', { description: 'The ruleset, the seats and the clock' }) input: BackgammonGameInput): Promise<typeof CreateGameResult> {
     return createTypedGame(this.referee, () => ({
       kind: backgammonEngine.kind,
@@ -120,7 +122,8 @@ export class BackgammonResolver {
     return plays.value.map(toPlay);
   }
 
-  @Query(() => String, { description: 'The game as a GNU Backgammon .mat record' })
+  @Limits({ expensive: true })
+  @Query(() => String, { complexity: 50, description: 'The game as a GNU Backgammon .mat record' })
   async backgammonRecord(@Args('gameId', { type: () => ID, description: 'A backgammon game' }) gameId: string): Promise<string> {
     await this.backgammonGame(gameId);
     return (await this.referee.record(gameId)).text;

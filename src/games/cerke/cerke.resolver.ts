@@ -1,5 +1,6 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
+import { Limits } from '../../api/limits.js';
 import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { cerkeEngine, type CerkeAction } from '../../engines/cerke/index.js';
@@ -59,7 +60,8 @@ export class CerkeResolver {
     return this.act(ctx, turn, { type: 'endSeason' });
   }
 
-  @Mutation(() => CreateGameResult, { description: 'Create a Cerke game with a typed ruleset' })
+  @Limits({ creates: true })
+  @Mutation(() => CreateGameResult, { complexity: 10, description: 'Create a Cerke game with a typed ruleset' })
   createCerkeGame(@Args('input', { description: 'The ruleset, the seats and the clock' }) input: CerkeGameInput): Promise<typeof CreateGameResult> {
     return createTypedGame(this.referee, () => ({
       kind: cerkeEngine.kind,
@@ -89,7 +91,8 @@ export class CerkeResolver {
     return this.referee.answer(game, await this.referee.viewerOf(gameId, tokenOf(ctx))).legalActions as CerkeAction[];
   }
 
-  @Query(() => String, { description: 'The game as a cerke_online record (as GET /api/games/:id/record serves it)' })
+  @Limits({ expensive: true })
+  @Query(() => String, { complexity: 50, description: 'The game as a cerke_online record (as GET /api/games/:id/record serves it)' })
   async cerkeRecord(@Args('gameId', { type: () => ID, description: 'A Cerke game' }) gameId: string): Promise<string> {
     await this.cerkeGame(gameId);
     return (await this.referee.record(gameId)).text;

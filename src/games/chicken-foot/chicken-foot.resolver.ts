@@ -1,5 +1,6 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { tokenOf, type GqlContext } from '../../api/caller.js';
+import { Limits } from '../../api/limits.js';
 import { JSONScalar } from '../../api/json.scalar.js';
 import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
@@ -35,7 +36,9 @@ export class ChickenFootResolver {
     return this.act(move, ctx, { type: 'pass' });
   }
 
+  @Limits({ creates: true })
   @Mutation(() => CreateGameResult, {
+    complexity: 10,
     description: 'Create a Chicken Foot game with a typed ruleset; with `deals` the rounds are dealt exactly as the organizer prepared them (the game is then marked randomSource "supplied")',
   })
   createChickenFootGame(@Args('input', { description: 'The ruleset, the seats, the clock and any organizer deals' }) input: ChickenFootGameInput): Promise<typeof CreateGameResult> {
@@ -76,7 +79,8 @@ export class ChickenFootResolver {
     return toLegalActions(answer.seat, answer.legalActions as ChickenFootAction[]);
   }
 
-  @Query(() => String, { description: 'The game record (arbiter-chicken-foot/1 JSON), once the game is over: until then it would reveal the hands' })
+  @Limits({ expensive: true })
+  @Query(() => String, { complexity: 50, description: 'The game record (arbiter-chicken-foot/1 JSON), once the game is over: until then it would reveal the hands' })
   async chickenFootRecord(@Args('gameId', { type: () => ID, description: 'A Chicken Foot game' }) gameId: string): Promise<string> {
     await this.chickenFootGame(gameId);
     return (await this.referee.record(gameId)).text;
