@@ -28,7 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { seededRandom } from '../src/engines/kit/index.js';
-import { ENGINES } from '../src/games/engines.js';
+import { ENGINES } from '../src/games/index.js';
 import { Bot, gql } from './lib/bot.js';
 import { type CpuProfile, InspectorProfiler, summarise } from './lib/profile.js';
 import { serviceEntry, startService, type RunningService } from './lib/service.js';

@@ -39,7 +39,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { seededRandom } from '../src/engines/kit/index.js';
-import { ENGINES } from '../src/games/engines.js';
+import { ENGINES } from '../src/games/index.js';
 import { Bot } from './lib/bot.js';
 import { CpuSampler, loadAverage, machineCpuSeconds, pidsOfUser, processMemory } from './lib/cpu.js';
 import { InspectorProfiler, summarise, writeProfile } from './lib/profile.js';

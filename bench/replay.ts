@@ -9,7 +9,7 @@
  */
 import { verifyBundle } from '../src/referee/core/audit.js';
 import { foldGame } from '../src/referee/core/game/fold.js';
-import { createRegistry } from '../src/games/engines.js';
+import { createRegistry } from '../src/games/index.js';
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

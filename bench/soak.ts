@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seededRandom } from '../src/engines/kit/index.js';
-import { ENGINES } from '../src/games/engines.js';
+import { ENGINES } from '../src/games/index.js';
 import { Bot } from './lib/bot.js';
 import { startService } from './lib/service.js';
 

@@ -9,7 +9,7 @@
  * Each figure is the median of several runs; the first (cold) run is shown apart.
  */
 import { parseArgs } from 'node:util';
-import { createRegistry } from '../src/games/engines.js';
+import { createRegistry } from '../src/games/index.js';
 import { seededRandom } from '../src/engines/kit/index.js';
 import { foldTournament } from '../src/referee/core/tournament/audit.js';
 import { decideTournament, tournamentAggregate } from '../src/referee/core/tournament/decider.js';

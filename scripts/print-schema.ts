@@ -19,6 +19,8 @@ import { GRAPHQL_MODULE_OPTIONS, type GqlModuleOptions, GraphQLSchemaBuilderModu
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { AppModule } from '../src/app.module.js';
 import { loadConfig } from '../src/config/config.js';
+import type { GamePackage } from '../src/games/game-package.js';
+import { GAMES } from '../src/games/index.js';
 
 /** The committed schema's path: schema.graphql at the repository root (from scripts/ and from dist/scripts/ alike). */
 export function schemaPath(): string {
@@ -63,10 +65,10 @@ function explore(root: DynamicModule): { classes: Type[]; options: GqlModuleOpti
   return { classes: [...classes], options };
 }
 
-/** The schema as the service serves it, printed (sorted, with the header). Needs no database. */
-export async function buildSchemaSdl(): Promise<string> {
+/** The schema as the service serves it (over `games`: every game shipped by default), printed (sorted, with the header). Needs no database. */
+export async function buildSchemaSdl(games: readonly GamePackage[] = GAMES): Promise<string> {
   // Defaults only: the environment must not change the committed schema.
-  const { classes, options } = explore(AppModule.forRoot(loadConfig({ LOG_LEVEL: 'silent' })));
+  const { classes, options } = explore(await AppModule.forRoot(loadConfig({ LOG_LEVEL: 'silent' }), games));
   if (!options) throw new Error('print-schema: no GraphQLModule.forRoot options found in the application module');
   const context = await NestFactory.createApplicationContext(GraphQLSchemaBuilderModule, { logger: false });
   try {

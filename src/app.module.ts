@@ -7,19 +7,20 @@ import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
-import { GameConnectionResolver, PastGameResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
+import { GameConnectionResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
 import { GraphiqlController } from './api/graphiql.controller.js';
 import { WebController } from './api/web.controller.js';
 import { OpenApiController } from './api/openapi.controller.js';
 import { JSONScalar } from './api/json.scalar.js';
+import { TypedAnswersModule } from './api/typed-answers.module.js';
 import { callerLimits, limitsPlugin, MAX_QUERY_TOKENS, queryLimits } from './api/limits.js';
 import { ConfigModule } from './config/config.module.js';
 import type { Config } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
-import { GAME_MODULES } from './games/index.js';
+import { GAMES } from './games/index.js';
+import { type GamePackage, served } from './games/game-package.js';
 import { OpsController } from './ops/ops.controller.js';
 import { RefereeModule } from './referee/application/referee.module.js';
-import { ENGINES } from './games/engines.js';
 import { graphqlMetricsPlugin } from './ops/graphql-metrics.plugin.js';
 import { MetricsService } from './ops/metrics.service.js';
 import { TournamentsModule } from './tournaments/tournaments.module.js';
@@ -28,15 +29,17 @@ import { WorkerRecordParser } from './workers/record-parser.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: Config): DynamicModule {
+  /** The service over `games` (every game this referee ships, unless a test adds one): their engines, their APIs and the typed answers over them. */
+  static async forRoot(config: Config, games: readonly GamePackage[] = GAMES): Promise<DynamicModule> {
     // Shared with createApp, which wires the token lookup and the proxy trust into it.
     const limits = callerLimits(config);
+    const servedGames = await Promise.all(games.map(served));
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
-        RefereeModule.forRoot({ engines: ENGINES, metrics: MetricsService, recordParser: () => new WorkerRecordParser() }),
+        RefereeModule.forRoot({ engines: games.map((g) => g.engine), metrics: MetricsService, recordParser: () => new WorkerRecordParser() }),
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           autoSchemaFile: true,
@@ -71,12 +74,13 @@ export class AppModule {
             return formatted;
           },
         }),
-        ...GAME_MODULES,
+        ...servedGames.map((g) => g.module),
+        TypedAnswersModule.forRoot(servedGames),
         TournamentsModule,
         WebhooksModule,
       ],
       controllers: [GamesController, OpsController, GraphiqlController, OpenApiController, WebController],
-      providers: [GamesResolver, MoveAcceptedResolver, PastGameResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
+      providers: [GamesResolver, MoveAcceptedResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
     };
   }
 }

@@ -73,7 +73,7 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
     // No Nest middleware: the hooks below do their work.
     skipMiddie: true,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(await AppModule.forRoot(config), adapter, {
     logger: new PinoLogger(logger),
     bodyParser: false,
     // Throw start-up failures to main.ts, which prints them whatever LOG_LEVEL says (Nest would abort the process after logging through the possibly silent logger).

@@ -5,7 +5,7 @@ import { RefereeError } from '../referee/core/errors.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { isCleanText } from '../referee/application/seat-tokens.js';
 import { isTournamentId } from '../referee/application/tournament.service.js';
-import { normaliseRuleset } from '../games/ruleset-spellings.js';
+import { normaliseRuleset } from '../games/index.js';
 import { createTypedGame, seatPlans } from '../games/rulesets.js';
 import { tokenOf, type GqlContext } from './caller.js';
 import { asGraphQLError } from './error.filter.js';
@@ -43,7 +43,7 @@ import {
   Verdict,
 } from './models.js';
 import { gameEventStream, mapped } from './subscriptions.js';
-import { GameOutcome, GameState, LegalMoves, typedLegalMoves, typedOutcome, typedState } from './typed.js';
+import { GameOutcome, typedOutcome } from './typed.js';
 
 /** The generic game API every kind shares. Thin: every decision is the referee's. */
 @Resolver(() => Game)
@@ -257,96 +257,53 @@ export class GamesResolver {
 
   @ResolveField(() => Int, { nullable: true, description: "The caller's seat in this game, if the token holds one" })
   async mySeat(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<number | null> {
-    return (await this.shown(game, ctx)).answer.seat;
+    return (await shownTo(this.referee, game, ctx)).answer.seat;
   }
 
   @ResolveField(() => JSONScalar, { description: 'The game as the caller may see it (spectators: public information only)' })
   async view(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<unknown> {
-    return (await this.shown(game, ctx)).answer.view;
+    return (await shownTo(this.referee, game, ctx)).answer.view;
   }
 
   @ResolveField(() => [JSONScalar], { description: "Every legal action for the caller's seat now" })
   async legalActions(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<unknown[]> {
-    return (await this.shown(game, ctx)).answer.legalActions;
+    return (await shownTo(this.referee, game, ctx)).answer.legalActions;
   }
 
   @ResolveField(() => [Int], { description: "Seat indexes that may act now (the same in every game's typed state); empty while a chance is drawn, seats are open or the game is over" })
   async toAct(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<number[]> {
-    return (await this.shown(game, ctx)).answer.toAct;
+    return (await shownTo(this.referee, game, ctx)).answer.toAct;
   }
 
   @ResolveField(() => GameClock, { nullable: true, description: 'The clocks as of this request; null for a game without a time control' })
   async clock(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<GameClock | null> {
-    const { clock } = (await this.shown(game, ctx)).answer;
+    const { clock } = (await shownTo(this.referee, game, ctx)).answer;
     return clock && toGameClock(clock);
   }
 
   @ResolveField(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over (typed: outcome)' })
   async result(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<unknown> {
-    return (await this.shown(game, ctx)).answer.outcome;
-  }
-
-  @ResolveField(() => GameState, { nullable: true, description: 'The game as the caller may see it, typed per game (use inline fragments); view is the same as JSON' })
-  async state(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<typeof GameState | null> {
-    const { game: snapshot, answer } = await this.shown(game, ctx);
-    return typedState(snapshot, answer);
-  }
-
-  @ResolveField(() => LegalMoves, { nullable: true, description: "The caller's legal actions now, typed per game; legalActions is the same as JSON" })
-  async legalMoves(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<typeof LegalMoves | null> {
-    const { game: snapshot, answer } = await this.shown(game, ctx);
-    return typedLegalMoves(snapshot, answer);
+    return (await shownTo(this.referee, game, ctx)).answer.outcome;
   }
 
   @ResolveField(() => GameOutcome, { nullable: true, description: 'How the game ended, typed; null while it goes on (result is the same as JSON)' })
   async outcome(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<GameOutcome | null> {
-    const { outcome } = (await this.shown(game, ctx)).answer;
+    const { outcome } = (await shownTo(this.referee, game, ctx)).answer;
     return outcome && typedOutcome(game.kind, outcome);
   }
 
   @ResolveField(() => Fairness, { description: "How this game's randomness can be checked: the seed commitment, the server seed once revealed, and the client seeds" })
   async fairness(@Parent() game: GameModel, @Context() ctx: GqlContext): Promise<Fairness> {
-    return (await this.shown(game, ctx)).answer.fairness;
-  }
-
-  /** The game and its answer for the caller, made once per Game (a list's game is read here: one that cannot load answers its own code on its fields). */
-  private async shown(game: GameModel, ctx: GqlContext): Promise<GameShownTo> {
-    game.shown ??= (async () => {
-      const snapshot = game.snapshot ?? (await this.referee.game(game.id));
-      return { game: snapshot, answer: this.referee.answer(snapshot, await this.viewerOrSpectator(game.id, ctx)) };
-    })();
-    try {
-      return await game.shown;
-    } catch (err) {
-      throw asGraphQLError(err);
-    }
+    return (await shownTo(this.referee, game, ctx)).answer.fairness;
   }
 
   private async viewer(gameId: string, ctx: GqlContext): Promise<Viewer> {
     return this.referee.viewerOf(gameId, tokenOf(ctx));
   }
-
-  /** Reads degrade to the public view for a token of another game (lists mix games). */
-  private async viewerOrSpectator(gameId: string, ctx: GqlContext): Promise<Viewer> {
-    try {
-      return await this.viewer(gameId, ctx);
-    } catch (err) {
-      if (err instanceof RefereeError && err.code === 'UNAUTHORIZED') return 'spectator';
-      throw err;
-    }
-  }
 }
 
-/** A past state keeps the game as it was then and its answer, for its typed state. */
+/** A past state keeps the game as it was then and its answer, for its typed state (src/api/typed-answers.module.ts). */
 type PastGameModel = PastGame & { shown: GameShownTo };
-
-@Resolver(() => PastGame)
-export class PastGameResolver {
-  @ResolveField(() => GameState, { nullable: true, description: 'The game then, typed per game (as Game.state; use inline fragments); null for a game without typed answers' })
-  state(@Parent() past: PastGameModel): typeof GameState | null {
-    return typedState(past.shown.game, past.shown.answer);
-  }
-}
 
 @Resolver(() => MoveAccepted)
 export class MoveAcceptedResolver {
@@ -381,5 +338,26 @@ export class GameConnectionResolver {
   @ResolveField(() => Int, { description: 'How many games match the filter, on all pages' })
   totalCount(@Parent() connection: GameConnection): Promise<number> {
     return connection.count();
+  }
+}
+
+/**
+ * A Game's game and its answer for the caller, made once per Game (a list's game is read here:
+ * one that cannot load answers its own code on its fields). A token of another game reads as a
+ * spectator's (lists mix games).
+ */
+export async function shownTo(referee: RefereeService, game: GameModel, ctx: GqlContext): Promise<GameShownTo> {
+  game.shown ??= (async () => {
+    const snapshot = game.snapshot ?? (await referee.game(game.id));
+    const viewer = await referee.viewerOf(game.id, tokenOf(ctx)).catch((err: unknown) => {
+      if (err instanceof RefereeError && err.code === 'UNAUTHORIZED') return 'spectator' as const;
+      throw err;
+    });
+    return { game: snapshot, answer: referee.answer(snapshot, viewer) };
+  })();
+  try {
+    return await game.shown;
+  } catch (err) {
+    throw asGraphQLError(err);
   }
 }

@@ -1,5 +1,4 @@
 import { RefereeError } from '../referee/core/errors.js';
-import { rejectionCode } from './rejection-codes.js';
 import type { Viewer } from '../engines/kit/index.js';
 import { type MoveResult as RefereeMoveResult, ORGANIZER_SEAT } from '../referee/application/command-handler.js';
 import { type GameAnswer, type GameSnapshot, type GameSummary, summaryOf } from '../referee/application/game-answer.js';
@@ -33,7 +32,7 @@ const moverOf = (seat: number): Viewer => (seat === ORGANIZER_SEAT ? 'spectator'
 export type MoveAcceptedModel = MoveAccepted & { snapshot: GameSnapshot; viewer: Viewer };
 
 export function toMoveResult(r: RefereeMoveResult): MoveAcceptedModel | Rejection {
-  if (!r.accepted) return { code: rejectionCode(r.code), message: r.message, currentVersion: r.version };
+  if (!r.accepted) return { code: r.code, message: r.message, currentVersion: r.version };
   return { gameId: r.gameId, seat: r.seat, version: r.version, status: r.status as GameStatusEnum, events: ofGame(r.game, r.events), result: r.outcome, snapshot: r.game, viewer: moverOf(r.seat) };
 }
 
@@ -73,7 +72,7 @@ export function rejectGameId(id: unknown): Rejection | null {
 
 /** Mutations answer a refusal as a Rejection, never as an error. */
 export function toRejection(err: unknown): Rejection {
-  if (err instanceof RefereeError) return { code: rejectionCode(err.code), message: err.message, currentVersion: null };
+  if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
   throw err;
 }
 

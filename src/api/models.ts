@@ -1,4 +1,3 @@
-import { type RejectionCode, RejectionCodeEnum } from './rejection-codes.js';
 import { Field, Float, ID, InputType, Int, ObjectType, createUnionType, registerEnumType } from '@nestjs/graphql';
 import { JSONScalar } from './json.scalar.js';
 
@@ -34,7 +33,8 @@ registerEnumType(TimeControlKind, {
 
 @ObjectType({ description: 'A refusal: nothing changed. `code` is stable; `message` explains the rule or input problem.' })
 export class Rejection {
-  @Field(() => RejectionCodeEnum, { description: 'Why: a stable code (see RejectionCode)' }) code: RejectionCode;
+  /** Why: a stable code; its field is typed by the RejectionCode enum of the games served (src/api/typed-answers.module.ts). */
+  code: string;
   @Field({ description: 'What to do about it, for a person' }) message: string;
   @Field(() => Int, { nullable: true, description: 'The game version when refused, if known' }) currentVersion?: number | null;
 }

@@ -1,9 +1,8 @@
-import { registerEnumType } from '@nestjs/graphql';
-
 /**
- * Every code a `Rejection` (and a REST error) carries: stable, so clients may branch on them.
- * test/api/rejection-codes.spec.ts checks that every code the engines and the referee can give
- * is listed here.
+ * The codes a `Rejection` (and a REST error) carries in every game: stable, so clients may branch
+ * on them. A game's own codes are its package's (src/games/<game>/index.ts); the RejectionCode
+ * enum lists both (src/api/typed-answers.module.ts). test/api/rejection-codes.spec.ts checks that
+ * every code the engines and the referee can give is listed.
  */
 export const REJECTION_CODES = {
   INVALID_INPUT: 'The request is malformed or names something that cannot be: fix the input (the message says what).',
@@ -41,30 +40,9 @@ export const REJECTION_CODES = {
   NO_RESULT_TO_CORRECT: 'A correction replaces a recorded result; this game has none yet.',
   INVALID_RESULT: "The result does not fit the game: its seats, a played game's ranking and game points, or the kinds of forfeit allowed.",
   RECORD_DISAGREES: 'The attached record, replayed, does not give the result entered (or does not reach the end of the game).',
-  ROUND_OVER: 'Chicken Foot: no round is in play (the next one is being dealt).',
-  TILE_NOT_IN_HAND: 'Chicken Foot: the seat does not hold this tile.',
-  TARGET_NOT_OPEN: 'Chicken Foot: the target end is not open for play.',
-  NO_MATCH: 'Chicken Foot: the tile does not match the open end.',
-  MUST_PLAY: 'Chicken Foot: a legal play exists, so the seat must play.',
-  MUST_DRAW: 'Chicken Foot: no legal play and the boneyard can be drawn from, so the seat must draw.',
-  CANNOT_DRAW: 'Chicken Foot: the boneyard cannot be drawn from now (empty down to its reserve, or already drawn this turn).',
-  MUST_PLAY_DRAWN: 'Chicken Foot: the tile just drawn fits, so it must be played.',
   NO_CLOCK: 'The game has no time control: clock commands (addTime, pauseClock, resumeClock) do not apply.',
   OUT_OF_TIME: "A seat's deadline has passed: the move (or clock command) comes after it and is refused; the seat's timeout is recorded instead.",
   NOT_TIMED_OUT: 'A timeout was asked for a seat whose clock does not run or whose deadline has not come (another instance recorded it first, or the seat moved in time).',
   NO_VACATION_LEFT: 'The seat asked for more vacation than it has left in this game (Game.clock.vacationLeftMs).',
   PAUSE_CONFLICT: 'The clock is already paused (or not paused), the seat has already asked, or the organizer paused it (only the organizer resumes it).',
 } as const;
-
-export type RejectionCode = keyof typeof REJECTION_CODES;
-
-export const RejectionCodeEnum = Object.fromEntries(Object.keys(REJECTION_CODES).map((k) => [k, k])) as { [K in RejectionCode]: K };
-
-registerEnumType(RejectionCodeEnum, {
-  name: 'RejectionCode',
-  description: 'Why a request was refused. Stable: clients may branch on these.',
-  valuesMap: Object.fromEntries(Object.entries(REJECTION_CODES).map(([k, description]) => [k, { description }])) as Record<RejectionCode, { description: string }>,
-});
-
-/** A code as the enum has it; a code it lacks (a bug: the test lists them all) reads as INVALID_INPUT rather than failing the answer. */
-export const rejectionCode = (code: string): RejectionCode => (Object.hasOwn(REJECTION_CODES, code) ? (code as RejectionCode) : 'INVALID_INPUT');

@@ -1,76 +1,33 @@
 /**
- * Typed answers of the generic API: the unions over the games (state, legal moves, outcome
- * detail, actions) and the typed detail of each event. Each game builds its members (see
- * src/games/typed-game.ts); the JSON fields (`view`, `legalActions`, `result`, `payload`) stay
- * for generic clients.
+ * Typed answers of the generic API that every game shares: an outcome and the typed detail of
+ * each event. What is typed per game (the unions over the games: state, legal moves, outcome
+ * detail, actions) is served by src/api/typed-answers.module.ts over the games the service is
+ * built with; the JSON fields (`view`, `legalActions`, `result`, `payload`) stay for generic
+ * clients.
  */
 import { Field, Float, Int, ObjectType, createUnionType } from '@nestjs/graphql';
-import { backgammonEngine } from '../engines/backgammon/index.js';
-import { cerkeEngine } from '../engines/cerke/index.js';
-import { chickenFootEngine } from '../engines/chicken-foot/index.js';
 import type { Outcome } from '../engines/kit/index.js';
-import { BackgammonActionTaken, BackgammonLegalActions, BackgammonOutcome } from '../games/backgammon/dto/answers.js';
-import { BackgammonPosition } from '../games/backgammon/dto/position.js';
-import { backgammonTyped } from '../games/backgammon/typed.js';
-import { CerkeLegalAction, CerkeLegalActions } from '../games/cerke/dto/actions.js';
-import { CerkeOutcome, CerkeStateModel } from '../games/cerke/dto/state.model.js';
-import { cerkeTyped } from '../games/cerke/typed.js';
-import { ChickenFootActionTaken, ChickenFootLegalActions, ChickenFootOutcome } from '../games/chicken-foot/dto/answers.js';
-import { ChickenFootTable } from '../games/chicken-foot/dto/table.js';
-import { chickenFootTyped } from '../games/chicken-foot/typed.js';
-import { type TypedGame, typedAs } from '../games/typed-game.js';
+import type { TypedAnswers } from '../games/typed-game.js';
 import { hashOf } from '../referee/core/canonical.js';
 import { decodeServedEvent } from '../referee/core/game/views.js';
 import type { StoredEvent } from '../referee/core/stream.js';
-import type { GameAnswer, GameSnapshot } from '../referee/application/game-answer.js';
 import { JSONScalar } from './json.scalar.js';
 
-/** The games with typed answers, by kind; another kind (a test engine) answers null in the typed fields and JSON as ever. */
-type Typed = TypedGame<typeof GameState, typeof LegalMoves, typeof OutcomeDetail, typeof GameAction>;
-const TYPED: Readonly<Record<string, Typed>> = {
-  [backgammonEngine.kind]: backgammonTyped,
-  [chickenFootEngine.kind]: chickenFootTyped,
-  [cerkeEngine.kind]: cerkeTyped,
-};
-const typedGame = (kind: string): Typed | null => (Object.hasOwn(TYPED, kind) ? TYPED[kind] : null);
+/** `data` as an instance of its GraphQL class: a union's resolveType names the class of what it is given. */
+export const typedAs = <T extends object>(cls: abstract new () => T, data: T): T => Object.assign(Object.create(cls.prototype) as T, data);
 
-/** Every member is built as an instance of its class (typedAs): the class names the member. */
-const byClass = (value: object) => value.constructor as never;
+/** Every union member is built as an instance of its class (typedAs): the class names the member. */
+export const byClass = (value: object) => value.constructor as never;
 
-export const GameState = createUnionType({
-  name: 'GameState',
-  description: "A game as the caller may see it, typed per game (the same as the game's own query: backgammonPosition, chickenFootTable, cerkeState)",
-  types: () => [BackgammonPosition, ChickenFootTable, CerkeStateModel] as const,
-  resolveType: byClass,
-});
-
-export const LegalMoves = createUnionType({
-  name: 'LegalMoves',
-  description: "What the caller's seat may do now, typed per game (empty for spectators and out of turn)",
-  types: () => [BackgammonLegalActions, ChickenFootLegalActions, CerkeLegalActions] as const,
-  resolveType: byClass,
-});
-
-export const OutcomeDetail = createUnionType({
-  name: 'OutcomeDetail',
-  description: 'How a game ended, in its own terms',
-  types: () => [BackgammonOutcome, ChickenFootOutcome, CerkeOutcome] as const,
-  resolveType: byClass,
-});
-
-export const GameAction = createUnionType({
-  name: 'GameAction',
-  description: 'An action a seat took, typed per game, as the viewer may see it',
-  types: () => [BackgammonActionTaken, ChickenFootActionTaken, CerkeLegalAction] as const,
-  resolveType: byClass,
-});
-
+/** How a finished game ended; its typed `detail` is its game's (src/api/typed-answers.module.ts). */
 @ObjectType({ description: 'How a finished game ended' })
 export class GameOutcome {
   @Field(() => [Int], { description: 'Seat indexes that won (several on a tie; none when nobody won)' }) winners: number[];
   @Field(() => [Int], { description: "Final score per seat, in the game's own unit (match points, round totals, Cerke points)" }) points: number[];
   @Field({ description: 'One line a person can read' }) summary: string;
-  @Field(() => OutcomeDetail, { nullable: true, description: 'The game-specific detail, typed' }) detail: typeof OutcomeDetail | null;
+  /** Not fields: the game's kind and the outcome's game-specific details, for `detail`. */
+  kind: string;
+  details: unknown;
 }
 
 // ------------------------------------------------------------------ event details
@@ -97,11 +54,13 @@ export class GameStartedDetail {
   @Field(() => [String], { nullable: 'items', description: 'Client seeds mixed into the randomness, per seat (null: none given)' }) clientSeeds: (string | null)[];
 }
 
+/** A seat's action; its typed `action` is its game's (src/api/typed-answers.module.ts). */
 @ObjectType({ description: 'A seat acted' })
 export class ActionTakenDetail {
   @Field(() => Int, { description: 'The seat that acted' }) seat: number;
-  @Field(() => GameAction, { nullable: true, description: 'The action, typed per game, as the viewer may see it (null for a game without typed answers)' })
-  action: typeof GameAction | null;
+  /** Not fields: the game's kind and the action as served, for `action`. */
+  kind: string;
+  served: unknown;
 }
 
 @ObjectType({ description: 'A seat conceded the whole game' })
@@ -198,27 +157,19 @@ export const GameEventDetail = createUnionType({
 
 // ------------------------------------------------------------------ building them
 
-/** The game as its answer shows it to the caller, typed; null for a game without typed answers. */
-export function typedState(game: GameSnapshot, answer: GameAnswer): typeof GameState | null {
-  return typedGame(game.kind)?.state(game, answer) ?? null;
-}
-
-/** The caller's legal actions, typed. */
-export function typedLegalMoves(game: GameSnapshot, answer: GameAnswer): typeof LegalMoves | null {
-  return typedGame(game.kind)?.legalMoves(game, answer) ?? null;
-}
-
 export function typedOutcome(kind: string, outcome: Outcome): GameOutcome {
-  const detail = typedGame(kind)?.outcomeDetail(outcome) ?? null;
-  return typedAs(GameOutcome, { winners: outcome.winners, points: outcome.points, summary: outcome.summary, detail });
+  return typedAs(GameOutcome, { winners: outcome.winners, points: outcome.points, summary: outcome.summary, kind, details: outcome.details });
 }
 
-/** An event as served to a viewer (a hidden draw as its commitment, an action through the engine's action view), typed; null for a row that is none of a game's events. */
-export function eventDetail(kind: string, stored: StoredEvent): typeof GameEventDetail | null {
+/**
+ * An event as served to a viewer (a hidden draw as its commitment, an action through the
+ * engine's action view), typed, read in the terms of its game (`typed`: null for a game without
+ * typed answers); null for a row that is none of a game's events.
+ */
+export function eventDetail(kind: string, typed: TypedAnswers | null, stored: StoredEvent): typeof GameEventDetail | null {
   const decoded = decodeServedEvent(stored);
   if (!decoded.ok) return null;
   const e = decoded.value;
-  const game = typedGame(kind);
   switch (e.type) {
     case 'GameCreated': {
       const { ruleset, rulesetHash, seats, seedCommitment, randomSource, imported } = e.payload;
@@ -229,14 +180,14 @@ export function eventDetail(kind: string, stored: StoredEvent): typeof GameEvent
     case 'GameStarted':
       return typedAs(GameStartedDetail, { clientSeeds: e.payload.clientSeeds });
     case 'ActionTaken':
-      return typedAs(ActionTakenDetail, { seat: e.actor, action: game?.action(e.payload.action) ?? null });
+      return typedAs(ActionTakenDetail, { seat: e.actor, kind, served: e.payload.action });
     case 'Resigned':
       return typedAs(ResignedDetail, { seat: e.actor });
     case 'ChanceDrawn': {
       const { chance, seen } = e.payload;
       const hidden = chance.hidden === true;
       // Served hidden, a draw has no values but its commitment; once the game is over it is served whole (its commitment recomputed).
-      const values = chance.values ? (game?.chanceValues?.(chance.values) ?? chance.values) : null;
+      const values = chance.values ? (typed?.chanceValues?.(chance.values) ?? chance.values) : null;
       const commitment = chance.commitment ?? (hidden && chance.values ? hashOf(chance.values) : null);
       return typedAs(ChanceDrawnDetail, { label: e.label, values, commitment, hidden, source: chance.source, seen });
     }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createRegistry } from '../games/engines.js';
+import { createRegistry } from '../games/index.js';
 import { type Bundle, type Verdict, verifyBundle } from '../referee/core/audit.js';
 import type { EngineRegistry } from '../referee/core/engine-registry.js';
 import { type TournamentBundle, type TournamentVerdict, verifyTournamentBundle } from '../referee/core/tournament/audit.js';

@@ -1,8 +1,24 @@
-import type { Type } from '@nestjs/common';
-import { BackgammonModule } from './backgammon/backgammon.module.js';
-import { CerkeModule } from './cerke/cerke.module.js';
-import { ChickenFootModule } from './chicken-foot/chicken-foot.module.js';
-import { TypedAnswersModule } from './typed-answers.module.js';
+import type { Engine } from '../engines/kit/index.js';
+import { EngineRegistry } from '../referee/core/engine-registry.js';
+import { backgammon } from './backgammon/index.js';
+import { cerke } from './cerke/index.js';
+import { chickenFoot } from './chicken-foot/index.js';
+import type { GamePackage } from './game-package.js';
+import { spelledRuleset } from './ruleset-spellings.js';
 
-/** One Nest module per game, each adding its typed GraphQL API on top of the referee core, and the typed event details they share. */
-export const GAME_MODULES: Type[] = [BackgammonModule, ChickenFootModule, CerkeModule, TypedAnswersModule];
+/**
+ * Every game this referee ships, and the only list of them: the service, its schema, the offline
+ * verifier and the record parser's thread take the games from here. Adding a game: its folder
+ * (src/engines/<game>/ and src/games/<game>/) and one line here.
+ */
+export const GAMES: readonly GamePackage[] = [backgammon, chickenFoot, cerke];
+
+export const ENGINES: readonly Engine<any, any, any>[] = GAMES.map((g) => g.engine);
+
+export const createRegistry = (): EngineRegistry => EngineRegistry.of(ENGINES);
+
+/** A JSON ruleset with each word of a known option in the engine's spelling (see spelledRuleset); a kind not shipped is left as given. */
+export function normaliseRuleset(kind: string, ruleset: unknown): unknown {
+  const game = GAMES.find((g) => g.engine.kind === kind);
+  return game ? spelledRuleset(game.rulesetChoices, ruleset) : ruleset;
+}

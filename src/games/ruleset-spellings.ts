@@ -4,26 +4,16 @@
  * "malta-cross", "exactDestination"): a JSON ruleset may use either, in any letter case. The
  * engines' parsers stay strict, and the stored ruleset (and its hash) keeps the engine spelling.
  */
-import { BACKGAMMON_CHOICES } from './backgammon/dto/enums.js';
-import { CERKE_CHOICES } from './cerke/dto/enums.js';
-import { CHICKEN_FOOT_CHOICES } from './chicken-foot/dto/enums.js';
-
-const CHOICES: Readonly<Record<string, Readonly<Record<string, readonly unknown[]>>>> = {
-  backgammon: BACKGAMMON_CHOICES,
-  'chicken-foot': CHICKEN_FOOT_CHOICES,
-  cerke: CERKE_CHOICES,
-};
 
 /** "MALTA_CROSS", "malta-cross" and "maltaCross" alike. */
 const squashed = (word: string) => word.replace(/[-_\s]/g, '').toLowerCase();
 
-/** `ruleset` with each word of a known option in the engine's spelling; anything else is left for the engine to judge. */
-export function normaliseRuleset(kind: string, ruleset: unknown): unknown {
-  const choices = Object.hasOwn(CHOICES, kind) ? CHOICES[kind] : undefined;
-  if (!choices || typeof ruleset !== 'object' || ruleset === null || Array.isArray(ruleset)) return ruleset;
-  const spelled = (options: readonly unknown[], value: unknown) => {
+/** `ruleset` with each word of an option in `choices` in the engine's spelling; anything else is left for the engine to judge. */
+export function spelledRuleset(choices: Readonly<Record<string, readonly string[]>>, ruleset: unknown): unknown {
+  if (typeof ruleset !== 'object' || ruleset === null || Array.isArray(ruleset)) return ruleset;
+  const spelled = (options: readonly string[], value: unknown) => {
     if (typeof value !== 'string' || options.includes(value)) return value;
-    return options.find((o) => typeof o === 'string' && squashed(o) === squashed(value)) ?? value;
+    return options.find((o) => squashed(o) === squashed(value)) ?? value;
   };
   // Own keys only, and defined as data (fromEntries): "__proto__" stays an unknown option the engine refuses.
   return Object.fromEntries(

@@ -1,4 +1,5 @@
-/** What each game adds to the generic API's typed answers (src/api/typed.ts serves them). */
+/** What each game adds to the generic API's typed answers (src/api/typed-answers.module.ts serves them). */
+import type { Type } from '@nestjs/common';
 import { Field, ObjectType } from '@nestjs/graphql';
 import { toGameClock } from '../api/mapping.js';
 import { GameClock } from '../api/models.js';
@@ -8,10 +9,12 @@ import type { GameAnswer, GameSnapshot } from '../referee/application/game-answe
 /**
  * One game's typed answers, each built from what the referee serves the caller: the game's
  * answer for that viewer (the engine's view, legal actions, clocks), an event as served to it.
- * Each answer is an instance of its GraphQL class (see `typedAs`), so the unions over the games
- * resolve by class.
+ * The generic API serves each as an instance of its class, so the unions over the games
+ * (GameState, LegalMoves, OutcomeDetail, GameAction) resolve by class.
  */
-export interface TypedGame<State extends GameShown = GameShown, Legal extends object = object, Detail extends object = object, Action extends object = object> {
+export interface TypedAnswers<State extends GameShown = GameShown, Legal extends object = object, Detail extends object = object, Action extends object = object> {
+  /** The GraphQL classes of its answers: this game's members of the unions over the games. */
+  classes: { state: Type<State>; legalMoves: Type<Legal>; outcome: Type<Detail>; action: Type<Action> };
   /** The game as its answer shows it to the caller. */
   state(game: GameSnapshot, answer: GameAnswer): State;
   /** The caller's legal actions (none for spectators). */
@@ -36,6 +39,3 @@ export abstract class GameShown {
 
 /** The fields every typed state takes from the game's answer. */
 export const shownIn = (answer: GameAnswer): GameShown => ({ clock: answer.clock && toGameClock(answer.clock) });
-
-/** `data` as an instance of its GraphQL class: a union's resolveType names the class of what it is given. */
-export const typedAs = <T extends object>(cls: abstract new () => T, data: T): T => Object.assign(Object.create(cls.prototype) as T, data);

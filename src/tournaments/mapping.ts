@@ -1,5 +1,5 @@
 import { timeControlOf, toTimeControl } from '../api/mapping.js';
-import { normaliseRuleset } from '../games/ruleset-spellings.js';
+import { normaliseRuleset } from '../games/index.js';
 import type { EnteredResult, LiveTournament, TournamentService } from '../referee/application/tournament.service.js';
 import { RefereeError } from '../referee/core/errors.js';
 import type { TournamentConfigInput } from '../referee/core/tournament/config.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Engine, ImportedRecord, Result } from '../engines/kit/index.js';
-import { ENGINES } from '../games/engines.js';
+import { ENGINES } from '../games/index.js';
 import { InThreadRecordParser, RecordParser } from '../referee/application/record-parser.js';
 
 type Reply = { id: number; result: Result<ImportedRecord> };

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { createRegistry } from '../games/engines.js';
+import { createRegistry } from '../games/index.js';
 
 /** The record parser's thread: every shipped engine, parsing one record per message. */
 const registry = createRegistry();

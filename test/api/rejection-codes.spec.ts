@@ -2,7 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ChickenFootCodes } from '../../src/engines/chicken-foot/game.js';
 import { Codes } from '../../src/engines/kit/index.js';
-import { REJECTION_CODES } from '../../src/api/rejection-codes.js';
+import { REJECTION_CODES as SHARED } from '../../src/api/rejection-codes.js';
+import { GAMES } from '../../src/games/index.js';
+
+/** The RejectionCode enum: the codes every game shares, and each game's own. */
+const REJECTION_CODES: Record<string, string> = Object.assign({}, SHARED, ...GAMES.map((g) => g.rejectionCodes));
 
 const SRC = resolve(import.meta.dirname, '../../src');
 const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));

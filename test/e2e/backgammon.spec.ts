@@ -6,7 +6,7 @@ import request from 'supertest';
 import { Bot } from '../../bench/lib/bot.js';
 import { backgammonEngine, encodePositionId } from '../../src/engines/backgammon/index.js';
 import { seededRandom } from '../../src/engines/kit/index.js';
-import { createRegistry } from '../../src/games/engines.js';
+import { createRegistry } from '../../src/games/index.js';
 import { verifyBundle } from '../../src/referee/core/audit.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { CREATE, EVENTS, GAME, VERIFY } from '../support/queries.js';

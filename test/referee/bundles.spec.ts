@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { verifyBundle } from '../../src/referee/core/audit.js';
-import { createRegistry } from '../../src/games/engines.js';
+import { createRegistry } from '../../src/games/index.js';
 
 type Bundle = Parameters<typeof verifyBundle>[1];
 

@@ -1,4 +1,4 @@
-import { createRegistry } from '../../src/games/engines.js';
+import { createRegistry } from '../../src/games/index.js';
 import { foldTournament } from '../../src/referee/core/tournament/audit.js';
 import type { TournamentConfigInput } from '../../src/referee/core/tournament/config.js';
 import { decideTournament, type TournamentActor, type TournamentCommand, tournamentAggregate } from '../../src/referee/core/tournament/decider.js';

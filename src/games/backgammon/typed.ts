@@ -1,22 +1,19 @@
 /** Backgammon's typed answers on the generic API (Game.state, Game.legalMoves, outcomes and event details). */
 import { type BackgammonAction, type BackgammonState, type GameResult, legalPlays } from '../../engines/backgammon/index.js';
-import { type TypedGame, typedAs } from '../typed-game.js';
+import type { TypedAnswers } from '../typed-game.js';
 import { BackgammonActionTaken, BackgammonLegalActions, BackgammonOutcome } from './dto/answers.js';
 import { BackgammonPosition } from './dto/position.js';
 import { toActionTaken, toLegalActions, toPosition } from './mapping.js';
 
-export const backgammonTyped: TypedGame<BackgammonPosition, BackgammonLegalActions, BackgammonOutcome, BackgammonActionTaken> = {
-  state: (game, answer) => typedAs(BackgammonPosition, toPosition(game, answer)),
-  legalMoves: (game, answer) =>
-    typedAs(
-      BackgammonLegalActions,
-      toLegalActions(answer.seat, answer.legalActions as BackgammonAction[], () => legalPlays(game.state as BackgammonState)),
-    ),
+export const backgammonTyped: TypedAnswers<BackgammonPosition, BackgammonLegalActions, BackgammonOutcome, BackgammonActionTaken> = {
+  classes: { state: BackgammonPosition, legalMoves: BackgammonLegalActions, outcome: BackgammonOutcome, action: BackgammonActionTaken },
+  state: toPosition,
+  legalMoves: (game, answer) => toLegalActions(answer.seat, answer.legalActions as BackgammonAction[], () => legalPlays(game.state as BackgammonState)),
   outcomeDetail: ({ details }) => {
     const d = details as { matchLength: number; finalScore: number[]; games: GameResult[] } | undefined;
-    return d ? typedAs(BackgammonOutcome, { matchLength: d.matchLength, finalScore: d.finalScore, games: d.games }) : null;
+    return d ? { matchLength: d.matchLength, finalScore: d.finalScore, games: d.games } : null;
   },
-  action: (served) => typedAs(BackgammonActionTaken, toActionTaken(served as BackgammonAction)),
+  action: (served) => toActionTaken(served as BackgammonAction),
   // The referee draws each die as 0-5 (a uniform value below 6); the game's die shows that plus one.
   chanceValues: (values) => values.map((v) => v + 1),
 };

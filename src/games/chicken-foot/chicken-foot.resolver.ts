@@ -13,7 +13,8 @@ import { ChickenFootMoveArgs, ChickenFootPlayArgs } from './dto/move.args.js';
 import { ChickenFootTable } from './dto/table.js';
 import { toLegalActions, toTable } from './mapping.js';
 import { organizerChance, rulesetOf } from './setup.js';
-import { normaliseRuleset } from '../ruleset-spellings.js';
+import { spelledRuleset } from '../ruleset-spellings.js';
+import { CHICKEN_FOOT_CHOICES } from './ruleset-choices.js';
 import { checkRuleset, createTypedGame, parsedRuleset, seatPlans } from '../rulesets.js';
 
 /** Chicken Foot's typed API: each mutation is one engine action; the referee and the engine decide everything. */
@@ -60,7 +61,7 @@ export class ChickenFootResolver {
   chickenFootRulesetCheck(
     @Args('ruleset', { type: () => JSONScalar, description: 'The ruleset JSON to check: preset, players and any other options by name' }) ruleset: unknown,
   ): ChickenFootRulesetCheck {
-    return checkRuleset(chickenFootEngine, normaliseRuleset(chickenFootEngine.kind, ruleset), rulesetWarnings, () => null);
+    return checkRuleset(chickenFootEngine, spelledRuleset(CHICKEN_FOOT_CHOICES, ruleset), rulesetWarnings, () => null);
   }
 
   @Query(() => ChickenFootTable, {

@@ -1,6 +1,7 @@
-import { chickenFootEngine, dealValues, type ChickenFootRuleset, type OrganizerDeal } from '../../engines/chicken-foot/index.js';
+import { dealValues, type ChickenFootRuleset, type OrganizerDeal } from '../../engines/chicken-foot/index.js';
 import { RefereeError } from '../../referee/core/errors.js';
-import { normaliseRuleset } from '../ruleset-spellings.js';
+import { spelledRuleset } from '../ruleset-spellings.js';
+import { CHICKEN_FOOT_CHOICES } from './ruleset-choices.js';
 import { definedOptions } from '../rulesets.js';
 import type { ChickenFootDealInput, ChickenFootRulesetInput } from './dto/game.input.js';
 
@@ -13,7 +14,7 @@ export function rulesetOf(input: ChickenFootRulesetInput): Record<string, unknow
   if (targetScore !== null && targetScore !== undefined) options.gameEnd = { targetScore };
   if (given === null || given === undefined) return options;
   if (typeof given !== 'object' || Array.isArray(given)) throw invalid('ruleset.overrides must be a JSON object of ruleset options');
-  const overrides = normaliseRuleset(chickenFootEngine.kind, given) as Record<string, unknown>;
+  const overrides = spelledRuleset(CHICKEN_FOOT_CHOICES, given) as Record<string, unknown>;
   // Refuse rather than silently prefer one of two values for the same option.
   // Own keys only: an override named "constructor" or "toString" is an unknown option (the engine says so), not a clash.
   const twice = Object.keys(overrides).find((k) => Object.hasOwn(options, k));

@@ -1,5 +1,8 @@
 import { registerEnumType } from '@nestjs/graphql';
-import type { BackgammonAction, BackgammonRuleset, GameEnd, Phase, PendingDouble, ResignationLevel } from '../../../engines/backgammon/index.js';
+import type { BackgammonAction, GameEnd, Phase, PendingDouble, ResignationLevel } from '../../../engines/backgammon/index.js';
+import { BackgammonOpeningRoll, BackgammonResignWhen } from '../ruleset-choices.js';
+
+export { BackgammonOpeningRoll, BackgammonResignWhen };
 
 // GraphQL names on the left, the engine's own values on the right: values pass through unchanged.
 
@@ -90,10 +93,6 @@ registerEnumType(BackgammonActionType, {
     'A kind of backgammon action, each with its mutation: backgammonRoll, backgammonPlay, backgammonDouble, backgammonTake, backgammonDrop, backgammonBeaver, backgammonRaccoon, backgammonOfferResignation (RESIGN), backgammonAcceptResignation, backgammonRejectResignation',
 });
 
-export const BackgammonOpeningRoll = {
-  USE_OPENING_DICE: 'use-opening-dice',
-  REROLL_BOTH_DICE: 'reroll-both-dice',
-} as const satisfies Record<string, BackgammonRuleset['openingRoll']>;
 registerEnumType(BackgammonOpeningRoll, {
   name: 'BackgammonOpeningRoll',
   description: 'After the opening roll (one die each, higher starts): the starter plays the two opening dice, or rolls both dice afresh for his first turn',
@@ -103,10 +102,6 @@ registerEnumType(BackgammonOpeningRoll, {
   },
 });
 
-export const BackgammonResignWhen = {
-  OWN_TURN: 'own-turn',
-  ANY_TIME: 'any-time',
-} as const satisfies Record<string, BackgammonRuleset['resignWhen']>;
 registerEnumType(BackgammonResignWhen, {
   name: 'BackgammonResignWhen',
   description: 'When a player may offer to resign: only on his own turn, or at any time',
@@ -115,9 +110,3 @@ registerEnumType(BackgammonResignWhen, {
     ANY_TIME: { description: "At any time, also on the opponent's turn" },
   },
 });
-
-/** The ruleset options whose values are words: the spellings JSON rulesets may use (see src/games/ruleset-spellings.ts). */
-export const BACKGAMMON_CHOICES = {
-  openingRoll: Object.values(BackgammonOpeningRoll),
-  resignWhen: Object.values(BackgammonResignWhen),
-} as const;

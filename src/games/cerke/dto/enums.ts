@@ -5,6 +5,7 @@
 import { registerEnumType } from '@nestjs/graphql';
 import { type CerkeAction, type CerkeRuleset, type GameResult, type HandName, type NegativeHand, type Phase, type Profile, type SeasonResult, type StickCast } from '../../../engines/cerke/index.js';
 import { COLOURS, KINDS, SIDES } from '../../../engines/cerke/board.js';
+import { CERKE_CHOICES } from '../ruleset-choices.js';
 
 /** Checks at compile time that a list holds every value of `V` (and nothing else). */
 const every =
@@ -41,7 +42,7 @@ export const CerkeKind = engineEnum('CerkeKind', "A piece's kind", KINDS, {
   King: '王',
 });
 
-export const CerkeProfile = engineEnum('CerkeProfile', "The rule profile: cerke_online's rules, or the strict standardized rules", every<Profile>()(['online', 'strict']), {
+export const CerkeProfile = engineEnum('CerkeProfile', "The rule profile: cerke_online's rules, or the strict standardized rules", every<Profile>()(CERKE_CHOICES.profile), {
   online: "cerke_online's rules",
   strict: 'The strict standardized rules',
 });
@@ -127,11 +128,11 @@ export const CerkeGameEndReason = engineEnum('CerkeGameEndReason', 'Why the game
 export const CerkeTamAfterTamMoved = engineEnum(
   'CerkeTamAfterTamMoved',
   'Moving Tam2 on the turn right after the opponent moved it',
-  every<CerkeRuleset['movingTamImmediatelyAfterTamHasMoved']>()(['forbidden', 'penalized']),
+  every<CerkeRuleset['movingTamImmediatelyAfterTamHasMoved']>()(CERKE_CHOICES.movingTamImmediatelyAfterTamHasMoved),
   { forbidden: 'Not allowed', penalized: 'Allowed, as the negative hand The Futile Move (皇再来, −3)' },
 );
 
-export const CerkeTamMunMok = engineEnum('CerkeTamMunMok', 'Tam2 ending its move on the square it started from', every<CerkeRuleset['tamMunMok']>()(['allowed', 'penalized']), {
+export const CerkeTamMunMok = engineEnum('CerkeTamMunMok', 'Tam2 ending its move on the square it started from', every<CerkeRuleset['tamMunMok']>()(CERKE_CHOICES.tamMunMok), {
   allowed: 'Allowed, with no effect',
   penalized: 'The negative hand The Futile Move (皇再来, −3)',
 });
@@ -139,14 +140,6 @@ export const CerkeTamMunMok = engineEnum('CerkeTamMunMok', 'Tam2 ending its move
 export const CerkeCastAnnouncement = engineEnum(
   'CerkeCastAnnouncement',
   'What the mover names before the sticks limit a stepping move’s second leg (§8.3)',
-  every<CerkeRuleset['whatToSayBeforeCastingSticks']>()(['direction', 'exactDestination']),
+  every<CerkeRuleset['whatToSayBeforeCastingSticks']>()(CERKE_CHOICES.whatToSayBeforeCastingSticks),
   { direction: 'Its direction: the completion may end on any square that way within the count', exactDestination: 'Its exact destination square' },
 );
-
-/** The ruleset options whose values are words: the spellings JSON rulesets may use (see src/games/ruleset-spellings.ts). */
-export const CERKE_CHOICES = {
-  profile: Object.values(CerkeProfile),
-  movingTamImmediatelyAfterTamHasMoved: Object.values(CerkeTamAfterTamMoved),
-  tamMunMok: Object.values(CerkeTamMunMok),
-  whatToSayBeforeCastingSticks: Object.values(CerkeCastAnnouncement),
-} as const;

@@ -1,21 +1,16 @@
 import { registerEnumType } from '@nestjs/graphql';
-import type { BoardPhase, ChickenFootAction, ChickenFootRuleset, ChickenFootView, Preset, RoundEnd } from '../../../engines/chicken-foot/index.js';
+import type { BoardPhase, ChickenFootAction, ChickenFootView, RoundEnd } from '../../../engines/chicken-foot/index.js';
+import { ChickenFootDrawPolicy, ChickenFootPreset } from '../ruleset-choices.js';
+
+export { ChickenFootDrawPolicy, ChickenFootPreset };
 
 // GraphQL names on the left, the engine's own values on the right: values pass through unchanged.
 
-export const ChickenFootPreset = {
-  CLASSIC: 'classic',
-  MALTA_CROSS: 'malta-cross',
-} as const satisfies Record<string, Preset>;
 registerEnumType(ChickenFootPreset, {
   name: 'ChickenFootPreset',
   description: 'Classic (the starting double set aside, a hub arm per player, blanks count 0) or Malta Cross (the holder places the starting double, four arms, double-blank 50)',
 });
 
-export const ChickenFootDrawPolicy = {
-  ONE: 'one',
-  UNTIL_PLAYABLE: 'untilPlayable',
-} as const satisfies Record<string, ChickenFootRuleset['drawPolicy']>;
 registerEnumType(ChickenFootDrawPolicy, {
   name: 'ChickenFootDrawPolicy',
   description: 'A seat without a play draws one tile per turn, or keeps drawing until it can play',
@@ -79,14 +74,3 @@ registerEnumType(ChickenFootActionType, {
   name: 'ChickenFootActionType',
   description: 'A Chicken Foot action, each with its mutation: chickenFootPlay, chickenFootDraw, chickenFootPass',
 });
-
-/** The ruleset options whose values are words: the spellings JSON rulesets may use (see src/games/ruleset-spellings.ts). */
-export const CHICKEN_FOOT_CHOICES = {
-  preset: Object.values(ChickenFootPreset),
-  drawPolicy: Object.values(ChickenFootDrawPolicy),
-  startDoubleSource: ['setAside', 'fromHand'],
-  missingStartDouble: ['drawUntilFound', 'burn'],
-  firstToAct: ['finder', 'nextAfterPlacer', 'placer'],
-  blockedDetection: ['immediate', 'passCycle'],
-  tieBreak: ['zeroRounds', 'lowestPositiveRound'],
-} as const satisfies { [K in keyof ChickenFootRuleset]?: readonly (ChickenFootRuleset[K] extends readonly (infer E)[] ? E : ChickenFootRuleset[K])[] };
