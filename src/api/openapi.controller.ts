@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Controller, Get, Header } from '@nestjs/common';
 import { openApiDocument } from './openapi.js';
 import { projectRoot } from '../config/project-root.js';
+import { EngineRegistry } from '../referee/core/engine-registry.js';
 
 /** The project's package.json (from src/ under ts-jest or dist/src/ when built): the API version is the service's. */
 function packageVersion(from: string): string {
@@ -13,7 +14,11 @@ function packageVersion(from: string): string {
 /** GET /api/openapi.json: the OpenAPI 3.1 description of the REST and operations endpoints. */
 @Controller('api')
 export class OpenApiController {
-  private readonly document = JSON.stringify(openApiDocument(packageVersion(import.meta.dirname)));
+  private readonly document: string;
+
+  constructor(registry: EngineRegistry) {
+    this.document = JSON.stringify(openApiDocument(packageVersion(import.meta.dirname), registry.kinds()));
+  }
 
   @Get('openapi.json')
   @Header('content-type', 'application/json; charset=utf-8')

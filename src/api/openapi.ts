@@ -128,7 +128,8 @@ const standingRow: Schema = {
   },
 };
 
-export function openApiDocument(version: string): OpenApiDocument {
+/** The document for this version of the service, which plays `kinds`. */
+export function openApiDocument(version: string, kinds: readonly string[]): OpenApiDocument {
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
@@ -260,7 +261,7 @@ export function openApiDocument(version: string): OpenApiDocument {
               in: 'query',
               required: true,
               description: 'Which game the record is (the GraphQL `gameKinds` query lists them)',
-              schema: { type: 'string', examples: ['backgammon', 'cerke', 'chicken-foot'] },
+              schema: { type: 'string', examples: [...kinds] },
             },
           ],
           requestBody: {
