@@ -1,21 +1,17 @@
-import type { EventEmitter } from 'node:events';
 import type { Viewer } from '../engines/kit/index.js';
-import type { Appended } from '../referee/application/live-games.js';
 import type { RefereeService } from '../referee/application/referee.service.js';
 import type { TournamentEventsAppended, TournamentService } from '../referee/application/tournament.service.js';
-import { viewEvent } from '../referee/core/game/views.js';
 import type { StoredEvent } from '../referee/core/stream.js';
 
 /** How long to wait before reading the log again when it had nothing beyond what was served. */
 const RETRY_READ_MS = 50;
 
-/** A stream's events as a subscription follows them: told on a bus, read from the log. */
-interface EventSource<A> {
-  bus: EventEmitter;
-  /** The bus's event name for this stream. */
-  key: string;
-  /** The events a told batch carries (as this subscriber may see them), and the version it reached. */
-  told(batch: A): { events: StoredEvent[]; version: number };
+/** Calls `told` with each batch of a stream's events stored from now on (as the subscriber may see them) and the version it reached, until the returned function is called. */
+type Follow = (told: (events: StoredEvent[], version: number) => void) => () => void;
+
+/** A stream's events as a subscription follows them: told as they are stored, read from the log. */
+interface EventSource {
+  follow: Follow;
   /** Stored events after `after`, a page at a time (empty when there are none). */
   read(after: number): Promise<StoredEvent[]>;
   /** Whether nothing more will come once `last` is served (a finished game or tournament). */
@@ -33,7 +29,7 @@ interface EventSource<A> {
  * so the listener is dropped and the subscription's slot freed without waiting for another event.
  * The stream completes by itself after its last event.
  */
-function eventStream<A>(source: EventSource<A>, afterSeq: number): AsyncIterableIterator<StoredEvent> {
+function eventStream(source: EventSource, afterSeq: number): AsyncIterableIterator<StoredEvent> {
   let stop: () => void = () => undefined;
   const stopped = new Promise<'stopped'>((resolve) => {
     stop = () => resolve('stopped');
@@ -43,13 +39,11 @@ function eventStream<A>(source: EventSource<A>, afterSeq: number): AsyncIterable
     const queue: StoredEvent[] = [];
     let told = 0;
     let wake: (() => void) | null = null;
-    const listener = (batch: A) => {
-      const { events, version } = source.told(batch);
+    const unfollow = source.follow((events, version) => {
       queue.push(...events);
       told = Math.max(told, version);
       wake?.();
-    };
-    source.bus.on(source.key, listener);
+    });
     try {
       let last = afterSeq;
       let readLog = true;
@@ -98,7 +92,7 @@ function eventStream<A>(source: EventSource<A>, afterSeq: number): AsyncIterable
         if (woke === 'stopped') return;
       }
     } finally {
-      source.bus.off(source.key, listener);
+      unfollow();
     }
   }
 
@@ -142,11 +136,9 @@ export function mapped<T, U>(events: AsyncIterableIterator<T>, f: (e: T) => U): 
 
 /** A game's events for one viewer (hidden information served as the viewer may see it); ends after `SeedRevealed`. */
 export function gameEventStream(referee: RefereeService, gameId: string, afterSeq: number, viewer: Viewer): AsyncIterableIterator<StoredEvent> {
-  return eventStream<Appended>(
+  return eventStream(
     {
-      bus: referee.bus,
-      key: gameId,
-      told: (a) => ({ events: a.steps.map((s) => viewEvent(a.game, s.event, s.before, s.after, viewer)), version: a.game.version }),
+      follow: (told) => referee.followEvents(gameId, viewer, told),
       read: (after) => referee.events(gameId, after, viewer),
       over: async (last) => {
         const game = await referee.game(gameId);
@@ -161,11 +153,13 @@ export function gameEventStream(referee: RefereeService, gameId: string, afterSe
 
 /** A tournament's events; ends after `TournamentFinished`. */
 export function tournamentEventStream(service: TournamentService, tournamentId: string, afterSeq: number): AsyncIterableIterator<StoredEvent> {
-  return eventStream<TournamentEventsAppended>(
+  return eventStream(
     {
-      bus: service.bus,
-      key: tournamentId,
-      told: (a) => ({ events: a.events, version: a.events.at(-1)?.seq ?? 0 }),
+      follow: (told) => {
+        const listener = (a: TournamentEventsAppended) => told(a.events, a.events.at(-1)?.seq ?? 0);
+        service.bus.on(tournamentId, listener);
+        return () => service.bus.off(tournamentId, listener);
+      },
       read: (after) => service.events(tournamentId, after),
       over: async (last) => {
         const t = await service.tournament(tournamentId);

@@ -5,12 +5,20 @@ import type { StoredEvent } from '../../src/referee/core/stream.js';
 
 const event = (seq: number, type = 'ActionTaken') => ({ seq, type, actor: 0, moveId: null, bodyHash: null, payload: {}, createdAt: '', prevHash: '', hash: '' }) as StoredEvent;
 
-/** A referee as gameEventStream uses it: its bus, its log, its game's head. */
+/** A referee as gameEventStream uses it: the batches it tells (on `bus` here), its log, its game's head. */
 function fakeReferee(stored: StoredEvent[], duringFirstEmptyRead: (bus: EventEmitter) => void) {
   const bus = new EventEmitter();
   let told = false;
   const referee = {
-    bus,
+    followEvents: (_id: string, _viewer: unknown, tell: (events: StoredEvent[], version: number) => void) => {
+      const listener = (a: { game: { version: number }; steps: { event: StoredEvent }[] }) =>
+        tell(
+          a.steps.map((s) => s.event),
+          a.game.version,
+        );
+      bus.on('g', listener);
+      return () => bus.off('g', listener);
+    },
     events: async (_id: string, after: number) => {
       const page = stored.filter((e) => e.seq > after);
       if (page.length === 0 && !told) {
@@ -21,7 +29,7 @@ function fakeReferee(stored: StoredEvent[], duringFirstEmptyRead: (bus: EventEmi
     },
     game: async () => ({ ended: stored.at(-1)?.type === 'SeedRevealed', version: stored.length }),
   };
-  return referee as unknown as RefereeService;
+  return { referee: referee as unknown as RefereeService, bus };
 }
 
 async function take(stream: AsyncIterableIterator<StoredEvent>, n: number): Promise<number[]> {
@@ -35,7 +43,7 @@ async function take(stream: AsyncIterableIterator<StoredEvent>, n: number): Prom
 describe('a game event stream', () => {
   it('does not lose a catch-up told (without its events) while it was reading the log', async () => {
     const stored = [event(1), event(2)];
-    const referee = fakeReferee(stored, (bus) => {
+    const { referee } = fakeReferee(stored, (bus) => {
       // Another instance's move, caught up here just as the subscriber's read found the end of
       // the log: told by version only (its events are read from the log).
       stored.push(event(3));
@@ -46,14 +54,13 @@ describe('a game event stream', () => {
 
   it('fills a gap before a queued live event from the log, in order and once', async () => {
     const stored = [event(1)];
-    const referee = fakeReferee(stored, () => undefined);
+    const { referee, bus } = fakeReferee(stored, () => undefined);
     const stream = gameEventStream(referee, 'g', 0, 'spectator');
     const first = await stream.next();
     expect(first.value.seq).toBe(1);
     stored.push(event(2), event(3));
-    // The bus tells event 3 with its step; event 2 was only told elsewhere.
-    const engine = { actionView: undefined, chanceView: undefined };
-    referee.bus.emit('g', { gameId: 'g', game: { version: 3, engine, ended: false }, steps: [{ event: stored[2], before: null, after: null }] });
+    // Event 3 is told with its batch; event 2 was only told elsewhere.
+    bus.emit('g', { gameId: 'g', game: { version: 3 }, steps: [{ event: stored[2] }] });
     expect(await take(stream, 2)).toEqual([2, 3]);
   });
 });

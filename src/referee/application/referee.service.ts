@@ -5,6 +5,7 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
 import type { GameCommand } from '../core/game/commands.js';
 import { gameDecider } from '../core/game/decider.js';
+import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore, type GameFilter } from '../store/event-store.js';
@@ -16,7 +17,7 @@ import { EventViews } from './event-views.js';
 import { type GameAnswer, gameAnswer, type GameSnapshot, snapshotOf } from './game-answer.js';
 import { type GameAt, type GamePage, type GamePageArgs, GameQueries } from './game-queries.js';
 import { type CreateGameInput, GameSetup, type NewGameAnswer, type PreparedGame } from './game-setup.js';
-import { isGameId, type LiveGame, LiveGames } from './live-games.js';
+import { type Appended, isGameId, type LiveGame, LiveGames } from './live-games.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { attachedNotifier } from './notifications.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
@@ -99,6 +100,17 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   /** Emits an Appended under the game's id for every stored batch of its events. */
   get bus() {
     return this.live.bus;
+  }
+
+  /** Calls `told` with each batch of the game's events stored from now on, as `viewer` may see them, and the version it reached; until the returned function is called. */
+  followEvents(gameId: string, viewer: Viewer, told: (events: StoredEvent[], version: number) => void): () => void {
+    const listener = ({ game, steps }: Appended) =>
+      told(
+        steps.map((s) => viewEvent(game, s.event, s.before, s.after, viewer)),
+        game.version,
+      );
+    this.live.bus.on(gameId, listener);
+    return () => void this.live.bus.off(gameId, listener);
   }
 
   async createGame(input: CreateGameInput): Promise<NewGame> {
