@@ -40,9 +40,10 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const newWebhookId = () => `wh_${randomBytes(12).toString('base64url')}`;
 
 /**
- * Webhook registrations: made with a token, which decides the scope, and managed (a new secret,
- * deletion, the delivery log) by the token that made them, by any seat of a game registered as
- * a whole, or by the organizer of a tournament registered (as a whole or for one participant).
+ * Webhook registrations: made with a token, which decides the scope, and managed by the token
+ * that made them. A tournament's organizer may also delete its tournament's registrations and
+ * read their delivery logs; a secret is answered to the registering token alone (an opponent
+ * holding it could silence or forge another seat's notifications).
  *
  * The scope: with `gameId`, a game (a token of one of its seats, or its tournament's organizer's);
  * with `tournamentId`, a tournament (its organizer's token) or one participant of it (that
@@ -76,7 +77,7 @@ export class WebhookService {
 
   /** A new secret: every delivery from now on is signed with it (a retry of an earlier message too). */
   async rotateSecret(token: string | null, id: string): Promise<WebhookWithSecret> {
-    const webhook = await this.managed(token, id);
+    const webhook = await this.managed(token, id, { ownerOnly: true });
     const secret = newSecret();
     await this.store.setSecret(id, secret);
     return { webhook: { ...webhook, secret }, secret };
@@ -119,17 +120,21 @@ export class WebhookService {
     return { ...none, tournamentId: role.tournamentId };
   }
 
-  /** The registration, if this token may manage it. */
-  private async managed(token: string | null, id: string): Promise<WebhookRow> {
+  /** The registration, if this token may manage it: its owner's, or (not for a new secret) its tournament organizer's. */
+  private async managed(token: string | null, id: string, options: { ownerOnly?: boolean } = {}): Promise<WebhookRow> {
     if (!token) throw new RefereeError('UNAUTHORIZED', 'managing a webhook needs the token it was registered with as a Bearer token');
     const webhook = typeof id === 'string' && /^wh_[A-Za-z0-9_-]{16}$/.test(id) ? await this.store.get(id) : null;
     if (!webhook) throw new RefereeError('NOT_FOUND', `no webhook with id ${id}`);
     const hash = tokenHash(token);
     if (webhook.ownerTokenHash === hash) return webhook;
-    const role = await this.store.tokenRole(hash);
-    const mayManage = (role?.role === 'seat' && webhook.gameId === role.gameId && webhook.seat === null) || (role?.role === 'organizer' && webhook.tournamentId === role.tournamentId);
-    if (!mayManage) throw new RefereeError('UNAUTHORIZED', "this token may not manage this webhook: use the token it was registered with (or a seat's of its game, or its tournament organizer's)");
-    return webhook;
+    const role = options.ownerOnly ? null : await this.store.tokenRole(hash);
+    if (role?.role === 'organizer' && webhook.tournamentId !== null && webhook.tournamentId === role.tournamentId) return webhook;
+    throw new RefereeError(
+      'UNAUTHORIZED',
+      options.ownerOnly
+        ? 'only the token this webhook was registered with gets a new secret'
+        : "this token may not manage this webhook: use the token it was registered with (or, for a tournament's, its organizer's)",
+    );
   }
 }
 

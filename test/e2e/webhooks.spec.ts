@@ -234,7 +234,7 @@ describe('webhooks', () => {
     expect(WebhookReceiver.verify(next, rotated.secret).data).toMatchObject({ gameId: id, seat: 0 });
     expect(() => WebhookReceiver.verify(next, old.secret)).toThrow(/signature/);
 
-    // Only the token it was made with (or one of its game's seats for a whole game's) manages it.
+    // Only the token it was made with manages it.
     expect(codeOf(await gql(ROTATE, { id: old.id }, token1))).toBe('UNAUTHORIZED');
     expect(codeOf(await gql(DELIVERIES, { id: old.id }, token1))).toBe('UNAUTHORIZED');
     expect((await gql(DELETE, { id: old.id }, token0)).data.deleteWebhook).toBe(true);
@@ -243,6 +243,21 @@ describe('webhooks', () => {
     await play(gql, id, [token0, token1], 2);
     const { rows } = await t.app.get(DatabaseService).pool.query('SELECT count(*)::int AS n FROM webhook_messages WHERE webhook_id = $1', [old.id]);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('manages a game-wide registration with the token that made it only: the opponent gets no secret and cannot delete it', async () => {
+    const { id, token0 } = await newDuel(gql);
+    const token1 = await joinDuel(gql, id);
+    const hook = await register(gql, token0, { url: receiver.url, gameId: id, events: ['GAME_OVER'] });
+    const rotation = await gql(ROTATE, { id: hook.id }, token1);
+    expect(codeOf(rotation)).toBe('UNAUTHORIZED');
+    expect(JSON.stringify(rotation)).not.toContain('whsec_');
+    expect(codeOf(await gql(DELETE, { id: hook.id }, token1))).toBe('UNAUTHORIZED');
+    expect(codeOf(await gql(DELIVERIES, { id: hook.id }, token1))).toBe('UNAUTHORIZED');
+    // Still registered, with the secret seat 0 was given: its notifications are signed with it.
+    const { rows } = await t.app.get(DatabaseService).pool.query('SELECT secret FROM webhooks WHERE id = $1', [hook.id]);
+    expect(rows[0].secret).toBe(hook.secret);
+    expect((await gql(ROTATE, { id: hook.id }, token0)).data.rotateWebhookSecret.secret).not.toBe(hook.secret);
   });
 
   it('refuses URLs the operator did not allow, with a stable code, and malformed ones', async () => {
