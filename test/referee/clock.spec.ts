@@ -314,6 +314,24 @@ describe('added time', () => {
     expect(types(when(h, addTime(7, HOUR, 'organizer'), 3 * HOUR))).toBe('INVALID_INPUT');
   });
 
+  it("gifts from the other seats add up to one turn's own time at most; the organizer's time is not capped", () => {
+    let h = given([create(DAILY), 0]);
+    const seat = toAct(h);
+    const other = 1 - seat;
+    // 40 gifts of a year each gave a seat 14,600 days: now a day (the time per move) in all.
+    h = then(h, addTime(other, 20 * HOUR, seat), MINUTE);
+    expect(when(h, addTime(other, 365 * DAY, seat), 2 * MINUTE)).toMatchObject({ ok: false, error: { code: 'GIFT_LIMIT', message: expect.stringContaining(`${4 * HOUR} ms more`) } });
+    h = then(h, addTime(other, 4 * HOUR, seat), 2 * MINUTE);
+    expect(types(when(h, addTime(other, 1, seat), 3 * MINUTE))).toBe('GIFT_LIMIT');
+    h = then(h, addTime(other, 365 * DAY, 'organizer'), 3 * MINUTE);
+    expect(clock(h).extraMs[other]).toBe(DAY + 365 * DAY);
+    // Fischer: the base time.
+    const fischer = given([create(FISCHER), 0]);
+    const mover = toAct(fischer);
+    expect(types(when(fischer, addTime(1 - mover, 5 * MINUTE + 1, mover), MINUTE))).toBe('GIFT_LIMIT');
+    expect(types(when(fischer, addTime(1 - mover, 5 * MINUTE, mover), MINUTE))).toEqual(['TimeAdded']);
+  });
+
   it('a seat takes vacation for itself, up to its allowance, in correspondence games only', () => {
     let h = given([create(BANKED), 0]);
     const seat = toAct(h);
