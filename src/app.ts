@@ -120,6 +120,11 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
     });
   }
   const fastify = app.getHttpAdapter().getInstance();
+  // Every answer (JSON, NDJSON, pages, refusals) is read as the type it says it is, never sniffed.
+  fastify.addHook('onRequest', (_req, reply, done) => {
+    reply.raw.setHeader('X-Content-Type-Options', 'nosniff');
+    done();
+  });
   fastify.addHook('onRequest', rateLimiter(limits));
   fastify.addHook('onRequest', importQuota(limits));
   fastify.addHook('onRequest', browserOnGraphql(config));
