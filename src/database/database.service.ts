@@ -9,7 +9,7 @@ import { CONFIG, type Config } from '../config/config.js';
 import { DataDirLock, HEARTBEAT_MS } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
 import { PGliteBridge } from './pglite-bridge.js';
-import { isStorageError } from './storage-errors.js';
+import { describeFailure, isStorageError } from './storage-errors.js';
 import { projectRoot } from '../config/project-root.js';
 
 /** The project folder (where package.json is), from src/ under ts-jest or dist/src/ when built. */
@@ -165,7 +165,7 @@ export class DatabaseService implements OnModuleDestroy {
       const last = said.at(-1)?.replace(/^.*?\b(PANIC|FATAL|ERROR):\s*/, '$1: ');
       const storage = isStorageError(err) || (last !== undefined && isStorageError({ message: last }));
       throw new Error(
-        `the embedded database in ${dir} could not start: ${last ?? (err as Error)?.message ?? String(err)}` +
+        `the embedded database in ${dir} could not start: ${last ?? describeFailure(err)}` +
           (storage
             ? `. Its disk is full: free at least ${Math.ceil(Math.max(this.options.storageReserveBytes, DEFAULTS.storageReserveBytes) / MB)} MB there, then start again (nothing stored is lost).`
             : ''),

@@ -13,6 +13,26 @@ const SQLSTATES = new Set(['53100', '58030', '25006']);
 /** errno codes: no space, quota exceeded, read-only file system, I/O error. */
 const ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
 const MESSAGE = /no space left on device|disk is full|disk full|ENOSPC|EDQUOT|quota exceeded/i;
+/**
+ * The embedded database's file system (Emscripten) throws `{ name: 'ErrnoError', errno }` with
+ * WASI's numbers, not Node's codes: these are the storage ones.
+ */
+const WASI_ERRNOS: Record<number, string> = { 19: 'EDQUOT', 29: 'EIO', 51: 'ENOSPC', 69: 'EROFS' };
+
+const wasiErrno = (e: { name?: unknown; errno?: unknown }): string | null => (e.name === 'ErrnoError' && typeof e.errno === 'number' ? (WASI_ERRNOS[e.errno] ?? `errno ${e.errno}`) : null);
+
+/** A failure in words for a log or a start-up message, whatever was thrown (never "[object Object]"). */
+export function describeFailure(err: unknown): string {
+  if (err instanceof Error && err.message) return err.message;
+  if (err && typeof err === 'object') {
+    const wasi = wasiErrno(err as { name?: unknown; errno?: unknown });
+    if (wasi) return `the embedded database's file system failed (${wasi}${wasi === 'ENOSPC' ? ': no space left on device' : ''})`;
+    const message = (err as { message?: unknown }).message;
+    if (typeof message === 'string' && message) return message;
+    return JSON.stringify(err) ?? String(err);
+  }
+  return String(err);
+}
 
 /**
  * Whether `err` (a pg error, a Prisma error wrapping one, or an errno error), or an error it wraps,
@@ -23,7 +43,9 @@ export function isStorageError(err: unknown): boolean {
   const visit = (e: unknown, depth: number): boolean => {
     if (!e || typeof e !== 'object' || depth > 6 || seen.has(e)) return false;
     seen.add(e);
-    const x = e as { code?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    const x = e as { name?: unknown; errno?: unknown; code?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    const wasi = wasiErrno(x);
+    if (wasi && ERRNOS.has(wasi)) return true;
     for (const code of [x.code, x.originalCode]) {
       if (typeof code === 'string' && (SQLSTATES.has(code) || ERRNOS.has(code))) return true;
     }

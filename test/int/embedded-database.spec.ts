@@ -314,6 +314,20 @@ const tmpfs = suiteTmpfs(96, !pgUrl);
     await db.close();
   });
 
+  it('a new data folder on a full disk: the start fails saying the disk is full, naming the folder', async () => {
+    const filler = fillDisk(tmpfs!, 0);
+    try {
+      const err = await embedded(join(tmpfs!, 'new'), { storageReserveBytes: 0 }).then(
+        (d) => d.close().then(() => null),
+        (e: Error) => e,
+      );
+      expect(err?.message).not.toContain('[object Object]');
+      expect(err?.message).toMatch(/Its disk is full: free at least \d+ MB/);
+    } finally {
+      rmSync(filler);
+    }
+  }, 120_000);
+
   it('a WAL that cannot grow is a PANIC: the engine is marked failed, every statement is refused at once (none hangs), and the folder opens again with every acknowledged row once space is freed', async () => {
     const dataDir = join(tmpfs!, 'hard');
     const db = await embedded(dataDir, { storageReserveBytes: 0 });
