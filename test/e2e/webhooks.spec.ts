@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningService, startService } from '../../bench/lib/service.js';
+import { type RunningService, startService } from '../../tools/service.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';

@@ -1,5 +1,5 @@
-import { seededRandom } from '../../src/engines/kit/index.js';
-import { ENGINES } from '../../src/games/engines.js';
+import { seededRandom } from '../src/engines/kit/index.js';
+import { ENGINES } from '../src/games/engines.js';
 import { Bot, gql } from './bot.js';
 import { startService, type RunningService } from './service.js';
 
