@@ -8,7 +8,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config/config.js';
 import { DataDirLockedError, readHolder } from '../../src/database/data-dir-lock.js';
 import { DatabaseService, type DatabaseOptions } from '../../src/database/database.service.js';
-import { isStorageError } from '../../src/database/storage-errors.js';
+import { isStorageError, isUnavailable } from '../../src/database/storage-errors.js';
 import { fillDisk, suiteTmpfs } from '../support/tmpfs.js';
 
 /**
@@ -286,6 +286,16 @@ describe(`readiness and storage (${pgUrl ? 'postgresql' : 'pglite'})`, () => {
     expect(isStorageError({ meta: { driverAdapterError: { cause: { originalCode: '53100' } } } })).toBe(true);
     expect(isStorageError(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
     expect(isStorageError(new Error('boom'))).toBe(false);
+  });
+
+  it('recognises a database out of reach (connection cut, refused, timed out) as unavailable, and a refusal of the query as not', () => {
+    expect(isUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(isUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isUnavailable({ code: 'P1017', message: 'Server has closed the connection.' })).toBe(true);
+    expect(isUnavailable({ cause: Object.assign(new Error('disk full'), { code: '53100' }) })).toBe(true);
+    expect(isUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
+    expect(isStorageError(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe(false);
   });
 });
 
