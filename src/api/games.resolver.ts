@@ -6,7 +6,7 @@ import { ORGANIZER_SEAT } from '../referee/application/command-handler.js';
 import type { LiveGame } from '../referee/application/live-games.js';
 import { RefereeService } from '../referee/application/referee.service.js';
 import { isCleanText } from '../referee/application/seat-tokens.js';
-import { isTournamentId } from '../referee/application/tournament.service.js';
+import { isTournamentId } from '../referee/core/ids.js';
 import { normaliseRuleset } from '../games/ruleset-spellings.js';
 import { createTypedGame, seatPlans } from '../games/rulesets.js';
 import { tokenOf, type GqlContext } from './caller.js';
