@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service.js';
-import type { NotificationStore, Registration, RegistrationChange, WebhookEvent } from '../referee/application/notifications.js';
-import type { OutboxMessage } from '../referee/store/event-store.js';
-import { insertOutboxSql, outboxRows } from '../referee/store/postgres-event-store.js';
+import type { NotificationStore, Registration, RegistrationChange, WebhookEvent } from './notifications.js';
+import { insertOutboxSql, type OutboxMessage, outboxRows } from './outbox.js';
 
 /** A registration as stored. */
 export interface WebhookRow extends Registration {

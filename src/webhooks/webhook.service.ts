@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { CONFIG, type Config } from '../config/config.js';
-import { Notifications, WEBHOOK_EVENTS, type WebhookEvent } from '../referee/application/notifications.js';
-import { tokenHash } from '../referee/application/seat-tokens.js';
-import { RefereeError } from '../referee/core/errors.js';
+import { RefereeError, tokenHash } from '../referee/index.js';
+import { Notifications, WEBHOOK_EVENTS, type WebhookEvent } from './notifications.js';
 import { checkWebhookUrl } from './url-policy.js';
 import { type DeliveryRow, type NewWebhook, type TokenRole, type WebhookRow, WebhookStore } from './webhook-store.js';
 

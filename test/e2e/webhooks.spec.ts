@@ -322,12 +322,17 @@ describe('webhooks', () => {
     const ahead = Date.now() + 86_400_000;
     const dueAt = (seconds: number) => new Date(ahead + seconds * 1000);
     const deadline = (version: number, seconds: number) => ({ gameId, seat: 0, dueAt: dueAt(seconds), warnAt: dueAt(seconds - 60), version });
+    // Each append's rows of the two projections, as the referee's consequence handlers derive them.
+    const consequences = (m: ReturnType<typeof message>, d: ReturnType<typeof deadline>) => [
+      { projection: 'webhook_messages', rows: [m] },
+      { projection: 'deadlines', rows: [d] },
+    ];
     // The first is written alone; the two racing for version 3 then go together in one statement
     // (one deadline row per game in it), which fails and is retried one by one.
     const results = await Promise.allSettled([
-      store.append(gameId, [event(2, 'a')], head(2), { outbox: [message(2, 'a')], deadline: deadline(2, 100) }),
-      store.append(gameId, [event(3, 'b')], head(3), { outbox: [message(3, 'b')], deadline: deadline(3, 200) }),
-      store.append(gameId, [event(3, 'c')], head(3), { outbox: [message(3, 'c')], deadline: deadline(3, 300) }),
+      store.append(gameId, [event(2, 'a')], head(2), consequences(message(2, 'a'), deadline(2, 100))),
+      store.append(gameId, [event(3, 'b')], head(3), consequences(message(3, 'b'), deadline(3, 200))),
+      store.append(gameId, [event(3, 'c')], head(3), consequences(message(3, 'c'), deadline(3, 300))),
     ]);
     expect(results[0].status).toBe('fulfilled');
     const lost = results.slice(1).filter((r): r is PromiseRejectedResult => r.status === 'rejected');

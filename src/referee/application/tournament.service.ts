@@ -463,8 +463,6 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
           throw err;
         }
         this.referee.stored(games);
-        // Their deadlines from the start, as a game created alone gets its own (written once the games are stored).
-        for (const g of games) this.referee.deadlines?.track(g.game);
         this.hold(next);
         this.bus.emit(id, { tournamentId: id, events } satisfies TournamentEventsAppended);
         return next;
