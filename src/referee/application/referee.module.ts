@@ -9,6 +9,7 @@ import { ProjectionWriters } from '../store/projections.js';
 import { Clock, SystemClock } from './clock.js';
 import { GameConsequences } from './consequences.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
+import { GameDirectory, TokenDirectory } from './directories.js';
 import { LowTimeListeners } from './low-time.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
@@ -20,7 +21,7 @@ import { RefereeService } from './referee.service.js';
  * loop, if the host can) through RecordParser, both provided by the host. The time of every
  * decision is the Clock's: the system's, unless `clock` gives another (tests move theirs by hand).
  * Other modules plug in through its registries: the games' consequences and their projections'
- * SQL writers, the low-time listeners.
+ * SQL writers, the low-time listeners, the token directory.
  */
 @Module({})
 export class RefereeModule {
@@ -34,6 +35,8 @@ export class RefereeModule {
         { provide: EventStore, useClass: PostgresEventStore },
         { provide: GameConsequences, useFactory: () => new GameConsequences() },
         { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
+        { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
+        { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },
         options.metrics,
         { provide: RefereeMetrics, useExisting: options.metrics },
         { provide: RecordParser, useFactory: options.recordParser ?? (() => new InThreadRecordParser()) },
@@ -42,7 +45,20 @@ export class RefereeModule {
         { provide: DEADLINE_SETTINGS, useFactory: (config: Config): DeadlineSettings => ({ pollMs: config.deadlinePollMs, sweepMs: config.deadlineSweepMs }), inject: [CONFIG] },
         RefereeService,
       ],
-      exports: [EngineRegistry, RefereeService, EventStore, options.metrics, RefereeMetrics, Clock, DeadlineStore, ProjectionWriters, GameConsequences, LowTimeListeners],
+      exports: [
+        EngineRegistry,
+        RefereeService,
+        EventStore,
+        options.metrics,
+        RefereeMetrics,
+        Clock,
+        DeadlineStore,
+        ProjectionWriters,
+        GameConsequences,
+        LowTimeListeners,
+        TokenDirectory,
+        GameDirectory,
+      ],
     };
   }
 }
