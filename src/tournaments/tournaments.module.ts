@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TournamentService } from '../referee/application/tournament.service.js';
-import { TournamentStore } from '../referee/store/tournament-store.js';
+import { TournamentService, TournamentStore } from '../referee/index.js';
 import { TournamentTokens } from './tournament-tokens.js';
 import { TournamentsController } from './tournaments.controller.js';
 import { TournamentGameResolver, TournamentsResolver } from './tournaments.resolver.js';

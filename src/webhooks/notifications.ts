@@ -1,5 +1,5 @@
 import type { Outcome } from '../engines/kit/index.js';
-import { type ClockState, type Clock, type ConsequenceHandler, deadlineMs, decodeGameEvent, type GameStatus, type LowTimeListener, sha256Hex, type StoredEvent } from '../referee/index.js';
+import { type Clock, type ClockState, type ConsequenceHandler, deadlineMs, decodeGameEvent, type GameStatus, type LowTimeListener, sha256Hex, type StoredEvent } from '../referee/index.js';
 import { type OutboxMessage, WEBHOOK_OUTBOX } from './outbox.js';
 
 /** What a webhook registration may ask to be told. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { CONFIG, type Config } from '../config/config.js';
-import { GameDirectory, RefereeError, TokenDirectory, type TokenRole, tokenHash } from '../referee/index.js';
+import { GameDirectory, RefereeError, TokenDirectory, tokenHash, type TokenRole } from '../referee/index.js';
 import { Notifications, WEBHOOK_EVENTS, type WebhookEvent } from './notifications.js';
 import { checkWebhookUrl } from './url-policy.js';
 import { type DeliveryRow, type NewWebhook, type WebhookRow, WebhookStore } from './webhook-store.js';
