@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { nextWarning, rowStands, STANDING_MARGIN_MS, wakeOf } from '../../src/referee/application/deadlines.js';
+import { nextWarning, rowStands, STANDING_MARGIN_MS, wakeOf } from '../../src/referee/application/deadline-rows.js';
 import type { RefereeMetrics } from '../../src/referee/application/metrics.port.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';

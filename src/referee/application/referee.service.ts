@@ -69,7 +69,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     const live = this.live;
     const games: GameLoader = { stored: (id, version) => live.atLeast(id, version).then(() => live.get(id)) };
     this.deadlines = deadlineStore ? new DeadlineWorker(deadlineStore, clock, games, this.commands, lowTime, metrics, deadlineSettings) : null;
-    this.untrack = this.deadlines ? consequences.register(this.deadlines) : () => undefined;
+    this.untrack = this.deadlines ? consequences.register(this.deadlines.rows) : () => undefined;
     this.records = new Records(registry, store, this.queries, this.setup, parser);
     this.freshness = new Freshness(this.live);
   }
