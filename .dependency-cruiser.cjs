@@ -4,6 +4,8 @@
  * Layers: engines (pure game rules: kit + one folder per game) <- referee/core (pure referee logic)
  * <- referee/store (persistence) <- referee/application (use cases) <- api / games / ops / app (NestJS wiring).
  * Type-only imports count too (tsPreCompilationDeps): a pure layer may not even name a framework type.
+ * Modules (referee, tournaments, webhooks) meet only through their public entries (index.ts), and the referee
+ * knows none of the modules that plug into it.
  *
  * Relative imports are written with `.js` (nodenext ESM); they resolve to the `.ts` sources: dependency-cruiser
  * retries an unresolvable `.js` as `.ts`, as tsc does (the `not-to-unresolvable` rule fails the run if one is left).
