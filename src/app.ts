@@ -15,7 +15,7 @@ import type { Config } from './config/config.js';
 import { createLogger, PinoLogger } from './ops/logger.js';
 import { MetricsService } from './ops/metrics.service.js';
 import { observeRequests } from './ops/requests.js';
-import { RefereeService } from './referee/application/referee.service.js';
+import { RefereeService } from './referee/index.js';
 
 /** Longer than any URL Node's default 16 KiB header limit lets through. */
 const MAX_PARAM_LENGTH = 16 * 1024;

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { CONFIG, type Config } from '../config/config.js';
 import { isUnavailable, STORAGE_UNAVAILABLE } from '../database/storage-errors.js';
-import { RefereeError } from '../referee/core/errors.js';
+import { RefereeError } from '../referee/index.js';
 import { bodyFailure } from './body.js';
 import { isGraphqlPath, pathOf } from './caller.js';
 

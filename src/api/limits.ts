@@ -25,7 +25,7 @@ import {
 } from 'graphql';
 import type { Context as WsContext, ServerOptions as WsServerOptions } from 'graphql-ws';
 import type { Config } from '../config/config.js';
-import { sha256Hex } from '../referee/core/canonical.js';
+import { sha256Hex } from '../referee/index.js';
 import { addressKey, addressOf, clientAddress, type GqlContext, isGraphqlPath, pathOf, type TrustProxy, tokenOf } from './caller.js';
 
 // ------------------------------------------------------------------ what a query costs

@@ -1,10 +1,15 @@
-import { RefereeError } from '../referee/core/errors.js';
+import {
+  type ClockView,
+  type GameRow,
+  isGameId,
+  type LiveGame,
+  type MoveResult as RefereeMoveResult,
+  RefereeError,
+  type SeatRow,
+  type StoredEvent,
+  type TimeControl as TimeControlRules,
+} from '../referee/index.js';
 import { rejectionCode } from './rejection-codes.js';
-import type { GameRow, SeatRow } from '../referee/store/event-store.js';
-import type { MoveResult as RefereeMoveResult } from '../referee/application/command-handler.js';
-import { isGameId, type LiveGame } from '../referee/application/live-games.js';
-import type { ClockView, TimeControl as TimeControlRules } from '../referee/core/game/clock.js';
-import type { StoredEvent } from '../referee/core/stream.js';
 import { type Game, type GameClock, type GameEvent, type GameStatusEnum, type MoveAccepted, type Rejection, type TimeControl, TimeControlKind, type TimeControlInput } from './models.js';
 
 /**

@@ -1,10 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { Viewer } from '../engines/kit/index.js';
-import type { Appended } from '../referee/application/live-games.js';
-import type { RefereeService } from '../referee/application/referee.service.js';
-import type { TournamentEventsAppended, TournamentService } from '../referee/application/tournament.service.js';
-import { viewEvent } from '../referee/core/game/views.js';
-import type { StoredEvent } from '../referee/core/stream.js';
+import { type Appended, type RefereeService, type StoredEvent, type TournamentEventsAppended, type TournamentService, viewEvent } from '../referee/index.js';
 
 /** How long to wait before reading the log again when it had nothing beyond what was served. */
 const RETRY_READ_MS = 50;

@@ -1,8 +1,7 @@
 import { Inject, type Type } from '@nestjs/common';
 import { Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import type { GameShown } from '../games/typed-game.js';
-import { clockView } from '../referee/core/game/clock.js';
-import { RefereeService } from '../referee/application/referee.service.js';
+import { clockView, RefereeService } from '../referee/index.js';
 import { asGraphQLError } from './error.filter.js';
 import { toGameClock } from './mapping.js';
 import { GameClock, GameEvent } from './models.js';

@@ -19,9 +19,7 @@ import { ChickenFootActionTaken, ChickenFootLegalActions, ChickenFootOutcome } f
 import { ChickenFootTable } from '../games/chicken-foot/dto/table.js';
 import { chickenFootTyped } from '../games/chicken-foot/typed.js';
 import { type TypedGame, typedAs } from '../games/typed-game.js';
-import { hashOf } from '../referee/core/canonical.js';
-import { isChanceType } from '../referee/core/game/events.js';
-import type { LiveGame } from '../referee/application/live-games.js';
+import { hashOf, isChanceType, type LiveGame } from '../referee/index.js';
 import { JSONScalar } from './json.scalar.js';
 
 /** The games with typed answers, by kind; another kind (a test engine) answers null in the typed fields and JSON as ever. */

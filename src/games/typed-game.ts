@@ -1,6 +1,6 @@
 /** What each game adds to the generic API's typed answers (src/api/typed.ts serves them). */
 import type { Outcome, Viewer } from '../engines/kit/index.js';
-import type { LiveGame } from '../referee/application/live-games.js';
+import type { LiveGame } from '../referee/index.js';
 
 /**
  * One game's typed answers, each built from what the referee serves the caller: the engine's

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { CONFIG, type Config } from '../config/config.js';
-import { Notifications, WEBHOOK_EVENTS, type WebhookEvent } from '../referee/application/notifications.js';
-import { tokenHash } from '../referee/application/seat-tokens.js';
-import { RefereeError } from '../referee/core/errors.js';
+import { GameDirectory, RefereeError, TokenDirectory, tokenHash, type TokenRole } from '../referee/index.js';
+import { Notifications, WEBHOOK_EVENTS, type WebhookEvent } from './notifications.js';
 import { checkWebhookUrl } from './url-policy.js';
-import { type DeliveryRow, type NewWebhook, type TokenRole, type WebhookRow, WebhookStore } from './webhook-store.js';
+import { type DeliveryRow, type NewWebhook, type WebhookRow, WebhookStore } from './webhook-store.js';
 
 export interface RegisterWebhookInput {
   url: string;
@@ -55,6 +54,8 @@ export class WebhookService {
   constructor(
     private readonly store: WebhookStore,
     private readonly notifications: Notifications,
+    private readonly tokens: TokenDirectory,
+    private readonly games: GameDirectory,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -64,7 +65,7 @@ export class WebhookService {
     const thresholds = checkThresholds(input.lowTimeThresholdsSeconds, events);
     if (!token) throw new RefereeError('UNAUTHORIZED', "registering a webhook needs a token as a Bearer token: a seat's, a tournament participant's or an organizer's");
     const hash = tokenHash(token);
-    const scope = await this.scopeOf(await this.store.tokenRole(hash), input);
+    const scope = await this.scopeOf(await this.tokens.roleOf(hash), input);
     const secret = newSecret();
     const webhook: NewWebhook = { id: newWebhookId(), url, secret, events, lowTimeThresholdsSeconds: thresholds, ownerTokenHash: hash, ...scope };
     if (!(await this.store.create(webhook, MAX_WEBHOOKS_PER_SCOPE))) {
@@ -105,9 +106,9 @@ export class WebhookService {
     if (!role) throw new RefereeError('UNAUTHORIZED', 'this token is none this referee issued (a seat, participant or organizer token)');
     if (input.gameId && input.tournamentId) throw new RefereeError('INVALID_INPUT', 'a webhook is for a game or for a tournament, not both');
     if (input.gameId) {
-      const tournamentId = await this.store.gameTournament(input.gameId);
-      if (tournamentId === undefined) throw new RefereeError('NOT_FOUND', `no game with id ${input.gameId}`);
-      const mayRegister = (role.role === 'seat' && role.gameId === input.gameId) || (role.role === 'organizer' && role.tournamentId === tournamentId);
+      const game = await this.games.summary(input.gameId);
+      if (!game) throw new RefereeError('NOT_FOUND', `no game with id ${input.gameId}`);
+      const mayRegister = (role.role === 'seat' && role.gameId === input.gameId) || (role.role === 'organizer' && role.tournamentId === game.tournamentId);
       if (!mayRegister) throw new RefereeError('UNAUTHORIZED', "a game's webhook needs the token of one of its seats (or of its tournament's organizer)");
       return { ...none, gameId: input.gameId };
     }
@@ -127,7 +128,7 @@ export class WebhookService {
     if (!webhook) throw new RefereeError('NOT_FOUND', `no webhook with id ${id}`);
     const hash = tokenHash(token);
     if (webhook.ownerTokenHash === hash) return webhook;
-    const role = options.ownerOnly ? null : await this.store.tokenRole(hash);
+    const role = options.ownerOnly ? null : await this.tokens.roleOf(hash);
     if (role?.role === 'organizer' && webhook.tournamentId !== null && webhook.tournamentId === role.tournamentId) return webhook;
     throw new RefereeError(
       'UNAUTHORIZED',

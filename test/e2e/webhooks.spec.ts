@@ -285,6 +285,44 @@ describe('webhooks', () => {
     ]);
     expect(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'http://hooks.example.com' })).toThrow(/WEBHOOK_ALLOWED_HOSTS/);
   });
+  it("scopes a registration by who its token is: a tournament's organizer or participant, a game's seat, a scheduled game's organizer", async () => {
+    const created = (
+      await gql(`mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }`, {
+        input: { name: 'Hooks cup', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 1 },
+      })
+    ).data.createTournament;
+    const [tournamentId, organizer] = [created.tournament.id as string, created.organizerToken as string];
+    const participants: { participantId: string; participantToken: string }[] = [];
+    for (const name of ['Ann', 'Bob']) {
+      participants.push(
+        (await gql(`mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { participantId participantToken } }`, { id: tournamentId, name }, organizer)).data
+          .registerParticipant,
+      );
+    }
+    const paired = (await gql(`mutation($id: ID!) { pairRound(tournamentId: $id) { rounds { boards { games { gameId } } } } }`, { id: tournamentId }, organizer)).data.pairRound;
+    const scheduled: string = paired.rounds[0].boards[0].games[0].gameId;
+    const scope = async (token: string, input: Record<string, unknown> = {}) => {
+      const res = await gql(REGISTER, { input: { url: receiver.url, events: ['GAME_OVER'], ...input } }, token);
+      if (res.errors) return codeOf(res);
+      const { gameId, seat, tournamentId, participantId } = res.data.registerWebhook.webhook;
+      return { gameId, seat, tournamentId, participantId };
+    };
+    const none = { gameId: null, seat: null, tournamentId: null, participantId: null };
+
+    expect(await scope(organizer)).toEqual({ ...none, tournamentId });
+    expect(await scope(participants[0].participantToken)).toEqual({ ...none, tournamentId, participantId: participants[0].participantId });
+    expect(await scope(participants[1].participantToken, { tournamentId })).toEqual({ ...none, tournamentId, participantId: participants[1].participantId });
+    expect(await scope(organizer, { gameId: scheduled })).toEqual({ ...none, gameId: scheduled });
+    // A participant plays the game, but registers for its tournament's games (its own seats), not for the game as a whole.
+    expect(await scope(participants[0].participantToken, { gameId: scheduled })).toBe('UNAUTHORIZED');
+    const { id: other, token0 } = await newDuel(gql);
+    expect(await scope(token0)).toEqual({ ...none, gameId: other, seat: 0 });
+    expect(await scope(token0, { tournamentId })).toBe('UNAUTHORIZED');
+    expect(await scope(organizer, { gameId: other })).toBe('UNAUTHORIZED');
+    expect(await scope(organizer, { gameId: 'nosuchgame' })).toBe('NOT_FOUND');
+    expect(await scope(`arb_${randomBytes(24).toString('base64url')}`)).toBe('UNAUTHORIZED');
+  });
+
   it("stores a message and the game's deadline row exactly with their events: of appends racing for one version, the loser stores none of them", async () => {
     const store = t.app.get(EventStore);
     const gameId = `race-${randomBytes(6).toString('hex')}`;
@@ -337,12 +375,17 @@ describe('webhooks', () => {
     const ahead = Date.now() + 86_400_000;
     const dueAt = (seconds: number) => new Date(ahead + seconds * 1000);
     const deadline = (version: number, seconds: number) => ({ gameId, seat: 0, dueAt: dueAt(seconds), warnAt: dueAt(seconds - 60), version });
+    // Each append's rows of the two projections, as the referee's consequence handlers derive them.
+    const consequences = (m: ReturnType<typeof message>, d: ReturnType<typeof deadline>) => [
+      { projection: 'webhook_messages', rows: [m] },
+      { projection: 'deadlines', rows: [d] },
+    ];
     // The first is written alone; the two racing for version 3 then go together in one statement
     // (one deadline row per game in it), which fails and is retried one by one.
     const results = await Promise.allSettled([
-      store.append(gameId, [event(2, 'a')], head(2), { outbox: [message(2, 'a')], deadline: deadline(2, 100) }),
-      store.append(gameId, [event(3, 'b')], head(3), { outbox: [message(3, 'b')], deadline: deadline(3, 200) }),
-      store.append(gameId, [event(3, 'c')], head(3), { outbox: [message(3, 'c')], deadline: deadline(3, 300) }),
+      store.append(gameId, [event(2, 'a')], head(2), consequences(message(2, 'a'), deadline(2, 100))),
+      store.append(gameId, [event(3, 'b')], head(3), consequences(message(3, 'b'), deadline(3, 200))),
+      store.append(gameId, [event(3, 'c')], head(3), consequences(message(3, 'c'), deadline(3, 300))),
     ]);
     expect(results[0].status).toBe('fulfilled');
     const lost = results.slice(1).filter((r): r is PromiseRejectedResult => r.status === 'rejected');

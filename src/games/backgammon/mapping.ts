@@ -2,7 +2,7 @@
 import { seatsToAct } from '../../api/mapping.js';
 import { locationNumber } from '../../engines/backgammon/board.js';
 import type { BackgammonAction, BackgammonView, CheckerMove, PlayedMove, PlayOption } from '../../engines/backgammon/index.js';
-import type { LiveGame } from '../../referee/application/live-games.js';
+import type { LiveGame } from '../../referee/index.js';
 import type { BackgammonActionTaken, BackgammonLegalActions } from './dto/answers.js';
 import type { BackgammonCheckerMove, BackgammonPlay } from './dto/play.js';
 import type { BackgammonPosition } from './dto/position.js';

@@ -4,7 +4,7 @@ import { sideOf } from '../../engines/cerke/board.js';
 import type { GameResult, Hand, NegativeHand, SeasonResult, Side, StickCast } from '../../engines/cerke/index.js';
 import type { Outcome } from '../../engines/kit/index.js';
 import type { view } from '../../engines/cerke/view.js';
-import type { LiveGame } from '../../referee/application/live-games.js';
+import type { LiveGame } from '../../referee/index.js';
 import type { CerkeHand, CerkeOutcome, CerkeSeasonResult, CerkeStateModel, CerkeStickCast } from './dto/state.model.js';
 
 /** What the Cerke engine shows a viewer. */

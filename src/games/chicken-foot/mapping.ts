@@ -1,6 +1,6 @@
 import { seatsToAct } from '../../api/mapping.js';
 import type { ChickenFootAction, ChickenFootView, RoundEnd } from '../../engines/chicken-foot/index.js';
-import type { LiveGame } from '../../referee/application/live-games.js';
+import type { LiveGame } from '../../referee/index.js';
 import type { ChickenFootActionTaken, ChickenFootLegalActions } from './dto/answers.js';
 import type { ChickenFootTable } from './dto/table.js';
 

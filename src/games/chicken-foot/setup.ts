@@ -1,5 +1,5 @@
 import { chickenFootEngine, dealValues, type ChickenFootRuleset, type OrganizerDeal } from '../../engines/chicken-foot/index.js';
-import { RefereeError } from '../../referee/core/errors.js';
+import { RefereeError } from '../../referee/index.js';
 import { normaliseRuleset } from '../ruleset-spellings.js';
 import { definedOptions } from '../rulesets.js';
 import type { ChickenFootDealInput, ChickenFootRulesetInput } from './dto/game.input.js';

@@ -7,7 +7,8 @@ import { hidesInformation, statusOf } from '../core/game/state.js';
 import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, GameCursor, GameFilter, StoredGame } from '../store/event-store.js';
 import type { EventViews } from './event-views.js';
-import { isGameId, type LiveGame, type LiveGames } from './live-games.js';
+import { isGameId } from '../core/ids.js';
+import type { LiveGame, LiveGames } from './live-games.js';
 import type { SeatTokens } from './seat-tokens.js';
 import type { Slicer } from './slices.js';
 
