@@ -4,10 +4,15 @@
  * Layers: engines (pure game rules: kit + one folder per game) <- referee/core (pure referee logic)
  * <- referee/store (persistence) <- referee/application (use cases) <- api / games / ops / app (NestJS wiring).
  * Type-only imports count too (tsPreCompilationDeps): a pure layer may not even name a framework type.
+ * Modules (referee, tournaments, webhooks) meet only through their public entries (index.ts), and the referee
+ * knows none of the modules that plug into it.
  *
  * Relative imports are written with `.js` (nodenext ESM); they resolve to the `.ts` sources: dependency-cruiser
  * retries an unresolvable `.js` as `.ts`, as tsc does (the `not-to-unresolvable` rule fails the run if one is left).
  */
+/** Code that runs without the service (the offline verifier, the record parser's worker thread, the list of games they load and its plain data). */
+const LIGHT = '^src/(cli|workers)/|^src/games/(index|game-package|ruleset-spellings)\\.ts$|^src/games/[^/]+/(index|ruleset-choices)\\.ts$';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -63,6 +68,44 @@ module.exports = {
       comment: 'src/referee/** and src/engines/** must not import src/games/**, src/api/**, src/ops/**, src/app*, src/main.ts.',
       from: { path: '^src/(referee|engines)/' },
       to: { path: ['^src/games/', '^src/api/', '^src/ops/', '^src/app[^/]*$', '^src/main\\.ts$'] },
+    },
+    {
+      name: 'modules-through-their-entries',
+      severity: 'error',
+      comment:
+        'A module (src/referee, src/tournaments, src/webhooks) is used from outside its folder only through its public entry, its index.ts: ' +
+        'what it offers others is said in one place, and its layers and files may change without touching them. ' +
+        'Code that must not load the service is ruled apart (light-code-uses-the-pure-core).',
+      from: { path: '^src/([^/]+)', pathNot: LIGHT },
+      to: { path: '^src/(referee|tournaments|webhooks)/', pathNot: ['^src/$1/', '^src/(referee|tournaments|webhooks)/index\\.ts$'] },
+    },
+    {
+      name: 'light-code-uses-the-pure-core',
+      severity: 'error',
+      comment:
+        "The offline verifier (src/cli/), the record parser's worker thread (src/workers/) and the list of games they load (src/games/index.ts and each game's index.ts) " +
+        "use the referee's pure core (src/referee/core/) or the modules' entries, never the store or the application: the referee's entry " +
+        'loads the whole service (Nest, the database driver: a second and 40 MB) where a bundle is checked or a record parsed.',
+      from: { path: LIGHT },
+      to: { path: '^src/(referee|tournaments|webhooks)/', pathNot: ['^src/referee/core/', '^src/(referee|tournaments|webhooks)/index\\.ts$'] },
+    },
+    {
+      name: 'webhooks-use-the-referee-entry',
+      severity: 'error',
+      comment:
+        "src/webhooks/ uses the referee only through src/referee/index.ts: it plugs its outbox into the games' consequences and the event " +
+        "store's statement, and its low-time warnings into the deadline worker, through the registries the entry offers.",
+      from: { path: '^src/webhooks/' },
+      to: { path: '^src/referee/', pathNot: '^src/referee/index\\.ts$' },
+    },
+    {
+      name: 'referee-knows-no-webhooks-or-tournaments',
+      severity: 'error',
+      comment:
+        'src/referee/ imports nothing of src/webhooks/ or src/tournaments/: they plug into the referee (consequences, projection writers, ' +
+        'low-time listeners, the token directory), never the referee into them.',
+      from: { path: '^src/referee/' },
+      to: { path: '^src/(webhooks|tournaments)/' },
     },
   ],
   options: {

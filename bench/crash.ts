@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crashCheck } from './lib/crash.js';
+import { crashCheck } from '../tools/crash.js';
 
 const pglite = process.argv.includes('--pglite');
 const dataDir = pglite ? mkdtempSync(join(tmpdir(), 'arbiter-crash-')) : null;

@@ -29,9 +29,9 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { seededRandom } from '../src/engines/kit/index.js';
 import { ENGINES } from '../src/games/index.js';
-import { Bot, gql } from './lib/bot.js';
+import { Bot, gql } from '../tools/bot.js';
 import { type CpuProfile, InspectorProfiler, summarise } from './lib/profile.js';
-import { serviceEntry, startService, type RunningService } from './lib/service.js';
+import { serviceEntry, startService, type RunningService } from '../tools/service.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {

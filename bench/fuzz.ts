@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { HostileGenerator, run, type SeededGame, type Targets } from '../test/fuzz/hostile.js';
-import { startService } from './lib/service.js';
+import { HostileGenerator, run, type SeededGame, type Targets } from '../tools/hostile.js';
+import { startService } from '../tools/service.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {

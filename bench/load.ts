@@ -40,10 +40,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { seededRandom } from '../src/engines/kit/index.js';
 import { ENGINES } from '../src/games/index.js';
-import { Bot } from './lib/bot.js';
+import { Bot } from '../tools/bot.js';
 import { CpuSampler, loadAverage, machineCpuSeconds, pidsOfUser, processMemory } from './lib/cpu.js';
 import { InspectorProfiler, summarise, writeProfile } from './lib/profile.js';
-import { serviceEntry, startService, type RunningService } from './lib/service.js';
+import { serviceEntry, startService, type RunningService } from '../tools/service.js';
 import { StalenessProbe } from './lib/staleness.js';
 
 const args = process.argv.slice(2);

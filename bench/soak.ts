@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seededRandom } from '../src/engines/kit/index.js';
 import { ENGINES } from '../src/games/index.js';
-import { Bot } from './lib/bot.js';
-import { startService } from './lib/service.js';
+import { Bot } from '../tools/bot.js';
+import { startService } from '../tools/service.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Checks the build before a compiled file runs: `node scripts/check-built.mjs [path under dist]`
 // (default src/main.js). Missing: says to run `npm run build` and exits 1. Older than a source
-// file under src/ or bench/: warns on stderr and exits 0. Nothing is built here (npm ci builds).
+// file under src/, bench/ or tools/: warns on stderr and exits 0. Nothing is built here (npm ci builds).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,7 +36,7 @@ export function checkBuilt(target = 'src/main.js') {
     process.exit(1);
   }
   const builtAt = statSync(built).mtimeMs;
-  const newest = newestSource(join(root, 'bench'), newestSource(join(root, 'src')));
+  const newest = ['src', 'bench', 'tools'].reduce((found, dir) => newestSource(join(root, dir), found), undefined);
   if (newest.path && newest.mtimeMs > builtAt) {
     process.stderr.write(`arbiter: warning: dist/ is older than ${relative(root, newest.path)}: run \`npm run build\` to run the current sources\n`);
   }

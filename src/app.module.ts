@@ -20,11 +20,11 @@ import { DatabaseModule } from './database/database.module.js';
 import { GAMES } from './games/index.js';
 import { type GamePackage, served } from './games/game-package.js';
 import { OpsController } from './ops/ops.controller.js';
-import { RefereeModule } from './referee/application/referee.module.js';
+import { RefereeModule } from './referee/index.js';
 import { graphqlMetricsPlugin } from './ops/graphql-metrics.plugin.js';
 import { MetricsService } from './ops/metrics.service.js';
-import { TournamentsModule } from './tournaments/tournaments.module.js';
-import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { TournamentsModule } from './tournaments/index.js';
+import { WebhooksModule } from './webhooks/index.js';
 import { WorkerRecordParser } from './workers/record-parser.js';
 
 @Module({})

@@ -15,7 +15,7 @@ import type { Config } from './config/config.js';
 import { createLogger, PinoLogger } from './ops/logger.js';
 import { MetricsService } from './ops/metrics.service.js';
 import { observeRequests } from './ops/requests.js';
-import { RefereeService } from './referee/application/referee.service.js';
+import { RefereeService } from './referee/index.js';
 
 /** Longer than any URL Node's default 16 KiB header limit lets through. */
 const MAX_PARAM_LENGTH = 16 * 1024;
@@ -120,6 +120,11 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
     });
   }
   const fastify = app.getHttpAdapter().getInstance();
+  // Every answer (JSON, NDJSON, pages, refusals) is read as the type it says it is, never sniffed.
+  fastify.addHook('onRequest', (_req, reply, done) => {
+    reply.raw.setHeader('X-Content-Type-Options', 'nosniff');
+    done();
+  });
   fastify.addHook('onRequest', rateLimiter(limits));
   fastify.addHook('onRequest', importQuota(limits));
   fastify.addHook('onRequest', browserOnGraphql(config));

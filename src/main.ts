@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { DatabaseService } from './database/database.service.js';
-import { RefereeService } from './referee/application/referee.service.js';
+import { RefereeService } from './referee/index.js';
 
 async function main() {
   let config;

@@ -1,6 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { gql } from './bot.js';
+import { gql } from '../../tools/bot.js';
 
 /**
  * Cross-instance staleness: how long after instance A acknowledged a move at version v another

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import { RefereeError } from '../referee/core/errors.js';
+import { RefereeError } from '../referee/index.js';
 
 /** The GraphQL context: the HTTP request, or the graphql-ws connection's parameters. */
 export interface GqlContext {

@@ -3,8 +3,8 @@ import type { GqlContextType } from '@nestjs/graphql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { CONFIG, type Config } from '../config/config.js';
-import { isStorageError, STORAGE_UNAVAILABLE } from '../database/storage-errors.js';
-import { RefereeError } from '../referee/core/errors.js';
+import { isUnavailable, STORAGE_UNAVAILABLE } from '../database/storage-errors.js';
+import { RefereeError } from '../referee/index.js';
 import { bodyFailure } from './body.js';
 import { isGraphqlPath, pathOf } from './caller.js';
 
@@ -36,8 +36,8 @@ export class ErrorFilter implements ExceptionFilter {
 
   private describe(err: unknown): { code: string; message: string; status: number } {
     if (err instanceof RefereeError) return { code: err.code, message: err.message, status: httpStatusOf(err.code) };
-    if (isStorageError(err)) {
-      this.logger.warn(`refused for lack of storage: ${err instanceof Error ? err.message : String(err)}`);
+    if (isUnavailable(err)) {
+      this.logger.warn(`refused, the database cannot store now: ${err instanceof Error ? err.message : String(err)}`);
       return { code: STORAGE_UNAVAILABLE, message: 'the service cannot store anything right now; try again later', status: 503 };
     }
     if (err instanceof HttpException) {

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RefereeError } from '../referee/core/errors.js';
-import { RefereeService } from '../referee/application/referee.service.js';
+import { RefereeError, RefereeService } from '../referee/index.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
 import { gameIdOf, toRestGame } from './mapping.js';

@@ -1,10 +1,7 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
 import type { Viewer } from '../engines/kit/index.js';
-import { RefereeError } from '../referee/core/errors.js';
-import { RefereeService } from '../referee/application/referee.service.js';
-import { isCleanText } from '../referee/application/seat-tokens.js';
-import { isTournamentId } from '../referee/application/tournament.service.js';
+import { isCleanText, isTournamentId, RefereeError, RefereeService } from '../referee/index.js';
 import { normaliseRuleset } from '../games/index.js';
 import { createTypedGame, seatPlans } from '../games/rulesets.js';
 import { tokenOf, type GqlContext } from './caller.js';

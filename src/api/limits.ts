@@ -27,7 +27,7 @@ import {
 import type { Context as WsContext, ServerOptions as WsServerOptions } from 'graphql-ws';
 import { Extensions } from '@nestjs/graphql';
 import type { Config } from '../config/config.js';
-import { sha256Hex } from '../referee/core/canonical.js';
+import { sha256Hex } from '../referee/index.js';
 import { addressKey, addressOf, clientAddress, type GqlContext, isGraphqlPath, pathOf, type TrustProxy, tokenOf } from './caller.js';
 
 // ------------------------------------------------------------------ what a query costs
@@ -233,6 +233,7 @@ type LimitSettings = Pick<
   Config,
   | 'rateLimitPerMinute'
   | 'addressRateLimitPerMinute'
+  | 'addressSeatsRateLimitPerMinute'
   | 'createQuotaPerHour'
   | 'maxSubscriptionsPerCaller'
   | 'maxSubscriptionsPerAddress'
@@ -260,9 +261,13 @@ const UNKNOWN_TTL = MINUTE;
  * Everything counted per caller, in one place: requests a minute, games created an hour, open
  * subscriptions and connections. A caller is a seat token this referee issued, or else the
  * client's address (X-Forwarded-For only through a trusted proxy; IPv6 by /64): a made-up
- * token never gets a bucket of its own. A token seen for the first time is paid for by its
- * address before it is looked up, and tokens found to be made up are remembered for a minute,
- * so a flood of them costs the database at most the address's request limit.
+ * token never gets a bucket of its own. A seat's requests also count, with every other seat
+ * token used from the same address, against that address's seats ceiling: creating games to mint
+ * tokens cannot multiply what one address may send. A token seen for the first time is looked
+ * up on its address's lookup allowance (as many a minute as the address's requests), not on its
+ * requests, so a seat's first request does not depend on its neighbours' traffic; tokens found
+ * to be made up are remembered for a minute, so a flood of them costs the database at most that
+ * allowance.
  */
 export class CallerLimits {
   private readonly windows = new Map<string, { start: number; count: number }>();
@@ -307,13 +312,29 @@ export class CallerLimits {
     if (this.known.has(hash)) {
       this.known.delete(hash);
       this.known.set(hash, true);
-      return this.charged(`t:${hash}`, cost);
+    } else {
+      const until = this.unknown.get(hash);
+      if (until !== undefined && until > this.now()) return this.charged(byAddress, cost);
+      const lookup = this.charge(`l:${addressKey(address)}`, 1);
+      if (lookup) return { key: byAddress, refusal: lookup };
+      if (!(await this.isIssued(token, hash))) return this.charged(byAddress, cost);
     }
-    const until = this.unknown.get(hash);
-    if (until !== undefined && until > this.now()) return this.charged(byAddress, cost);
-    const paid = this.charged(byAddress, cost);
-    if ('refusal' in paid) return paid;
-    return { key: (await this.isIssued(token, hash)) ? `t:${hash}` : byAddress };
+    return this.chargedSeat(`t:${hash}`, address, cost);
+  }
+
+  /**
+   * A seat's request: against its own minute and, with every seat token used from its address,
+   * against that address's seats ceiling; both or neither. Over its own budget the refusal keeps
+   * the seat's key (a GraphQL POST may still be a move, which has a budget of its own); over the
+   * address's ceiling it is the address's, and final.
+   */
+  private chargedSeat(key: string, address: string, cost: number): { key: string } | { key: string; refusal: Refusal } {
+    const seats = `s:${addressKey(address)}`;
+    const ceiling = this.charge(seats, cost);
+    if (ceiling) return { key: seats, refusal: ceiling };
+    const own = this.charge(key, cost);
+    if (own) this.refund(seats, cost);
+    return own ? { key, refusal: own } : { key };
   }
 
   /**
@@ -324,7 +345,7 @@ export class CallerLimits {
   charge(key: string, cost: number): Refusal | null {
     const perSeat = this.settings.rateLimitPerMinute;
     if (perSeat === 0 || cost <= 0) return null;
-    const perMinute = key.startsWith('a:') ? (this.settings.addressRateLimitPerMinute ?? 2 * perSeat) : perSeat;
+    const perMinute = this.perMinute(key, perSeat);
     const now = this.now();
     if (now - this.sweptWindows > MINUTE) {
       for (const [k, w] of this.windows) if (now - w.start >= MINUTE) this.windows.delete(k);
@@ -340,6 +361,13 @@ export class CallerLimits {
     }
     w.count += units;
     return null;
+  }
+
+  /** A bucket's size: a seat's (and its moves'), an address's requests or token lookups, or an address's seats together. */
+  private perMinute(key: string, perSeat: number): number {
+    if (key.startsWith('a:') || key.startsWith('l:')) return this.settings.addressRateLimitPerMinute ?? 2 * perSeat;
+    if (key.startsWith('s:')) return this.settings.addressSeatsRateLimitPerMinute ?? 10 * perSeat;
+    return perSeat;
   }
 
   /** Gives back units counted in the caller's current minute (a request found to belong to another budget). */
@@ -444,6 +472,11 @@ export class CallerLimits {
     // The request was counted as a read (or let through over the reads budget, `overdrawn`).
     if (caller?.startsWith('t:') && op.operation === 'mutation') {
       if (!overdrawn) this.refund(caller, 1);
+      else {
+        // Let through over the seat's reading budget, so not counted yet on its address's seats ceiling.
+        const ceiling = this.charge(`s:${addressKey(address)}`, 1);
+        if (ceiling) return ceiling;
+      }
       const refused = this.charge(`${caller}:moves`, 1);
       if (refused) return refused;
     } else if (overdrawn) return overdrawn;
@@ -494,7 +527,8 @@ export class CallerLimits {
           return false; // a malformed token: 4403 Forbidden, not a silent spectator
         }
         const admitted = await this.admit(token, address);
-        if ('refusal' in admitted) return false;
+        // A seat over its reading budget still connects: a move it sends has a budget of its own (onSubscribe charges each operation).
+        if ('refusal' in admitted && !admitted.key.startsWith('t:')) return false;
         const conn = { key: admitted.key, address, subscriptions: new Map<string, () => void>() };
         connections.set(ctx, conn);
         // Free the connection's slots as soon as its socket closes: graphql-ws calls onClose only
@@ -509,8 +543,9 @@ export class CallerLimits {
         const schema = this.bindings?.schema();
         if (!conn || !schema) return undefined; // not wired (no application): graphql-ws validates with `validate` below
         // Over a seat's reading budget, the operation may still be a move, which has its own (as over HTTP: see chargeOperation).
-        const overdrawn = this.charge(conn.key, 1);
-        if (overdrawn && !conn.key.startsWith('t:')) return [refusalError(overdrawn, false)];
+        const counted: { key: string; refusal?: Refusal } = conn.key.startsWith('t:') ? this.chargedSeat(conn.key, conn.address, 1) : this.charged(conn.key, 1);
+        const overdrawn = counted.refusal ?? null;
+        if (overdrawn && !counted.key.startsWith('t:')) return [refusalError(overdrawn, false)];
         let document: DocumentNode;
         try {
           document = parse(payload.query, { maxTokens: MAX_QUERY_TOKENS });

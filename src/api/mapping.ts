@@ -1,10 +1,17 @@
-import { RefereeError } from '../referee/core/errors.js';
+import {
+  type ClockView,
+  type GameAnswer,
+  type GameSnapshot,
+  type GameSummary,
+  isGameId,
+  type MoveResult as RefereeMoveResult,
+  ORGANIZER_SEAT,
+  RefereeError,
+  type StoredEvent,
+  summaryOf,
+  type TimeControl as TimeControlRules,
+} from '../referee/index.js';
 import type { Viewer } from '../engines/kit/index.js';
-import { type MoveResult as RefereeMoveResult, ORGANIZER_SEAT } from '../referee/application/command-handler.js';
-import { type GameAnswer, type GameSnapshot, type GameSummary, summaryOf } from '../referee/application/game-answer.js';
-import { isGameId } from '../referee/application/live-games.js';
-import type { ClockView, TimeControl as TimeControlRules } from '../referee/core/game/clock.js';
-import type { StoredEvent } from '../referee/core/stream.js';
 import { type Game, type GameClock, type GameEvent, type GameStatusEnum, type MoveAccepted, type Rejection, type TimeControl, TimeControlKind, type TimeControlInput } from './models.js';
 
 /** A game and its answer for the caller: what every seat-specific field of a Game is read from. */

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Controller, Get, Header } from '@nestjs/common';
 import { openApiDocument } from './openapi.js';
 import { projectRoot } from '../config/project-root.js';
-import { EngineRegistry } from '../referee/core/engine-registry.js';
+import { EngineRegistry } from '../referee/index.js';
 
 /** The project's package.json (from src/ under ts-jest or dist/src/ when built): the API version is the service's. */
 function packageVersion(from: string): string {

@@ -44,5 +44,7 @@ export const REJECTION_CODES = {
   OUT_OF_TIME: "A seat's deadline has passed: the move (or clock command) comes after it and is refused; the seat's timeout is recorded instead.",
   NOT_TIMED_OUT: 'A timeout was asked for a seat whose clock does not run or whose deadline has not come (another instance recorded it first, or the seat moved in time).',
   NO_VACATION_LEFT: 'The seat asked for more vacation than it has left in this game (Game.clock.vacationLeftMs).',
+  GIFT_LIMIT:
+    "A seat gave another seat more time than that seat may still receive from the other seats in this game (one turn's own time in all: Fischer's base time, correspondence's time per move).",
   PAUSE_CONFLICT: 'The clock is already paused (or not paused), the seat has already asked, or the organizer paused it (only the organizer resumes it).',
 } as const;

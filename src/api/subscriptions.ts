@@ -1,7 +1,5 @@
 import type { Viewer } from '../engines/kit/index.js';
-import type { RefereeService } from '../referee/application/referee.service.js';
-import type { TournamentEventsAppended, TournamentService } from '../referee/application/tournament.service.js';
-import type { StoredEvent } from '../referee/core/stream.js';
+import { type RefereeService, type StoredEvent, type TournamentEventsAppended, type TournamentService } from '../referee/index.js';
 
 /** How long to wait before reading the log again when it had nothing beyond what was served. */
 const RETRY_READ_MS = 50;

@@ -8,9 +8,7 @@
 import { Field, Float, Int, ObjectType, createUnionType } from '@nestjs/graphql';
 import type { Outcome } from '../engines/kit/index.js';
 import type { TypedAnswers } from '../games/typed-game.js';
-import { hashOf } from '../referee/core/canonical.js';
-import { decodeServedEvent } from '../referee/core/game/views.js';
-import type { StoredEvent } from '../referee/core/stream.js';
+import { decodeServedEvent, hashOf, type StoredEvent } from '../referee/index.js';
 import { JSONScalar } from './json.scalar.js';
 
 /** `data` as an instance of its GraphQL class: a union's resolveType names the class of what it is given. */

@@ -14,6 +14,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Requests a minute per client address, for callers without a real token; null: twice rateLimitPerMinute. */
   addressRateLimitPerMinute: number | null;
+  /** Requests a minute from one client address over all the seat tokens it uses, together (so minting tokens cannot multiply an address's budget); null: ten times rateLimitPerMinute. */
+  addressSeatsRateLimitPerMinute: number | null;
   logLevel: LogLevel;
   maxBodyBytes: number;
   maxQueryDepth: number;
@@ -204,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 200),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     addressRateLimitPerMinute: env.ADDRESS_RATE_LIMIT_PER_MINUTE?.trim() ? int(env, 'ADDRESS_RATE_LIMIT_PER_MINUTE', 0, 1, 1_000_000) : null,
+    addressSeatsRateLimitPerMinute: env.ADDRESS_SEATS_RATE_LIMIT_PER_MINUTE?.trim() ? int(env, 'ADDRESS_SEATS_RATE_LIMIT_PER_MINUTE', 0, 1, 10_000_000) : null,
     logLevel: logLevel as LogLevel,
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     maxQueryDepth: int(env, 'MAX_QUERY_DEPTH', 10, 2, 100),

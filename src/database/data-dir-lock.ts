@@ -1,4 +1,5 @@
-import { closeSync, lstatSync, lutimesSync, openSync, readFileSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, lutimesSync, openSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,7 +15,7 @@ export interface LockHolder {
   since: string;
 }
 
-/** A second process on the same data folder: the message names the folder and the holder. */
+/** A second process on the same data folder: the message names the folder and, when the lock file says, the holder. */
 export class DataDirLockedError extends Error {
   constructor(
     readonly dir: string,
@@ -22,11 +23,9 @@ export class DataDirLockedError extends Error {
     readonly lockPath: string,
   ) {
     super(
-      holder
-        ? `DATA_DIR ${dir} is in use by another Arbiter process (pid ${holder.pid} on ${holder.host}, since ${holder.since}). ` +
-            'Two processes on one embedded database would lose acknowledged moves: stop that process, or give this one another DATA_DIR. ' +
-            `If no such process runs, delete ${lockPath}.`
-        : `DATA_DIR ${dir} is locked by ${lockPath}, which names no process (it is being written, or is damaged). ` + `If no Arbiter process uses this folder, delete ${lockPath}.`,
+      `DATA_DIR ${dir} is in use by another Arbiter process` +
+        (holder ? ` (pid ${holder.pid} on ${holder.host}, since ${holder.since})` : ' on this machine') +
+        '. Two processes on one embedded database would lose acknowledged moves: stop that process, or give this one another DATA_DIR.',
     );
     this.name = 'DataDirLockedError';
   }
@@ -44,7 +43,7 @@ function startTicksOf(pid: number): string | null {
 }
 
 /** The holder refreshes its lock's time this often, so that another host can tell a live lock from a stale one. */
-const HEARTBEAT_MS = 15_000;
+export const HEARTBEAT_MS = 15_000;
 /** A lock from another host (a shared volume, a container recreated with another host name) is stale after this long without a refresh. */
 const FOREIGN_STALE_MS = 60_000;
 
@@ -105,14 +104,45 @@ export function readHolder(path: string): LockHolder | null {
 }
 
 /**
- * An exclusive lock on a data folder: a lock file created with O_EXCL that holds this process's
- * pid. A second process finds the file, sees the holder alive and refuses to start; a holder that
- * no longer runs (killed, crashed) left a stale lock, which is taken over (and `onStale` says so).
- * The lock is removed on release, and at the latest when the process exits.
+ * Linux: an abstract Unix socket named for the folder (its device and inode), bound while the
+ * process lives. The kernel frees it when the process ends, however it ends, and no file can be
+ * deleted to free it sooner; it lives in the network namespace, so containers that share a
+ * volume are kept apart by the lock file's heartbeat instead. It accepts nothing (a connection is
+ * closed at once) and leads to no database. Elsewhere: null, and the lock file alone decides.
+ */
+async function holdFolder(dir: string, lockPath: string): Promise<Server | null> {
+  if (process.platform !== 'linux') return null;
+  const { dev, ino } = statSync(dir, { bigint: true });
+  const server = createServer((socket) => socket.destroy());
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ path: `\0arbiter-data-dir:${dev}:${ino}` }, resolve);
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new DataDirLockedError(dir, readHolder(lockPath), lockPath);
+    throw err;
+  }
+  return server.unref();
+}
+
+/** What the holder is told when it finds its lock file naming another process: it must stop writing at once. */
+export type LockLost = (holder: LockHolder | null) => void;
+
+/**
+ * An exclusive lock on a data folder, held two ways: by the process itself (holdFolder: a second
+ * process on this machine is refused even if the lock file was deleted), and by a lock file that
+ * names the holder (for the messages, and for another host sharing the folder). A lock file left
+ * by a process that no longer runs is taken over (and `onStale` says so). While it holds the
+ * folder, the holder checks its lock file: a deleted one is written again; one that names
+ * another process means the folder was taken from it, and `onLost` is told. The lock is removed
+ * on release, and at the latest when the process exits.
  */
 export class DataDirLock {
   private held = false;
   private heartbeat: NodeJS.Timeout | undefined;
+  private os: Server | null = null;
+  private readonly me: LockHolder = { pid: process.pid, host: hostname(), startTicks: startTicksOf(process.pid), since: new Date(Date.now()).toISOString() };
   private readonly onExit = () => this.release();
 
   private constructor(
@@ -120,39 +150,59 @@ export class DataDirLock {
     readonly path: string,
   ) {}
 
-  static acquire(dir: string, onStale: (holder: LockHolder | null) => void): DataDirLock {
+  static async acquire(dir: string, events: { onStale: (holder: LockHolder | null) => void; onLost: LockLost; checkMs: number }): Promise<DataDirLock> {
     const lock = new DataDirLock(dir, join(dir, LOCK_FILE));
-    lock.take(onStale);
+    lock.os = await holdFolder(dir, lock.path);
+    try {
+      lock.take(events.onStale);
+    } catch (err) {
+      lock.os?.close();
+      throw err;
+    }
+    lock.watch(events.onLost, events.checkMs);
     return lock;
   }
 
   private take(onStale: (holder: LockHolder | null) => void): void {
-    const me: LockHolder = { pid: process.pid, host: hostname(), startTicks: startTicksOf(process.pid), since: new Date(Date.now()).toISOString() };
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
-        create(this.path, encode(me));
+        create(this.path, encode(this.me));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`DATA_DIR ${this.dir}: cannot create the lock ${this.path}: ${(err as Error).message}`);
         const holder = readHolder(this.path);
-        // A lock that names no process is not ours to remove: say which file to delete.
-        if (!holder || alive(holder, this.path)) throw new DataDirLockedError(this.dir, holder, this.path);
+        // Holding the folder ourselves, a file that names nobody (damaged, half-written) is no one's.
+        if (holder ? alive(holder, this.path) : !this.os) throw new DataDirLockedError(this.dir, holder, this.path);
         this.removeStale(holder);
         onStale(holder);
         continue;
       }
       this.held = true;
       process.once('exit', this.onExit);
-      this.heartbeat = setInterval(() => {
-        try {
-          const now = new Date();
-          lutimesSync(this.path, now, now);
-        } catch {
-          /* gone: release() follows */
-        }
-      }, HEARTBEAT_MS).unref();
       return;
     }
     throw new DataDirLockedError(this.dir, readHolder(this.path), this.path);
+  }
+
+  /** Refreshes the lock file's time (another host's staleness test) and checks that it still names this process. */
+  private watch(onLost: LockLost, everyMs: number): void {
+    this.heartbeat = setInterval(() => {
+      const holder = readHolder(this.path);
+      try {
+        if (holder && holder.pid === this.me.pid && holder.host === this.me.host && holder.since === this.me.since) {
+          const now = new Date();
+          lutimesSync(this.path, now, now);
+        } else if (!holder && this.os && !exists(this.path)) {
+          // Deleted: the process still holds the folder, so its name goes back on the door.
+          create(this.path, encode(this.me));
+        } else {
+          clearInterval(this.heartbeat);
+          this.held = false;
+          onLost(holder);
+        }
+      } catch {
+        /* the disk refused this time: the next beat tries again */
+      }
+    }, everyMs).unref();
   }
 
   /**
@@ -160,7 +210,7 @@ export class DataDirLock {
    * only one removes it; if what was moved is not the stale holder's (another process took over
    * first), it is put back and this process refuses to start.
    */
-  private removeStale(stale: LockHolder): void {
+  private removeStale(stale: LockHolder | null): void {
     const aside = `${this.path}.stale-${process.pid}`;
     try {
       renameSync(this.path, aside);
@@ -169,7 +219,7 @@ export class DataDirLock {
       throw err;
     }
     const moved = readHolder(aside);
-    if (moved && (moved.pid !== stale.pid || moved.since !== stale.since)) {
+    if (moved && (moved.pid !== stale?.pid || moved.since !== stale.since)) {
       try {
         renameSync(aside, this.path);
       } catch {
@@ -180,17 +230,28 @@ export class DataDirLock {
     unlinkSync(aside);
   }
 
-  /** Removes the lock file if it is still this process's. */
+  /** Removes the lock file if it is still this process's, and lets the folder go. */
   release(): void {
+    clearInterval(this.heartbeat);
+    this.os?.close();
+    this.os = null;
     if (!this.held) return;
     this.held = false;
-    clearInterval(this.heartbeat);
     process.removeListener('exit', this.onExit);
     try {
       if (readHolder(this.path)?.pid === process.pid) unlinkSync(this.path);
     } catch {
       /* already gone */
     }
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -6,10 +6,10 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { CONFIG, type Config } from '../config/config.js';
-import { DataDirLock } from './data-dir-lock.js';
+import { DataDirLock, HEARTBEAT_MS } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
 import { PGliteBridge } from './pglite-bridge.js';
-import { isStorageError } from './storage-errors.js';
+import { describeFailure, isStorageError } from './storage-errors.js';
 import { projectRoot } from '../config/project-root.js';
 
 /** The project folder (where package.json is), from src/ under ts-jest or dist/src/ when built. */
@@ -28,13 +28,15 @@ export interface DatabaseOptions {
    * out of space inside the WAL is a PANIC that only a restart (with space freed) recovers from.
    */
   storageReserveBytes?: number;
+  /** Embedded database: how often the holder refreshes its lock file and checks that it still names it (must stay well under FOREIGN_STALE_MS). */
+  lockCheckMs?: number;
   /** PostgreSQL: how long to keep trying to reach an unreachable database at start-up. */
   connectTimeoutMs?: number;
   /** Seconds /readyz stays STORAGE_UNAVAILABLE after PostgreSQL reported a storage failure. */
   storageErrorWindowMs?: number;
 }
 
-const DEFAULTS: Required<DatabaseOptions> = { storageReserveBytes: 64 * MB, connectTimeoutMs: 30_000, storageErrorWindowMs: 30_000 };
+const DEFAULTS: Required<DatabaseOptions> = { storageReserveBytes: 64 * MB, lockCheckMs: HEARTBEAT_MS, connectTimeoutMs: 30_000, storageErrorWindowMs: 30_000 };
 
 /** Connection failures worth another try at start-up: the database is not up (yet), or not reachable (yet). */
 const TRANSIENT = new Set([
@@ -117,9 +119,20 @@ export class DatabaseService implements OnModuleDestroy {
     const dir = join(dataDir, 'pglite');
     this.description = `pglite ${dir}`;
     prepareDataDir(dataDir);
-    this.lock = DataDirLock.acquire(dataDir, (holder) =>
-      this.logger.warn(`DATA_DIR ${dataDir}: taking over the lock of pid ${holder?.pid ?? '?'}, which no longer runs (it stopped without closing the database)`),
-    );
+    this.lock = await DataDirLock.acquire(dataDir, {
+      onStale: (holder) =>
+        this.logger.warn(
+          holder
+            ? `DATA_DIR ${dataDir}: taking over the lock of pid ${holder.pid}, which no longer runs (it stopped without closing the database)`
+            : `DATA_DIR ${dataDir}: taking over a damaged lock file that names no process (no process on this machine holds the folder)`,
+        ),
+      onLost: (holder) => {
+        const by = holder ? `pid ${holder.pid} on ${holder.host}` : 'a process that wrote a damaged lock file';
+        this.logger.error(`DATA_DIR ${dataDir}: the lock now names ${by}: this process stops writing (every statement is refused); restart it once the folder is its own again`);
+        this.bridge?.stop(`another process (${by}) took over its data folder`);
+      },
+      checkMs: this.options.lockCheckMs,
+    });
     // Owner-only: the database holds every game's secret seed.
     makeFolders(dir);
     chmodSync(dir, 0o700);
@@ -152,7 +165,7 @@ export class DatabaseService implements OnModuleDestroy {
       const last = said.at(-1)?.replace(/^.*?\b(PANIC|FATAL|ERROR):\s*/, '$1: ');
       const storage = isStorageError(err) || (last !== undefined && isStorageError({ message: last }));
       throw new Error(
-        `the embedded database in ${dir} could not start: ${last ?? (err as Error)?.message ?? String(err)}` +
+        `the embedded database in ${dir} could not start: ${last ?? describeFailure(err)}` +
           (storage
             ? `. Its disk is full: free at least ${Math.ceil(Math.max(this.options.storageReserveBytes, DEFAULTS.storageReserveBytes) / MB)} MB there, then start again (nothing stored is lost).`
             : ''),

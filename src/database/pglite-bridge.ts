@@ -36,6 +36,8 @@ export interface EngineFailure {
   storage: boolean;
   /** PostgreSQL's own message, for the log only. */
   detail: string;
+  /** Why the service stopped the engine itself (it lost its data folder), said to every statement after. */
+  stoppedBecause?: string;
 }
 
 export interface BridgeOptions {
@@ -280,6 +282,11 @@ export class PGliteBridge {
     await this.exec(Buffer.concat([SYNC, query('ROLLBACK')]));
   }
 
+  /** Refuses every statement from now on, saying why: the engine may not write any more (its data folder was taken over). */
+  stop(why: string): void {
+    this.fail({ storage: false, detail: why, stoppedBecause: why });
+  }
+
   private fail(failure: EngineFailure): void {
     if (this.failure) return;
     this.failure = failure;
@@ -292,9 +299,11 @@ export class PGliteBridge {
 /** The answer to an exchange once the engine has failed. */
 function failureAnswer(end: Exchange['end'], failure: EngineFailure | null): Buffer {
   const storage = failure?.storage ?? false;
-  const message = failure
-    ? `the embedded database stopped after ${storage ? 'running out of disk space' : 'an internal failure'}; restart the service${storage ? ' once space is freed' : ''}`
-    : 'the embedded database is closed';
+  const message = failure?.stoppedBecause
+    ? `the embedded database stopped: ${failure.stoppedBecause}`
+    : failure
+      ? `the embedded database stopped after ${storage ? 'running out of disk space' : 'an internal failure'}; restart the service${storage ? ' once space is freed' : ''}`
+      : 'the embedded database is closed';
   const code = failure ? (storage ? '53100' : '58030') : '57P01';
   if (end === 'startup') return errorResponse('FATAL', code, message);
   const error = errorResponse('ERROR', code, message);

@@ -4,9 +4,7 @@ import { JSONScalar } from '../api/json.scalar.js';
 import { toGame, toRejection } from '../api/mapping.js';
 import type { CreateGameResult, SeatInput } from '../api/models.js';
 import type { Engine } from '../engines/kit/index.js';
-import { RefereeError } from '../referee/core/errors.js';
-import type { CreateGameInput } from '../referee/application/game-setup.js';
-import type { RefereeService } from '../referee/application/referee.service.js';
+import { type CreateGameInput, RefereeError, type RefereeService } from '../referee/index.js';
 
 /**
  * The options a typed ruleset input gives, as the engine's ruleset JSON. GraphQL passes an

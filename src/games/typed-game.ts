@@ -4,7 +4,7 @@ import { Field, ObjectType } from '@nestjs/graphql';
 import { toGameClock } from '../api/mapping.js';
 import { GameClock } from '../api/models.js';
 import type { Outcome } from '../engines/kit/index.js';
-import type { GameAnswer, GameSnapshot } from '../referee/application/game-answer.js';
+import { type GameAnswer, type GameSnapshot } from '../referee/index.js';
 
 /**
  * One game's typed answers, each built from what the referee serves the caller: the game's

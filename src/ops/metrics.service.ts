@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RefereeMetrics } from '../referee/application/metrics.port.js';
+import type { RefereeMetrics } from '../referee/index.js';
 import type { GraphqlOperation } from './graphql-metrics.plugin.js';
 
 type Labels = Record<string, string>;

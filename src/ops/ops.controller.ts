@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DatabaseService } from '../database/database.service.js';
-import { RefereeService } from '../referee/application/referee.service.js';
+import { RefereeService } from '../referee/index.js';
 import { MetricsService } from './metrics.service.js';
 
 /**

@@ -1,16 +1,27 @@
 import { timeControlOf, toTimeControl } from '../api/mapping.js';
 import { normaliseRuleset } from '../games/index.js';
-import type { EnteredResult, LiveTournament, TournamentService } from '../referee/application/tournament.service.js';
-import { RefereeError } from '../referee/core/errors.js';
-import type { TournamentConfigInput } from '../referee/core/tournament/config.js';
-import type { GameResultPayload, RoundSettings } from '../referee/core/tournament/events.js';
-import { boardComplete, completedRounds, historyOf, roundComplete } from '../referee/core/tournament/history.js';
-import { format as rationalText } from '../referee/core/tournament/rational.js';
-import { crosstable } from '../referee/core/tournament/standings.js';
-import { type BoardState, type RoundState, statusOf, type TournamentState } from '../referee/core/tournament/state.js';
-import type { Format } from '../referee/core/tournament/types.js';
-import type { StoredEvent } from '../referee/core/stream.js';
-import type { TournamentRow } from '../referee/store/tournament-store.js';
+import {
+  boardComplete,
+  type BoardState,
+  completedRounds,
+  crosstable,
+  type EnteredResult,
+  type Format,
+  type GameResultPayload,
+  historyOf,
+  type LiveTournament,
+  rationalText,
+  RefereeError,
+  roundComplete,
+  type RoundSettings,
+  type RoundState,
+  type StoredEvent,
+  type TournamentConfigInput,
+  type TournamentRow,
+  type TournamentService,
+  type TournamentState,
+  tournamentStatusOf,
+} from '../referee/index.js';
 import type { CreateTournamentInput } from './dto/create-tournament.input.js';
 import type { ResultInput } from './dto/result.input.js';
 import type { RoundSettingsInput } from './dto/round-settings.input.js';
@@ -138,7 +149,7 @@ export function tournamentView(t: LiveTournament): Tournament {
     name: t.config.name,
     kind: t.config.kind,
     format: FORMAT_NAMES[t.config.format],
-    status: statusOf(t) as TournamentStatus,
+    status: tournamentStatusOf(t) as TournamentStatus,
     version: t.version,
     headHash: t.lastHash,
     seedCommitment: t.seedCommitment,

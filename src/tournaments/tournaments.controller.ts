@@ -2,10 +2,7 @@ import { Controller, Get, Header, Param, Query, Req, Res } from '@nestjs/common'
 import accepts from 'accepts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ndjsonResponse } from '../api/ndjson.js';
-import { RefereeService } from '../referee/application/referee.service.js';
-import { TournamentService } from '../referee/application/tournament.service.js';
-import { RefereeError } from '../referee/core/errors.js';
-import { completedRounds } from '../referee/core/tournament/history.js';
+import { completedRounds, RefereeError, RefereeService, TournamentService } from '../referee/index.js';
 import { crosstableView, scheduledGames, standingsCsv, standingsView, tournamentView } from './mapping.js';
 
 /** REST for plain clients and files: a tournament, its standings (JSON or CSV), games, events and bundle. Errors are JSON: { error: { code, message } }. */

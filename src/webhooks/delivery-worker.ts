@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { CONFIG, type Config } from '../config/config.js';
-import { Clock } from '../referee/application/clock.js';
-import { attachNotifications, Notifications } from '../referee/application/notifications.js';
-import { EventStore } from '../referee/store/event-store.js';
+import { Clock, EventStore } from '../referee/index.js';
+import { Notifications } from './notifications.js';
 import { hostAllowed } from './url-policy.js';
 import { type AttemptOutcome, type ClaimedMessage, WebhookStore } from './webhook-store.js';
 
@@ -39,7 +38,6 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
   /** Whether the last look failed: a database that stays away is said once, not every look. */
   private failing = false;
   private lastRefresh = 0;
-  private detach: (() => void) | null = null;
   private unwatch: (() => Promise<void>) | null = null;
   private readonly delivers: boolean;
 
@@ -56,7 +54,6 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     await this.notifications.refresh();
     this.lastRefresh = Date.now();
-    this.detach = attachNotifications(this.events, this.notifications);
     if (this.delivers) this.notifications.whenEnqueued(() => this.wake());
     this.unwatch = await this.events.watch({
       appended: (gameId) => {
@@ -72,7 +69,6 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    this.detach?.();
     await this.unwatch?.();
     for (const controller of this.inFlight.values()) controller.abort();
     await Promise.all([this.running, ...this.inFlight.keys()]);

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import type { WebhookEvent as Event } from '../referee/application/notifications.js';
+import type { WebhookEvent as Event } from './notifications.js';
 import type { WebhookRow } from './webhook-store.js';
 import type { DeliveryPage, WebhookWithSecret } from './webhook.service.js';
 

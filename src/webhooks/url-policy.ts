@@ -1,5 +1,5 @@
 import type { WebhookHost } from '../config/config.js';
-import { RefereeError } from '../referee/core/errors.js';
+import { RefereeError } from '../referee/index.js';
 
 const MAX_URL = 2048;
 

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service.js';
-import type { NotificationStore, Registration, RegistrationChange, WebhookEvent } from '../referee/application/notifications.js';
-import type { OutboxMessage } from '../referee/store/event-store.js';
-import { insertOutboxSql, outboxRows } from '../referee/store/postgres-event-store.js';
+import type { NotificationStore, Registration, RegistrationChange, WebhookEvent } from './notifications.js';
+import { insertOutboxSql, type OutboxMessage, outboxRows } from './outbox.js';
 
 /** A registration as stored. */
 export interface WebhookRow extends Registration {
@@ -11,9 +10,6 @@ export interface WebhookRow extends Registration {
   ownerTokenHash: string;
   createdAt: Date;
 }
-
-/** What a token is, found by its hash: a game's seat, a tournament's participant or its organizer. */
-export type TokenRole = { role: 'seat'; gameId: string; seat: number } | { role: 'participant'; tournamentId: string; participantId: string } | { role: 'organizer'; tournamentId: string };
 
 /** A message claimed for one delivery attempt, with where it goes and how it is signed. */
 export interface ClaimedMessage {
@@ -107,26 +103,6 @@ export class WebhookStore implements NotificationStore {
   /** Deletes a registration and its messages (delivered or not). */
   async delete(id: string): Promise<void> {
     await this.db.pool.query('WITH gone AS (DELETE FROM webhook_messages WHERE webhook_id = $1) DELETE FROM webhooks WHERE id = $1', [id]);
-  }
-
-  async tokenRole(tokenHash: string): Promise<TokenRole | null> {
-    const { rows } = await this.db.pool.query<{ role: TokenRole['role']; game_id: string | null; seat: number | null; tournament_id: string | null; participant_id: string | null }>(
-      `SELECT 'seat' AS role, game_id, index AS seat, NULL::text AS tournament_id, NULL::text AS participant_id FROM seats WHERE token_hash = $1
-       UNION ALL SELECT 'participant', NULL, NULL, tournament_id, id FROM participants WHERE token_hash = $1
-       UNION ALL SELECT 'organizer', NULL, NULL, id, NULL FROM tournaments WHERE organizer_token_hash = $1`,
-      [tokenHash],
-    );
-    const r = rows[0];
-    if (!r) return null;
-    if (r.role === 'seat') return { role: 'seat', gameId: r.game_id!, seat: r.seat! };
-    if (r.role === 'participant') return { role: 'participant', tournamentId: r.tournament_id!, participantId: r.participant_id! };
-    return { role: 'organizer', tournamentId: r.tournament_id! };
-  }
-
-  /** The game's tournament (null outside one); undefined when there is no such game. */
-  async gameTournament(gameId: string): Promise<string | null | undefined> {
-    const { rows } = await this.db.pool.query<{ tournament_id: string | null }>('SELECT tournament_id FROM games WHERE id = $1', [gameId]);
-    return rows.length === 0 ? undefined : rows[0].tournament_id;
   }
 
   /**

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { CONFIG, type Config } from '../config/config.js';
-import { Notifications, WEBHOOK_EVENTS, type WebhookEvent } from '../referee/application/notifications.js';
-import { tokenHash } from '../referee/application/seat-tokens.js';
-import { RefereeError } from '../referee/core/errors.js';
+import { GameDirectory, RefereeError, TokenDirectory, tokenHash, type TokenRole } from '../referee/index.js';
+import { Notifications, WEBHOOK_EVENTS, type WebhookEvent } from './notifications.js';
 import { checkWebhookUrl } from './url-policy.js';
-import { type DeliveryRow, type NewWebhook, type TokenRole, type WebhookRow, WebhookStore } from './webhook-store.js';
+import { type DeliveryRow, type NewWebhook, type WebhookRow, WebhookStore } from './webhook-store.js';
 
 export interface RegisterWebhookInput {
   url: string;
@@ -40,9 +39,10 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const newWebhookId = () => `wh_${randomBytes(12).toString('base64url')}`;
 
 /**
- * Webhook registrations: made with a token, which decides the scope, and managed (a new secret,
- * deletion, the delivery log) by the token that made them, by any seat of a game registered as
- * a whole, or by the organizer of a tournament registered (as a whole or for one participant).
+ * Webhook registrations: made with a token, which decides the scope, and managed by the token
+ * that made them. A tournament's organizer may also delete its tournament's registrations and
+ * read their delivery logs; a secret is answered to the registering token alone (an opponent
+ * holding it could silence or forge another seat's notifications).
  *
  * The scope: with `gameId`, a game (a token of one of its seats, or its tournament's organizer's);
  * with `tournamentId`, a tournament (its organizer's token) or one participant of it (that
@@ -54,6 +54,8 @@ export class WebhookService {
   constructor(
     private readonly store: WebhookStore,
     private readonly notifications: Notifications,
+    private readonly tokens: TokenDirectory,
+    private readonly games: GameDirectory,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -63,7 +65,7 @@ export class WebhookService {
     const thresholds = checkThresholds(input.lowTimeThresholdsSeconds, events);
     if (!token) throw new RefereeError('UNAUTHORIZED', "registering a webhook needs a token as a Bearer token: a seat's, a tournament participant's or an organizer's");
     const hash = tokenHash(token);
-    const scope = await this.scopeOf(await this.store.tokenRole(hash), input);
+    const scope = await this.scopeOf(await this.tokens.roleOf(hash), input);
     const secret = newSecret();
     const webhook: NewWebhook = { id: newWebhookId(), url, secret, events, lowTimeThresholdsSeconds: thresholds, ownerTokenHash: hash, ...scope };
     if (!(await this.store.create(webhook, MAX_WEBHOOKS_PER_SCOPE))) {
@@ -76,7 +78,7 @@ export class WebhookService {
 
   /** A new secret: every delivery from now on is signed with it (a retry of an earlier message too). */
   async rotateSecret(token: string | null, id: string): Promise<WebhookWithSecret> {
-    const webhook = await this.managed(token, id);
+    const webhook = await this.managed(token, id, { ownerOnly: true });
     const secret = newSecret();
     await this.store.setSecret(id, secret);
     return { webhook: { ...webhook, secret }, secret };
@@ -104,9 +106,9 @@ export class WebhookService {
     if (!role) throw new RefereeError('UNAUTHORIZED', 'this token is none this referee issued (a seat, participant or organizer token)');
     if (input.gameId && input.tournamentId) throw new RefereeError('INVALID_INPUT', 'a webhook is for a game or for a tournament, not both');
     if (input.gameId) {
-      const tournamentId = await this.store.gameTournament(input.gameId);
-      if (tournamentId === undefined) throw new RefereeError('NOT_FOUND', `no game with id ${input.gameId}`);
-      const mayRegister = (role.role === 'seat' && role.gameId === input.gameId) || (role.role === 'organizer' && role.tournamentId === tournamentId);
+      const game = await this.games.summary(input.gameId);
+      if (!game) throw new RefereeError('NOT_FOUND', `no game with id ${input.gameId}`);
+      const mayRegister = (role.role === 'seat' && role.gameId === input.gameId) || (role.role === 'organizer' && role.tournamentId === game.tournamentId);
       if (!mayRegister) throw new RefereeError('UNAUTHORIZED', "a game's webhook needs the token of one of its seats (or of its tournament's organizer)");
       return { ...none, gameId: input.gameId };
     }
@@ -119,17 +121,21 @@ export class WebhookService {
     return { ...none, tournamentId: role.tournamentId };
   }
 
-  /** The registration, if this token may manage it. */
-  private async managed(token: string | null, id: string): Promise<WebhookRow> {
+  /** The registration, if this token may manage it: its owner's, or (not for a new secret) its tournament organizer's. */
+  private async managed(token: string | null, id: string, options: { ownerOnly?: boolean } = {}): Promise<WebhookRow> {
     if (!token) throw new RefereeError('UNAUTHORIZED', 'managing a webhook needs the token it was registered with as a Bearer token');
     const webhook = typeof id === 'string' && /^wh_[A-Za-z0-9_-]{16}$/.test(id) ? await this.store.get(id) : null;
     if (!webhook) throw new RefereeError('NOT_FOUND', `no webhook with id ${id}`);
     const hash = tokenHash(token);
     if (webhook.ownerTokenHash === hash) return webhook;
-    const role = await this.store.tokenRole(hash);
-    const mayManage = (role?.role === 'seat' && webhook.gameId === role.gameId && webhook.seat === null) || (role?.role === 'organizer' && webhook.tournamentId === role.tournamentId);
-    if (!mayManage) throw new RefereeError('UNAUTHORIZED', "this token may not manage this webhook: use the token it was registered with (or a seat's of its game, or its tournament organizer's)");
-    return webhook;
+    const role = options.ownerOnly ? null : await this.tokens.roleOf(hash);
+    if (role?.role === 'organizer' && webhook.tournamentId !== null && webhook.tournamentId === role.tournamentId) return webhook;
+    throw new RefereeError(
+      'UNAUTHORIZED',
+      options.ownerOnly
+        ? 'only the token this webhook was registered with gets a new secret'
+        : "this token may not manage this webhook: use the token it was registered with (or, for a tournament's, its organizer's)",
+    );
   }
 }
 

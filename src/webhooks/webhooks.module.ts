@@ -1,15 +1,18 @@
-import { Module } from '@nestjs/common';
-import { Clock } from '../referee/application/clock.js';
-import { Notifications } from '../referee/application/notifications.js';
+import { Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Clock, GameConsequences, LowTimeListeners, ProjectionWriters } from '../referee/index.js';
 import { DeliveryWorker } from './delivery-worker.js';
+import { Notifications } from './notifications.js';
+import { OUTBOX_SQL } from './outbox.js';
 import { WebhookStore } from './webhook-store.js';
 import { WebhookService } from './webhook.service.js';
 import { WebhooksResolver } from './webhooks.resolver.js';
 
 /**
- * Signed notifications: registrations (GraphQL), the notifications the referee's appends store
- * in their outbox, and the worker that delivers them. DatabaseService, the referee and the
- * clock come from their global modules.
+ * Signed notifications: registrations (GraphQL), the messages the games' appends cause (the
+ * outbox, a projection of the appends: its writer goes into the event store's statement, its
+ * consequence handler into the games' consequences), the low-time warnings the deadline worker
+ * asks for, and the worker that delivers the messages. DatabaseService and the referee's
+ * registries come from their global modules; the referee knows nothing of webhooks.
  */
 @Module({
   providers: [
@@ -24,4 +27,28 @@ import { WebhooksResolver } from './webhooks.resolver.js';
     WebhooksResolver,
   ],
 })
-export class WebhooksModule {}
+export class WebhooksModule implements OnModuleInit, OnModuleDestroy {
+  private unregister: (() => void)[] = [];
+
+  constructor(
+    private readonly writers: ProjectionWriters,
+    private readonly consequences: GameConsequences,
+    private readonly lowTime: LowTimeListeners,
+    private readonly notifications: Notifications,
+  ) {}
+
+  /**
+   * After the providers' own (the delivery worker has read the registrations): the appends and
+   * the deadline worker tell the notifications from now on. The writer stays while the store
+   * lives: an append in flight may carry messages derived before the handler went.
+   */
+  onModuleInit(): void {
+    this.writers.register(OUTBOX_SQL);
+    this.unregister = [this.consequences.register(this.notifications), this.lowTime.register(this.notifications)];
+  }
+
+  onModuleDestroy(): void {
+    for (const done of this.unregister) done();
+    this.unregister = [];
+  }
+}

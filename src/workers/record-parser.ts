@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Engine, ImportedRecord, Result } from '../engines/kit/index.js';
 import { ENGINES } from '../games/index.js';
-import { InThreadRecordParser, RecordParser } from '../referee/application/record-parser.js';
+import { InThreadRecordParser, RecordParser } from '../referee/index.js';
 
 type Reply = { id: number; result: Result<ImportedRecord> };
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { Bot } from '../../bench/lib/bot.js';
+import { Bot } from '../../tools/bot.js';
 import { backgammonEngine, encodePositionId } from '../../src/engines/backgammon/index.js';
 import { seededRandom } from '../../src/engines/kit/index.js';
 import { createRegistry } from '../../src/games/index.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crashCheck } from '../../bench/lib/crash.js';
+import { crashCheck } from '../../tools/crash.js';
 import { freePort } from '../support/net.js';
 
 /** Bots playing at once, and the acknowledged moves to wait for before the signal (however long they take). */

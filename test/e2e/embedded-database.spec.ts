@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { serviceEntry, startService, type RunningService } from '../../bench/lib/service.js';
+import { serviceEntry, startService, type RunningService } from '../../tools/service.js';
 import { readHolder } from '../../src/database/data-dir-lock.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
@@ -137,6 +137,22 @@ describe('the embedded database, across processes (built service)', () => {
     expect(readHolder(join(dataDir, 'arbiter.lock'))).toBeNull();
   }, 300_000);
 
+  it('embedded: with its lock file deleted, a second process on the same DATA_DIR is still refused, and the holder goes on (20 of 40 acknowledged moves were lost this way)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'arbiter-unlocked-'));
+    dirs.push(dataDir);
+    const first = await startService({ DATA_DIR: dataDir, CREATE_QUOTA_PER_HOUR: '0' }, await freePort());
+    services.push(first);
+    const created = (await gql(first.url, CREATE_BACKGAMMON)).data.createGame;
+    unlinkSync(join(dataDir, 'arbiter.lock'));
+    const second = await runToExit({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, await freePort());
+    expect(second.code).not.toBe(0);
+    expect(second.output).toContain(`DATA_DIR ${resolve(dataDir)} is in use by another Arbiter process on this machine`);
+    expect(second.output).not.toMatch(/\bdelete\b/i);
+    expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+    expect((await gql(first.url, GAME_BY_ID, { id: created.game.id })).data.game.version).toBe(created.game.version);
+    await stop(first);
+  }, 300_000);
+
   (existsSync('/proc/self/fd') ? it : it.skip)(
     `${pgUrl ? 'postgresql' : 'embedded'}: the service listens on its HTTP port only (no database port or socket of its own), and the embedded data folder is owner-only`,
     async () => {
@@ -146,7 +162,8 @@ describe('the embedded database, across processes (built service)', () => {
       const service = await startService(pgUrl ? { DATABASE_URL: pgUrl } : { DATA_DIR: dataDir }, port);
       services.push(service);
       expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
-      expect(listeningSockets(service.process.pid!)).toEqual({ tcp: [port], unix: [] });
+      // The embedded database's only socket is its data folder's lock: abstract, accepting nothing.
+      expect(listeningSockets(service.process.pid!)).toEqual({ tcp: [port], unix: pgUrl ? [] : [expect.stringMatching(/^@arbiter-data-dir:\d+:\d+@*$/)] });
       if (!pgUrl) {
         expect(statSync(join(dataDir, 'pglite')).mode & 0o777).toBe(0o700);
       }

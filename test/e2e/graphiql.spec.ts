@@ -87,6 +87,24 @@ const res = (r: request.Response) => r.body as { error: { code: string; message:
     expect(res(missing).error.code).toBe('NOT_FOUND');
   });
 
+  it("puts nothing of the request's Host header into the page's policy", async () => {
+    const page = await request(t.app.getHttpServer()).get('/graphiql').set('host', 'evil.example:1').expect(200);
+    expect(page.headers['content-security-policy']).toContain("connect-src 'self';");
+    expect(page.headers['content-security-policy']).not.toContain('evil.example');
+  });
+
+  it('answers every kind of response with X-Content-Type-Options: nosniff', async () => {
+    const server = t.app.getHttpServer();
+    const answers = [
+      await request(server).post('/graphql').send({ query: '{ __typename }' }).expect(200),
+      await request(server).post('/graphql').send({ query: '{ nope }' }),
+      await request(server).get('/api/games/nosuchgame').expect(404),
+      await request(server).get('/api/games/nosuchgame/events').expect(404),
+      await request(server).get('/healthz').expect(200),
+    ];
+    for (const answer of answers) expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('sends a browser opening /graphql to GraphiQL, and every other GET /graphql on to Apollo', async () => {
     const server = t.app.getHttpServer();
     const browser = await request(server).get('/graphql').set('accept', 'text/html,application/xhtml+xml,*/*;q=0.8').expect(302);

@@ -44,6 +44,7 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['CORS_ORIGINS', 'app.example.com'],
     ['ADDRESS_RATE_LIMIT_PER_MINUTE', '0'],
+    ['ADDRESS_SEATS_RATE_LIMIT_PER_MINUTE', '0'],
     ['CORS_ORIGINS', 'https://app.example.com/path'],
   ])('%s=%j is refused, naming the variable', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);

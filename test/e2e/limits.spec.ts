@@ -2,6 +2,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { type Client, createClient } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
+import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { CREATE } from '../support/queries.js';
 
@@ -70,7 +71,7 @@ describe('rate limits cannot be dodged with made-up tokens', () => {
   it('counts a made-up token against its address; a real seat token has its own bucket', async () => {
     const created = (await create(t)).body.data.createGame; // the address: 1
     const seat = created.tokens[0].token as string;
-    expect((await post(t, TYPENAME, bearer(seat))).status).toBe(200); // first sight: paid by the address (2)
+    expect((await post(t, TYPENAME, bearer(seat))).status).toBe(200); // first sight: looked up on the address's lookup allowance, counted on its own minute
 
     const statuses: number[] = [];
     let limited: request.Response | null = null;
@@ -80,7 +81,8 @@ describe('rate limits cannot be dodged with made-up tokens', () => {
       if (res.status === 429) limited = res;
     }
     expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(5);
-    expect(statuses.filter((s) => s === 200).length).toBe(3);
+    // The address's 4 requests left, and 4 lookups left (the seat's first request took one): the fifth made-up token is not even looked up.
+    expect(statuses.filter((s) => s === 200).length).toBe(4);
     // GraphQL-shaped, and nothing but `errors` at the top (GraphQL over HTTP).
     expect(limited!.body).toEqual({ errors: [{ message: expect.stringContaining('requests a minute'), extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } }] });
     expect(Number(limited!.headers['retry-after'])).toBeGreaterThan(0);
@@ -90,9 +92,42 @@ describe('rate limits cannot be dodged with made-up tokens', () => {
     // The seat token is not affected by its address's flood, and has a limit of its own.
     const mine: number[] = [];
     for (let i = 0; i < 7; i++) mine.push((await post(t, TYPENAME, bearer(seat))).status);
-    expect(mine).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(mine).toEqual([200, 200, 200, 200, 429, 429, 429]);
     // Health and metrics are never limited.
     expect((await request(t.app.getHttpServer()).get('/healthz')).status).toBe(200);
+  });
+});
+
+describe('rate limits cannot be multiplied by minting seat tokens', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp({ rateLimitPerMinute: 5, addressRateLimitPerMinute: 6, addressSeatsRateLimitPerMinute: 12 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("counts every seat token used from one address against that address's seats ceiling; a seat's first request from a busy address is its own", async () => {
+    // Two games created (the address: 2 of 6): four seat tokens of 5 requests a minute each, 20 in all.
+    const tokens: string[] = [];
+    for (let i = 0; i < 2; i++) tokens.push(...(await create(t)).body.data.createGame.tokens.map((s: { token: string }) => s.token));
+    const statuses: number[] = [];
+    for (let round = 0; round < 5; round++) for (const token of tokens) statuses.push((await post(t, TYPENAME, bearer(token))).status);
+    // 2,440 reads in 60 s came this way from an address limited to 60 a minute: now the seats' 12 in all.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(12);
+    // The address's own budget is apart: it still has its 4 requests.
+    for (let i = 0; i < 4; i++) expect((await post(t, TYPENAME)).status).toBe(200);
+    expect((await post(t, TYPENAME)).status).toBe(429);
+    // A seat given out elsewhere, first seen from this busy address, is looked up and counted on its own minute.
+    const t2 = await startApp({ rateLimitPerMinute: 5, addressRateLimitPerMinute: 6, addressSeatsRateLimitPerMinute: 100 });
+    try {
+      const seat = (await t2.app.get(RefereeService).createGame({ kind: 'duel' })).tokens[0].token;
+      for (let i = 0; i < 6; i++) expect((await post(t2, TYPENAME)).status).toBe(200);
+      expect((await post(t2, TYPENAME)).status).toBe(429);
+      expect((await post(t2, TYPENAME, bearer(seat))).status).toBe(200);
+    } finally {
+      await t2.close();
+    }
   });
 });
 

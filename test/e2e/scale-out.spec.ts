@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startService, type RunningService } from '../../bench/lib/service.js';
+import { startService, type RunningService } from '../../tools/service.js';
 import { seededRandom } from '../../src/engines/kit/index.js';
 
 /**

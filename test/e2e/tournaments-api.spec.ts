@@ -169,6 +169,13 @@ describe('a Swiss tournament over GraphQL', () => {
     expect(codes(second)).toEqual(['RESULT_ALREADY_RECORDED']);
   });
 
+  it('refuses to finish for a participant once the round is complete (FORBIDDEN): nothing is stored, the seed stays secret', async () => {
+    const before = (await t.gql(FINAL, { id })).data.tournament;
+    expect(codes(await t.gql(FINISH, { id }, players[0].participantToken))).toEqual(['FORBIDDEN']);
+    const after = (await t.gql(FINAL, { id })).data.tournament;
+    expect(after).toMatchObject({ status: 'RUNNING', version: before.version, seed: null });
+  });
+
   it('answers standings and a crosstable after the completed round', async () => {
     const res = await t.gql(STANDINGS, { id });
     expect(res.errors).toBeUndefined();

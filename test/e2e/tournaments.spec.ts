@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { Bot } from '../../bench/lib/bot.js';
+import { Bot } from '../../tools/bot.js';
 import { backgammonEngine } from '../../src/engines/backgammon/index.js';
 import { seededRandom } from '../../src/engines/kit/index.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningService, startService } from '../../bench/lib/service.js';
+import { type RunningService, startService } from '../../tools/service.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
@@ -234,7 +234,7 @@ describe('webhooks', () => {
     expect(WebhookReceiver.verify(next, rotated.secret).data).toMatchObject({ gameId: id, seat: 0 });
     expect(() => WebhookReceiver.verify(next, old.secret)).toThrow(/signature/);
 
-    // Only the token it was made with (or one of its game's seats for a whole game's) manages it.
+    // Only the token it was made with manages it.
     expect(codeOf(await gql(ROTATE, { id: old.id }, token1))).toBe('UNAUTHORIZED');
     expect(codeOf(await gql(DELIVERIES, { id: old.id }, token1))).toBe('UNAUTHORIZED');
     expect((await gql(DELETE, { id: old.id }, token0)).data.deleteWebhook).toBe(true);
@@ -243,6 +243,21 @@ describe('webhooks', () => {
     await play(gql, id, [token0, token1], 2);
     const { rows } = await t.app.get(DatabaseService).pool.query('SELECT count(*)::int AS n FROM webhook_messages WHERE webhook_id = $1', [old.id]);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('manages a game-wide registration with the token that made it only: the opponent gets no secret and cannot delete it', async () => {
+    const { id, token0 } = await newDuel(gql);
+    const token1 = await joinDuel(gql, id);
+    const hook = await register(gql, token0, { url: receiver.url, gameId: id, events: ['GAME_OVER'] });
+    const rotation = await gql(ROTATE, { id: hook.id }, token1);
+    expect(codeOf(rotation)).toBe('UNAUTHORIZED');
+    expect(JSON.stringify(rotation)).not.toContain('whsec_');
+    expect(codeOf(await gql(DELETE, { id: hook.id }, token1))).toBe('UNAUTHORIZED');
+    expect(codeOf(await gql(DELIVERIES, { id: hook.id }, token1))).toBe('UNAUTHORIZED');
+    // Still registered, with the secret seat 0 was given: its notifications are signed with it.
+    const { rows } = await t.app.get(DatabaseService).pool.query('SELECT secret FROM webhooks WHERE id = $1', [hook.id]);
+    expect(rows[0].secret).toBe(hook.secret);
+    expect((await gql(ROTATE, { id: hook.id }, token0)).data.rotateWebhookSecret.secret).not.toBe(hook.secret);
   });
 
   it('refuses URLs the operator did not allow, with a stable code, and malformed ones', async () => {
@@ -270,6 +285,44 @@ describe('webhooks', () => {
     ]);
     expect(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'http://hooks.example.com' })).toThrow(/WEBHOOK_ALLOWED_HOSTS/);
   });
+  it("scopes a registration by who its token is: a tournament's organizer or participant, a game's seat, a scheduled game's organizer", async () => {
+    const created = (
+      await gql(`mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }`, {
+        input: { name: 'Hooks cup', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 1 },
+      })
+    ).data.createTournament;
+    const [tournamentId, organizer] = [created.tournament.id as string, created.organizerToken as string];
+    const participants: { participantId: string; participantToken: string }[] = [];
+    for (const name of ['Ann', 'Bob']) {
+      participants.push(
+        (await gql(`mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { participantId participantToken } }`, { id: tournamentId, name }, organizer)).data
+          .registerParticipant,
+      );
+    }
+    const paired = (await gql(`mutation($id: ID!) { pairRound(tournamentId: $id) { rounds { boards { games { gameId } } } } }`, { id: tournamentId }, organizer)).data.pairRound;
+    const scheduled: string = paired.rounds[0].boards[0].games[0].gameId;
+    const scope = async (token: string, input: Record<string, unknown> = {}) => {
+      const res = await gql(REGISTER, { input: { url: receiver.url, events: ['GAME_OVER'], ...input } }, token);
+      if (res.errors) return codeOf(res);
+      const { gameId, seat, tournamentId, participantId } = res.data.registerWebhook.webhook;
+      return { gameId, seat, tournamentId, participantId };
+    };
+    const none = { gameId: null, seat: null, tournamentId: null, participantId: null };
+
+    expect(await scope(organizer)).toEqual({ ...none, tournamentId });
+    expect(await scope(participants[0].participantToken)).toEqual({ ...none, tournamentId, participantId: participants[0].participantId });
+    expect(await scope(participants[1].participantToken, { tournamentId })).toEqual({ ...none, tournamentId, participantId: participants[1].participantId });
+    expect(await scope(organizer, { gameId: scheduled })).toEqual({ ...none, gameId: scheduled });
+    // A participant plays the game, but registers for its tournament's games (its own seats), not for the game as a whole.
+    expect(await scope(participants[0].participantToken, { gameId: scheduled })).toBe('UNAUTHORIZED');
+    const { id: other, token0 } = await newDuel(gql);
+    expect(await scope(token0)).toEqual({ ...none, gameId: other, seat: 0 });
+    expect(await scope(token0, { tournamentId })).toBe('UNAUTHORIZED');
+    expect(await scope(organizer, { gameId: other })).toBe('UNAUTHORIZED');
+    expect(await scope(organizer, { gameId: 'nosuchgame' })).toBe('NOT_FOUND');
+    expect(await scope(`arb_${randomBytes(24).toString('base64url')}`)).toBe('UNAUTHORIZED');
+  });
+
   it("stores a message and the game's deadline row exactly with their events: of appends racing for one version, the loser stores none of them", async () => {
     const store = t.app.get(EventStore);
     const gameId = `race-${randomBytes(6).toString('hex')}`;
@@ -322,12 +375,17 @@ describe('webhooks', () => {
     const ahead = Date.now() + 86_400_000;
     const dueAt = (seconds: number) => new Date(ahead + seconds * 1000);
     const deadline = (version: number, seconds: number) => ({ gameId, seat: 0, dueAt: dueAt(seconds), warnAt: dueAt(seconds - 60), version });
+    // Each append's rows of the two projections, as the referee's consequence handlers derive them.
+    const consequences = (m: ReturnType<typeof message>, d: ReturnType<typeof deadline>) => [
+      { projection: 'webhook_messages', rows: [m] },
+      { projection: 'deadlines', rows: [d] },
+    ];
     // The first is written alone; the two racing for version 3 then go together in one statement
     // (one deadline row per game in it), which fails and is retried one by one.
     const results = await Promise.allSettled([
-      store.append(gameId, [event(2, 'a')], head(2), { outbox: [message(2, 'a')], deadline: deadline(2, 100) }),
-      store.append(gameId, [event(3, 'b')], head(3), { outbox: [message(3, 'b')], deadline: deadline(3, 200) }),
-      store.append(gameId, [event(3, 'c')], head(3), { outbox: [message(3, 'c')], deadline: deadline(3, 300) }),
+      store.append(gameId, [event(2, 'a')], head(2), consequences(message(2, 'a'), deadline(2, 100))),
+      store.append(gameId, [event(3, 'b')], head(3), consequences(message(3, 'b'), deadline(3, 200))),
+      store.append(gameId, [event(3, 'c')], head(3), consequences(message(3, 'c'), deadline(3, 300))),
     ]);
     expect(results[0].status).toBe('fulfilled');
     const lost = results.slice(1).filter((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -8,7 +8,7 @@ import { EventStore } from '../../src/referee/store/event-store.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { ownDatabase } from '../support/own-database.js';
 import { CREATE } from '../support/queries.js';
-import { type Figures, HostileGenerator, run, type SeededGame, type Targets } from './hostile.js';
+import { type Figures, HostileGenerator, run, type SeededGame, type Targets } from '../../tools/hostile.js';
 
 /**
  * 10,000 hostile inputs (fixed seed) over GraphQL and REST against the whole service on a real

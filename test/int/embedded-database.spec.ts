@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect, type Server } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,7 +8,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config/config.js';
 import { DataDirLockedError, readHolder } from '../../src/database/data-dir-lock.js';
 import { DatabaseService, type DatabaseOptions } from '../../src/database/database.service.js';
-import { isStorageError } from '../../src/database/storage-errors.js';
+import { isStorageError, isUnavailable } from '../../src/database/storage-errors.js';
 import { fillDisk, suiteTmpfs } from '../support/tmpfs.js';
 
 /**
@@ -50,6 +50,11 @@ async function embedded(dataDir: string, options?: DatabaseOptions): Promise<Dat
   return db;
 }
 
+/** Resolves once `done` holds, looking every 10 ms (the lock is checked on a timer of its own). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 10));
+}
+
 /** A pid that ran and no longer runs. */
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
@@ -83,11 +88,50 @@ describe('the data folder lock (embedded)', () => {
     await db.close();
   });
 
-  it('refuses a lock that names no process, and says which file to delete', async () => {
+  it('takes over a damaged lock file that names no process: no process on this machine holds the folder', async () => {
     const dir = tempDir('garbled');
     writeFileSync(join(dir, 'arbiter.lock'), '');
-    const db = new DatabaseService({ ...loadConfig({}), databaseUrl: null, dataDir: dir });
-    await expect(db.connect()).rejects.toThrow(`If no Arbiter process uses this folder, delete ${join(resolve(dir), 'arbiter.lock')}`);
+    logged.length = 0;
+    const db = await embedded(dir);
+    expect(logged.some((l) => l.startsWith('warn') && l.includes('taking over a damaged lock file'))).toBe(true);
+    expect(readHolder(join(dir, 'arbiter.lock'))?.pid).toBe(process.pid);
+    await db.close();
+  });
+
+  it('refuses a second DatabaseService even when the lock file was deleted, never inviting anyone to delete it, and writes the file back', async () => {
+    const dir = tempDir('deleted');
+    const first = await embedded(dir, { lockCheckMs: 20 });
+    unlinkSync(join(dir, 'arbiter.lock'));
+    const second = new DatabaseService({ ...loadConfig({}), databaseUrl: null, dataDir: dir });
+    const err = await second.connect().then(
+      () => null,
+      (e) => e,
+    );
+    expect(err).toBeInstanceOf(DataDirLockedError);
+    expect(err.message).toContain(`DATA_DIR ${resolve(dir)} is in use by another Arbiter process`);
+    expect(err.message).not.toMatch(/\bdelete\b/i);
+    await until(() => readHolder(join(dir, 'arbiter.lock'))?.pid === process.pid);
+    expect((await first.pool.query('SELECT 1 AS one')).rows[0].one).toBe(1);
+    await first.close();
+  });
+
+  it('stops writing once its lock file names another process: every statement is refused as a storage failure, nothing more is stored', async () => {
+    const dir = tempDir('lost');
+    const db = await embedded(dir, { lockCheckMs: 20 });
+    await db.pool.query('CREATE TABLE lost_test (n int)');
+    logged.length = 0;
+    unlinkSync(join(dir, 'arbiter.lock'));
+    symlinkSync(`arbiter:4242:-:${Date.now()}:another-host`, join(dir, 'arbiter.lock'));
+    await until(() => db.failed);
+    expect(logged.some((l) => l.startsWith('error') && l.includes('the lock now names pid 4242 on another-host: this process stops writing'))).toBe(true);
+    const refused = await db.pool.query('INSERT INTO lost_test VALUES (1)').then(
+      () => null,
+      (e) => e,
+    );
+    expect(db.isStorageError(refused)).toBe(true);
+    expect(refused.message).toContain('another process (pid 4242 on another-host) took over its data folder');
+    // Its lock file is the other process's: left as it is.
+    expect(readHolder(join(dir, 'arbiter.lock'))?.pid).toBe(4242);
   });
 
   it('names DATA_DIR when it cannot be used', async () => {
@@ -243,6 +287,16 @@ describe(`readiness and storage (${pgUrl ? 'postgresql' : 'pglite'})`, () => {
     expect(isStorageError(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
     expect(isStorageError(new Error('boom'))).toBe(false);
   });
+
+  it('recognises a database out of reach (connection cut, refused, timed out) as unavailable, and a refusal of the query as not', () => {
+    expect(isUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(isUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isUnavailable({ code: 'P1017', message: 'Server has closed the connection.' })).toBe(true);
+    expect(isUnavailable({ cause: Object.assign(new Error('disk full'), { code: '53100' }) })).toBe(true);
+    expect(isUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
+    expect(isStorageError(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe(false);
+  });
 });
 
 const tmpfs = suiteTmpfs(96, !pgUrl);
@@ -269,6 +323,20 @@ const tmpfs = suiteTmpfs(96, !pgUrl);
     expect(await db.readiness()).toEqual({ ready: true });
     await db.close();
   });
+
+  it('a new data folder on a full disk: the start fails saying the disk is full, naming the folder', async () => {
+    const filler = fillDisk(tmpfs!, 0);
+    try {
+      const err = await embedded(join(tmpfs!, 'new'), { storageReserveBytes: 0 }).then(
+        (d) => d.close().then(() => null),
+        (e: Error) => e,
+      );
+      expect(err?.message).not.toContain('[object Object]');
+      expect(err?.message).toMatch(/Its disk is full: free at least \d+ MB/);
+    } finally {
+      rmSync(filler);
+    }
+  }, 120_000);
 
   it('a WAL that cannot grow is a PANIC: the engine is marked failed, every statement is refused at once (none hangs), and the folder opens again with every acknowledged row once space is freed', async () => {
     const dataDir = join(tmpfs!, 'hard');

@@ -5,11 +5,11 @@ import type { Result } from '../../src/engines/kit/index.js';
 import { verifyStream } from '../../src/referee/core/audit.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { clockView, deadlineOf, parseTimeControl, type TimeControl } from '../../src/referee/core/game/clock.js';
-import type { Decision, GameCommand } from '../../src/referee/core/game/commands.js';
+import type { DecideContext, Decision, GameCommand } from '../../src/referee/core/game/commands.js';
 import { gameDecider } from '../../src/referee/core/game/decider.js';
 import { foldGame } from '../../src/referee/core/game/fold.js';
 import { eventHash, StreamError } from '../../src/referee/core/stream.js';
-import { decideOn, type History } from '../support/decide.js';
+import { type GameHistory, gameSpec } from '../support/given-when-then.js';
 import { duelEngine, type DuelState } from '../support/duel-engine.js';
 
 /**
@@ -47,37 +47,24 @@ const create = (timeControl: TimeControl | null, kind = 'duel', ruleset: unknown
   timeControl,
 });
 
-/** Decides at `now` ms after T0. */
-const decide = (h: History, command: GameCommand, now: number) => decideOn(decider, GAME, h, command, { now: at(now), serverSeed: SEED, supplied: [] });
+const games = gameSpec(decider, GAME);
+/** Deciding `now` ms after T0. */
+const ctx = (now: number): DecideContext => ({ now: at(now), serverSeed: SEED, supplied: [] });
 
 /** Each command at its time (ms after T0), every one accepted. */
-function given(...steps: [GameCommand, number][]): History {
-  let h: History = { events: [], game: null };
-  for (const [command, now] of steps) {
-    const { result, next } = decide(h, command, now);
-    if (!result.ok) throw new Error(`given: ${result.error.code} ${result.error.message}`);
-    h = next;
-  }
-  return h;
-}
-
+const given = (...steps: [GameCommand, number][]) => games.given(steps.map(([command, now]) => [command, ctx(now)] as const));
 /** Decides and, when accepted, moves the history on (a game played step by step). */
-function then(h: History, command: GameCommand, now: number): History {
-  const { result, next } = decide(h, command, now);
-  if (!result.ok) throw new Error(`${command.type}: ${result.error.code} ${result.error.message}`);
-  return next;
-}
-
-const when = (h: History, command: GameCommand, now: number) => decide(h, command, now).result;
-const types = (r: Result<Decision>) => (r.ok ? r.value.steps.map((s) => s.draft.type) : r.error.code);
-const game = (h: History) => h.game!;
-const clock = (h: History) => game(h).clock!;
-const toAct = (h: History) => game(h).engine.toAct(game(h).state)[0];
-const view = (h: History, now: number) => clockView(game(h), at(now))!;
+const then = (h: GameHistory, command: GameCommand, now: number) => games.accepted(h, command, ctx(now));
+const when = (h: GameHistory, command: GameCommand, now: number) => games.when(h, command, ctx(now)).result;
+const types = (r: Result<Decision>) => games.eventsOrRefusal(r);
+const game = (h: GameHistory) => h.folded!;
+const clock = (h: GameHistory) => game(h).clock!;
+const toAct = (h: GameHistory) => game(h).engine.toAct(game(h).state)[0];
+const view = (h: GameHistory, now: number) => clockView(game(h), at(now))!;
 
 let moves = 0;
 /** The duel seat to act plays its first card. */
-function playDuel(h: History, now: number): History {
+function playDuel(h: GameHistory, now: number): GameHistory {
   const seat = toAct(h);
   return then(h, { type: 'TakeAction', seat, moveId: `m${moves++}`, bodyHash: 'b', action: { type: 'play', card: (game(h).state as DuelState).hands[seat][0] }, expectedVersion: null }, now);
 }
@@ -108,7 +95,7 @@ describe('time controls', () => {
   it('are recorded in GameCreated only when there is one, so untimed games keep their payload and hash', () => {
     expect(given([create(null), 0]).events[0].payload).not.toHaveProperty('timeControl');
     expect(given([create(FISCHER), 0]).events[0].payload.timeControl).toEqual(FISCHER);
-    expect(given([create(null), 0]).game!.clock).toBeNull();
+    expect(given([create(null), 0]).folded!.clock).toBeNull();
   });
 
   it('are refused by the fold on an imported game: an imported record carries no clock', () => {
@@ -314,6 +301,24 @@ describe('added time', () => {
     expect(types(when(h, addTime(7, HOUR, 'organizer'), 3 * HOUR))).toBe('INVALID_INPUT');
   });
 
+  it("gifts from the other seats add up to one turn's own time at most; the organizer's time is not capped", () => {
+    let h = given([create(DAILY), 0]);
+    const seat = toAct(h);
+    const other = 1 - seat;
+    // 40 gifts of a year each gave a seat 14,600 days: now a day (the time per move) in all.
+    h = then(h, addTime(other, 20 * HOUR, seat), MINUTE);
+    expect(when(h, addTime(other, 365 * DAY, seat), 2 * MINUTE)).toMatchObject({ ok: false, error: { code: 'GIFT_LIMIT', message: expect.stringContaining(`${4 * HOUR} ms more`) } });
+    h = then(h, addTime(other, 4 * HOUR, seat), 2 * MINUTE);
+    expect(types(when(h, addTime(other, 1, seat), 3 * MINUTE))).toBe('GIFT_LIMIT');
+    h = then(h, addTime(other, 365 * DAY, 'organizer'), 3 * MINUTE);
+    expect(clock(h).extraMs[other]).toBe(DAY + 365 * DAY);
+    // Fischer: the base time.
+    const fischer = given([create(FISCHER), 0]);
+    const mover = toAct(fischer);
+    expect(types(when(fischer, addTime(1 - mover, 5 * MINUTE + 1, mover), MINUTE))).toBe('GIFT_LIMIT');
+    expect(types(when(fischer, addTime(1 - mover, 5 * MINUTE, mover), MINUTE))).toEqual(['TimeAdded']);
+  });
+
   it('a seat takes vacation for itself, up to its allowance, in correspondence games only', () => {
     let h = given([create(BANKED), 0]);
     const seat = toAct(h);
@@ -395,7 +400,7 @@ describe('folding the decided events again', () => {
                       : s.op === 'resume'
                         ? { type: 'ResumeClock', by }
                         : deadline && { type: 'TimeOut', seat: deadline.seat, at: deadline.at };
-          if (command) h = decide(h, command, Math.max(now, deadline && s.op === 'timeout' ? Date.parse(deadline.at) - T0 : 0)).next;
+          if (command) h = games.when(h, command, ctx(Math.max(now, deadline && s.op === 'timeout' ? Date.parse(deadline.at) - T0 : 0))).next;
         }
         const folded = foldGame(registry, GAME, h.events, SEED, { checkHashes: true });
         expect(folded.clock).toEqual(game(h).clock);

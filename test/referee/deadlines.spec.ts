@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { nextWarning, rowStands, STANDING_MARGIN_MS, wakeOf } from '../../src/referee/application/deadlines.js';
+import { nextWarning, rowStands, STANDING_MARGIN_MS, wakeOf } from '../../src/referee/application/deadline-rows.js';
 import type { RefereeMetrics } from '../../src/referee/application/metrics.port.js';
-import { type NotificationStore, Notifications, type Registration } from '../../src/referee/application/notifications.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { addTime, type ClockState, elapse, followGame, newClock, parseTimeControl, type TimeControl } from '../../src/referee/core/game/clock.js';
-import type { OutboxMessage } from '../../src/referee/store/event-store.js';
 import { MemoryEventStore } from '../../src/referee/store/memory-event-store.js';
+import { type NotificationStore, Notifications, type Registration } from '../../src/webhooks/notifications.js';
+import type { OutboxMessage } from '../../src/webhooks/outbox.js';
 import { ManualClock } from '../support/clock.js';
 import { duelEngine, type DuelState } from '../support/duel-engine.js';
 

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import type { ReplayEntry, Result } from '../../src/engines/kit/index.js';
 import { verifyStream } from '../../src/referee/core/audit.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
-import type { Decision, GameCommand } from '../../src/referee/core/game/commands.js';
+import type { DecideContext, Decision, GameCommand } from '../../src/referee/core/game/commands.js';
 import { gameDecider } from '../../src/referee/core/game/decider.js';
 import { foldGame } from '../../src/referee/core/game/fold.js';
 import { eventHash, type StoredEvent, StreamError } from '../../src/referee/core/stream.js';
-import { decideOn, type History } from '../support/decide.js';
+import { type GameHistory, gameSpec } from '../support/given-when-then.js';
 import { duelEngine, type DuelState } from '../support/duel-engine.js';
 
 /**
@@ -37,23 +37,15 @@ const play = (seat: number, card: number, moveId = `m-${seat}-${card}`, expected
   expectedVersion,
 });
 
-/** Decides at NOW, with `supplied` as an organizer's deal. */
-const decide = (h: History, command: GameCommand, supplied: number[][] = []) => decideOn(decider, GAME, h, command, { now: NOW, serverSeed: SEED, supplied });
-
-function given(...commands: GameCommand[]): History {
-  let h: History = { events: [], game: null };
-  for (const c of commands) {
-    const { result, next } = decide(h, c);
-    if (!result.ok) throw new Error(`given: ${result.error.code} ${result.error.message}`);
-    h = next;
-  }
-  return h;
-}
-
-const when = (h: History, command: GameCommand, supplied: number[][] = []) => decide(h, command, supplied).result;
-const types = (r: Result<Decision>) => (r.ok ? r.value.steps.map((s) => s.draft.type) : r.error.code);
-const duel = (h: History) => h.game!.state as DuelState;
-const toAct = (h: History) => duelEngine.toAct(duel(h))[0];
+const games = gameSpec(decider, GAME);
+/** Deciding at NOW, with `supplied` as an organizer's deal. */
+const ctx = (supplied: number[][] = []): DecideContext => ({ now: NOW, serverSeed: SEED, supplied });
+const decide = (h: GameHistory, command: GameCommand, supplied: number[][] = []) => games.when(h, command, ctx(supplied));
+const given = (...commands: GameCommand[]) => games.given(commands.map((c) => [c, ctx()] as const));
+const when = (h: GameHistory, command: GameCommand, supplied: number[][] = []) => decide(h, command, supplied).result;
+const types = (r: Result<Decision>) => games.eventsOrRefusal(r);
+const duel = (h: GameHistory) => h.folded!.state as DuelState;
+const toAct = (h: GameHistory) => duelEngine.toAct(duel(h))[0];
 
 describe('game decider', () => {
   it('creates a game with every seat taken: created, started and dealt from the fair source', () => {
@@ -81,7 +73,7 @@ describe('game decider', () => {
     const seat = toAct(h);
     const card = duel(h).hands[seat][0];
     expect(types(when(h, play(1 - seat, duel(h).hands[1 - seat][0])))).toBe('NOT_YOUR_TURN');
-    expect(types(when(h, play(seat, card, 'stale', h.game!.version - 1)))).toBe('VERSION_CONFLICT');
+    expect(types(when(h, play(seat, card, 'stale', h.folded!.version - 1)))).toBe('VERSION_CONFLICT');
     const notInHand = Array.from({ length: 10 }, (_, c) => c).find((c) => !duel(h).hands[seat].includes(c))!;
     expect(types(when(h, play(seat, notInHand)))).toBe('ILLEGAL_MOVE');
     expect(types(when(h, { ...play(seat, card), action: { type: 'jump' } } as GameCommand))).toBe('INVALID_INPUT');
@@ -96,17 +88,17 @@ describe('game decider', () => {
     expect(types(result)).toEqual(even === undefined ? ['ActionTaken'] : ['ActionTaken', 'DiceRolled']);
     const first = next.events[h.events.length];
     expect(first).toMatchObject({ moveId: 'move-1', bodyHash: 'h-move-1', actor: seat });
-    expect(next.game!.commands.get('move-1')).toEqual({ actor: seat, bodyHash: 'h-move-1', fromSeq: first.seq, toSeq: next.game!.version });
+    expect(next.folded!.commands.get('move-1')).toEqual({ actor: seat, bodyHash: 'h-move-1', fromSeq: first.seq, toSeq: next.folded!.version });
   });
 
   it('ends the game with its result and reveals the seed; a later move is GAME_OVER', () => {
     let h = given(create());
-    while (!h.game!.ended) {
+    while (!h.folded!.ended) {
       const seat = toAct(h);
       h = decide(h, play(seat, duel(h).hands[seat][0])).next;
     }
     expect(h.events.slice(-2).map((e) => e.type)).toEqual(['GameEnded', 'SeedRevealed']);
-    expect(h.game!.revealedSeed).toBe(SEED);
+    expect(h.folded!.revealedSeed).toBe(SEED);
     expect(types(when(h, play(0, 0)))).toBe('GAME_OVER');
   });
 
@@ -187,7 +179,7 @@ describe('forced moves (ruleset autoPlayForced)', () => {
   const actions = (events: { type: string; actor: number | null; payload: Record<string, unknown> }[]) =>
     events.filter((e) => e.type === 'ActionTaken').map((e) => [e.actor, e.payload.forced === true]);
   /** Both seats play their first card: each is left with one, which is forced. */
-  function forcedGame(): History {
+  function forcedGame(): GameHistory {
     let h = given(create({ ruleset: FORCED }));
     for (const moveId of ['m0', 'm1']) {
       const seat = toAct(h);
@@ -245,9 +237,9 @@ describe('forced moves (ruleset autoPlayForced)', () => {
 
 describe('folding a game stream', () => {
   /** Plays a whole duel with a chooser of cards; answers its history. */
-  function wholeGame(pick: (hand: number[]) => number): History {
+  function wholeGame(pick: (hand: number[]) => number): GameHistory {
     let h = given(create());
-    for (let i = 0; !h.game!.ended; i++) {
+    for (let i = 0; !h.folded!.ended; i++) {
       const seat = toAct(h);
       h = decide(h, play(seat, pick(duel(h).hands[seat]), `m${i}`)).next;
     }
@@ -260,9 +252,9 @@ describe('folding a game stream', () => {
         let i = 0;
         const h = wholeGame((hand) => hand[picks[i++ % picks.length] % hand.length]);
         const folded = foldGame(registry, GAME, h.events, SEED, { checkHashes: true });
-        expect(folded.state).toEqual(h.game!.state);
-        expect(folded.version).toBe(h.game!.version);
-        expect(folded.commands).toEqual(h.game!.commands);
+        expect(folded.state).toEqual(h.folded!.state);
+        expect(folded.version).toBe(h.folded!.version);
+        expect(folded.commands).toEqual(h.folded!.commands);
         expect(folded.fairDrawsChecked).toBe(h.events.filter((e) => e.payload.chance).length);
       }),
       { numRuns: 25 },

@@ -20,7 +20,7 @@ describe('the fair random source', () => {
     const a = new FairSource(seed, 'g1', mix, 0).draw([6, 6, 6, 6]);
     const b = new FairSource(seed, 'g1', mix, 0).draw([6, 6, 6, 6]);
     expect(a).toEqual(b);
-    // By hand, as the README describes it: first 4 bytes of each HMAC, big-endian, rejection below 2^32 - 2^32 mod n.
+    // By hand, as docs/fairness.md describes it: first 4 bytes of each HMAC, big-endian, rejection below 2^32 - 2^32 mod n.
     const byHand: number[] = [];
     for (let k = a.counter[0]; byHand.length < 4; k++) {
       const x = createHmac('sha256', seed).update(`g1:${mix}:${k}`).digest().readUInt32BE(0);

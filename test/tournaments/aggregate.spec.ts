@@ -295,6 +295,21 @@ describe("the organizer's settings, entries and withdrawals", () => {
     expect(open.t.participants[0].withdrawnAfterRound).toBe(0);
   });
 
+  it('lets only the organizer finish a tournament, even once its round is complete', () => {
+    const { d, ids } = x111();
+    d.pair();
+    play(d, [
+      [3, 1],
+      [2, 3],
+      [3, 0],
+    ]);
+    const before = d.t.version;
+    expect(() => d.run({ type: 'FinishTournament' }, { role: 'participant', participantId: ids.A })).toThrow(/^FORBIDDEN/);
+    expect(d.t).toMatchObject({ version: before, finished: false, revealedSeed: null });
+    d.run({ type: 'FinishTournament' });
+    expect(d.t.finished).toBe(true);
+  });
+
   it('makes a withdrawn round-robin participant forfeit its remaining games without a game (RR4.6)', () => {
     const rr = new Driver({ kind: 'cerke', format: 'roundRobin' });
     for (const n of ['A', 'B', 'C', 'D']) rr.register(n);

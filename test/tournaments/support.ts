@@ -1,34 +1,41 @@
 import { createRegistry } from '../../src/games/index.js';
+import type { Folded, StoredEvent } from '../../src/referee/core/stream.js';
 import { foldTournament } from '../../src/referee/core/tournament/audit.js';
 import type { TournamentConfigInput } from '../../src/referee/core/tournament/config.js';
-import { decideTournament, type TournamentActor, type TournamentCommand, tournamentAggregate } from '../../src/referee/core/tournament/decider.js';
+import type { TournamentActor, TournamentCommand } from '../../src/referee/core/tournament/decider.js';
 import type { GameResultPayload, ScheduledGame } from '../../src/referee/core/tournament/events.js';
 import { resultFromOutcome } from '../../src/referee/core/tournament/results.js';
 import type { TournamentState } from '../../src/referee/core/tournament/state.js';
-import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } from '../../src/referee/core/stream.js';
+import { type History, tournamentSpec } from '../support/given-when-then.js';
 
 /**
- * A tournament driven through its pure decider, Given/When/Then: no database, no clock, no
- * games (results arrive as the games' outcomes would give them). The stream it builds is the
- * one the service would store, so it can be folded and verified like a stored one.
+ * A tournament driven through its pure decider, Given/When/Then (test/support/given-when-then.ts):
+ * no database, no clock, no games (results arrive as the games' outcomes would give them). The
+ * stream it builds is the one the service would store, so it can be folded and verified like a stored one.
  */
 export const registry = createRegistry();
 export const SEED = 'cd'.repeat(32);
 const NOW = '2026-11-30T12:00:00.000Z';
 
 export class Driver {
-  events: StoredEvent[] = [];
-  t: Folded<TournamentState>;
+  private readonly spec: ReturnType<typeof tournamentSpec>;
+  private history: History<TournamentState>;
   private games = 0;
 
   constructor(
     config: TournamentConfigInput,
     readonly id = 't-test',
   ) {
-    const decided = decideTournament({ type: 'CreateTournament', tournamentId: id, config }, null, this.ctx(), { registry });
-    if (!decided.ok) throw new Error(decided.error.message);
-    this.events = chainEvents(id, emptyHead(), decided.value.drafts);
-    this.t = { ...decided.value.state, ...advanceHead(emptyHead(), this.events, tournamentAggregate.follows) };
+    this.spec = tournamentSpec(registry, id);
+    this.history = this.spec.given([[{ type: 'CreateTournament', tournamentId: id, config }, this.ctx()]]);
+  }
+
+  get events(): StoredEvent[] {
+    return this.history.events;
+  }
+
+  get t(): Folded<TournamentState> {
+    return this.history.folded!;
   }
 
   private ctx(actor: TournamentActor = { role: 'organizer' }) {
@@ -37,12 +44,9 @@ export class Driver {
 
   /** Decides a command; throws its refusal as `CODE: message`. */
   run(command: Exclude<TournamentCommand, { type: 'CreateTournament' }>, actor?: TournamentActor): StoredEvent[] {
-    const decided = decideTournament(command, this.t, this.ctx(actor), { registry });
-    if (!decided.ok) throw new Error(`${decided.error.code}: ${decided.error.message}`);
-    const events = chainEvents(this.id, this.t, decided.value.drafts);
-    this.t = { ...decided.value.state, ...advanceHead(this.t, events, tournamentAggregate.follows) };
-    this.events.push(...events);
-    return events;
+    const before = this.history.events.length;
+    this.history = this.spec.accepted(this.history, command, this.ctx(actor));
+    return this.history.events.slice(before);
   }
 
   register(name: string, rating = 0): string {

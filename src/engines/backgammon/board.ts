@@ -1,10 +1,10 @@
 /**
- * Checkers, single steps and the legal-play generator (spec §5–§7). Everything here works in the
+ * Checkers, single steps and the legal-play generator (docs/rules/backgammon.md §5–§7). Everything here works in the
  * mover's own numbering: points 1..24 (he moves from 24 towards 1), the bar is 25 and off is 0.
  */
 
 /**
- * One player's checkers in his own numbering (spec §1.4, gnubg's layout plus the borne-off count):
+ * One player's checkers in his own numbering (docs/rules/backgammon.md §1.4: gnubg's layout plus the borne-off count):
  * index 0..23 = points 1..24, index 24 = bar, index 25 = borne off.
  */
 export type Checkers = number[];
@@ -55,7 +55,7 @@ export function homeBoardClosed(side: Checkers): boolean {
   return true;
 }
 
-/** Spec notation of a location: 'bar' and 'off' as words, points as numbers. */
+/** Notation of a location (docs/rules/backgammon.md §2.1): 'bar' and 'off' as words, points as numbers. */
 export const fromLocation = (n: number): number | 'bar' => (n === 25 ? 'bar' : n);
 export const toLocation = (n: number): number | 'off' => (n <= 0 ? 'off' : n);
 export const locationNumber = (p: number | 'bar' | 'off'): number => (p === 'bar' ? 25 : p === 'off' ? 0 : p);
@@ -134,7 +134,7 @@ function positionKey(w: Work): string {
 }
 
 /**
- * Every legal play for the mover with dice d1, d2, one per distinct final position (spec §5.6):
+ * Every legal play for the mover with dice d1, d2, one per distinct final position (docs/rules/backgammon.md §5.6):
  * only plays using the most dice (§5.3), and with one die usable of two, the larger (§5.4). An
  * empty list is a forced pass.
  */
@@ -247,7 +247,7 @@ export function followDice(
   return { ok: true, key: positionKey(w), moves: order, mover: w.slice(0, OPP), opponent: w.slice(OPP) };
 }
 
-/** Whether the mover can play any step at all with these dice: a roll that cannot is passed (spec §5.5). */
+/** Whether the mover can play any step at all with these dice: a roll that cannot is passed (docs/rules/backgammon.md §5.5). */
 export function anyStep(mover: Checkers, opponent: Checkers, d1: number, d2: number): boolean {
   const w = workBoard(mover, opponent);
   for (let from = 25; from >= 1; from--) {

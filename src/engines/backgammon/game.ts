@@ -1,4 +1,4 @@
-/** The referee's state machine (spec §3, §4, §8–§12): turns, the cube, resignations, scoring, matches. */
+/** The referee's state machine (docs/rules/backgammon.md §3, §4, §8–§12): turns, the cube, resignations, scoring, matches. */
 import { checkValues, fail, ok, type ChanceRequest, type Result, type Seat } from '../kit/index.js';
 import { anyStep, BAR, CHECKERS_PER_SIDE, OFF, followDice, generatePlays, homeBoardClosed, startingCheckers, type CheckerMove, type LegalPlay } from './board.js';
 import type { ResignationLevel } from './ids.js';
@@ -100,14 +100,14 @@ export function currentPlays(s: BackgammonState): readonly LegalPlay[] {
   return plays;
 }
 
-/** The only legal play, when the ruleset has forced plays made for the mover (§13 `autoPlayForced`: exactly one legal final position). */
+/** The only legal play, when the ruleset has forced plays made for the mover (docs/rules/backgammon.md §13 `autoPlayForced`: exactly one legal final position). */
 export function forcedAction(s: BackgammonState): { seat: Seat; action: BackgammonAction } | null {
   if (!s.ruleset.autoPlayForced || s.phase !== 'awaiting-play' || s.resignation) return null;
   const plays = currentPlays(s);
   return plays.length === 1 ? { seat: s.turn, action: { type: 'play', moves: plays[0].moves.map(({ from, to }) => ({ from, to })) } } : null;
 }
 
-/** Dice are on the table: play them, or pass at once when nothing can be played (spec §5.5). */
+/** Dice are on the table: play them, or pass at once when nothing can be played (docs/rules/backgammon.md §5.5). */
 function startPlay(s: BackgammonState): BackgammonState {
   const next: BackgammonState = { ...s, phase: 'awaiting-play' };
   if (anyStep(s.board[s.turn], s.board[other(s.turn)], s.dice![0], s.dice![1])) return next;
@@ -131,7 +131,7 @@ function beginTurn(s: BackgammonState, seat: Seat): BackgammonState {
   return s.ruleset.autoRoll ? { ...next, phase: 'rolling' } : next;
 }
 
-/** Whether `seat` may offer a double now (spec §8.2, Crawford §9.2, Holland §8.7). */
+/** Whether `seat` may offer a double now (docs/rules/backgammon.md §8.2; Crawford §9.2, Holland §8.7). */
 export function mayDouble(s: BackgammonState, seat: Seat): boolean {
   const r = s.ruleset;
   if (!r.cubeEnabled || s.crawfordGame || s.phase !== 'awaiting-roll' || s.turn !== seat || s.cubeTurned) return false;
@@ -167,7 +167,7 @@ export function awaited(s: BackgammonState): Seat[] {
   return [s.resignation ? other(s.resignation.by) : mainSeat(s)];
 }
 
-/** Resignation levels `seat` may offer now (spec §10). */
+/** Resignation levels `seat` may offer now (docs/rules/backgammon.md §10). */
 function resignLevels(s: BackgammonState, seat: Seat): ResignationLevel[] {
   if (s.phase === 'match-over' || pendingChance(s) || s.resignation) return [];
   if (s.ruleset.resignWhen === 'own-turn' && seat !== mainSeat(s)) return [];
@@ -309,7 +309,7 @@ function acceptResignation(s: BackgammonState): BackgammonState {
 
 const jacobyInForce = (s: BackgammonState): boolean => s.ruleset.matchLength === 0 && s.ruleset.jacoby && s.cube.owner === null;
 
-/** Single, gammon or backgammon, were `loser` to lose now (spec §11). */
+/** Single, gammon or backgammon, were `loser` to lose now (docs/rules/backgammon.md §11). */
 export function lossLevel(s: BackgammonState, loser: Seat): ResignationLevel {
   const side = s.board[loser];
   if (side[OFF] > 0) return 'single';
@@ -328,8 +328,9 @@ function play(s: BackgammonState, seat: Seat, moves: CheckerMove[]): Result<Back
   const dice = s.dice!;
   const followed = followDice(s.board[seat], s.board[other(seat)], dice, moves);
   if (!followed.ok) return illegal(followed.problem);
-  // Steps that use every die are a legal play whatever else the roll allows: §5.3 asks for the
-  // most dice and §5.4 only decides which single die is played. Fewer steps need the list of plays.
+  // Steps that use every die are a legal play whatever else the roll allows: the most dice are
+  // asked for (docs/rules/backgammon.md §5.3), and §5.4 only decides which single die is played.
+  // Fewer steps need the list of plays.
   const everyDie = moves.length === (dice[0] === dice[1] ? 4 : 2);
   const chosen = everyDie ? followed : currentPlays(s).find((p) => p.key === followed.key);
   if (!chosen) return illegal(whyNotLegal(currentPlays(s), moves.length, dice));
@@ -342,7 +343,7 @@ function play(s: BackgammonState, seat: Seat, moves: CheckerMove[]): Result<Back
   return ok(endTurn(next));
 }
 
-/** The rule a play that follows the dice still breaks (spec §5.3, §5.4). */
+/** The rule a play that follows the dice still breaks (docs/rules/backgammon.md §5.3, §5.4). */
 function whyNotLegal(plays: readonly LegalPlay[], used: number, dice: [number, number]): string {
   const most = plays[0].moves.length;
   if (used < most) {

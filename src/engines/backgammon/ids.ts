@@ -1,6 +1,6 @@
 /**
  * GNU Backgammon's Position ID (14 characters, checkers only) and Match ID (12 characters,
- * everything else), spec §2.2–§2.3. Both are bit strings packed least-significant-bit first into
+ * everything else), docs/rules/backgammon.md §2.2–§2.3. Both are bit strings packed least-significant-bit first into
  * bytes and written in standard Base64 without padding.
  */
 import { fail, ok, type Result } from '../kit/index.js';
@@ -57,7 +57,7 @@ export function encodePositionId(board: readonly (readonly number[])[]): string 
   return toBase64(bytes);
 }
 
-/** Decodes a Position ID strictly (spec §2.2), refusing anything gnubg could not show. */
+/** Decodes a Position ID strictly (docs/rules/backgammon.md §2.2), refusing anything gnubg could not show. */
 export function decodePositionId(id: unknown): Result<TanBoard> {
   if (typeof id !== 'string') return fail('INVALID_INPUT', 'a Position ID must be a string of 14 characters');
   if (id.length !== 14) return fail('INVALID_INPUT', `a Position ID has 14 characters, "${id}" has ${id.length}`);
@@ -101,7 +101,7 @@ export type ResignationLevel = 'single' | 'gammon' | 'backgammon';
 const GAME_STATES: GnubgGameState[] = ['none', 'playing', 'over', 'resigned', 'dropped'];
 const RESIGN_LEVELS: (ResignationLevel | null)[] = [null, 'single', 'gammon', 'backgammon'];
 
-/** The fields of a Match ID (spec §2.3), players numbered as gnubg numbers them (0 and 1). */
+/** The fields of a Match ID (docs/rules/backgammon.md §2.3), players numbered as gnubg numbers them (0 and 1). */
 export interface MatchIdFields {
   cubeValue: number;
   cubeOwner: Seat | null;
@@ -163,7 +163,7 @@ export function encodeMatchId(f: MatchIdFields): string {
   return toBase64(bytes);
 }
 
-/** Decodes a Match ID, refusing what gnubg refuses (spec §2.3 notes). */
+/** Decodes a Match ID, refusing what gnubg refuses (docs/rules/backgammon.md §2.3). */
 export function decodeMatchId(id: unknown): Result<MatchIdFields> {
   if (typeof id !== 'string') return fail('INVALID_INPUT', 'a Match ID must be a string of 12 characters');
   if (id.length !== 12) return fail('INVALID_INPUT', `a Match ID has 12 characters, "${id}" has ${id.length}`);

@@ -2,7 +2,7 @@ import type { Seat } from '../kit/index.js';
 import type { CheckerMove, Checkers, PlayedMove } from './board.js';
 import type { ResignationLevel } from './ids.js';
 
-/** Ruleset (spec §13), all fields filled by parseRuleset. */
+/** Ruleset (docs/rules/backgammon.md §13), all fields filled by parseRuleset. */
 export interface BackgammonRuleset {
   /** 0 = one money game; N ≥ 1 = a match to N points. */
   matchLength: number;
@@ -25,7 +25,7 @@ export interface BackgammonRuleset {
   resignWhen: 'own-turn' | 'any-time';
   forbidRepeatLowerResignation: boolean;
   jacobyAppliesToResignations: boolean;
-  /** The referee plays a play that is the only legal final position (§13). Written only when on, so rulesets stored before the option keep their form and hash. */
+  /** The referee plays a play that is the only legal final position (docs/rules/backgammon.md §13). Written only when on, so rulesets stored before the option keep their form and hash. */
   autoPlayForced?: true;
 }
 
@@ -98,7 +98,7 @@ export interface BackgammonState {
   cubeTurned: boolean;
   pendingDouble: PendingDouble | null;
   resignation: { by: Seat; level: ResignationLevel } | null;
-  /** The last offer rejected during the current turn (spec §10, forbidRepeatLowerResignation). */
+  /** The last offer rejected during the current turn (docs/rules/backgammon.md §10, forbidRepeatLowerResignation). */
   rejectedResignation: { by: Seat; level: ResignationLevel } | null;
   beaversUsed: number;
   automaticDoublesUsed: number;

@@ -46,7 +46,7 @@ function sideView(side: Checkers): SideView {
   return { points: side.slice(0, 24), bar: side[BAR], off: side[OFF], pipCount: pipCount(side) };
 }
 
-/** The Position ID oriented to the player on roll (spec §2.2). */
+/** The Position ID oriented to the player on roll (docs/rules/backgammon.md §2.2). */
 export function statePositionId(s: BackgammonState): string {
   return encodePositionId([s.board[1 - s.turn], s.board[s.turn]]);
 }

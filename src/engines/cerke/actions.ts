@@ -1,5 +1,5 @@
 /**
- * Actions as JSON. Squares are written column letter then row name (`ZO`, `ZAI`, `LIA`, §2.1).
+ * Actions as JSON. Squares are written column letter then row name (`ZO`, `ZAI`, `LIA`, docs/rules/cerke.md §2.1).
  */
 import { type Colour, type Kind, COLOURS, KINDS, parseSquare } from './board.js';
 import { fail, ok, type Result } from '../kit/index.js';

@@ -1,6 +1,6 @@
 /**
  * The Cerke board: square names, sides, piece kinds, the fixed special squares and the
- * initial layout (spec §2-§3). Squares are indexed row * 9 + column, row 0 = A (the A side's
+ * initial layout (docs/rules/cerke.md §2-§3). Squares are indexed row * 9 + column, row 0 = A (the A side's
  * home edge), column 0 = K.
  */
 
@@ -57,7 +57,7 @@ const indexSet = (names: string[]): boolean[] => {
   for (const name of names) flags[parseSquare(name)] = true;
   return flags;
 };
-/** Tam2 water: entering it needs the water test (§8.4). */
+/** Tam2 water: entering it needs the water test (docs/rules/cerke.md §8.4). */
 export const IS_WATER = indexSet(['NO', 'TO', 'ZO', 'XO', 'CO', 'ZI', 'ZU', 'ZY', 'ZAI']);
 /** The fixed squares of Tam2's field (hue). */
 export const IS_FIXED_HUE = indexSet(['NI', 'CI', 'TU', 'XU', 'ZO', 'TY', 'XY', 'NAI', 'CAI']);
@@ -74,7 +74,7 @@ export const NEIGHBOURS: readonly (readonly number[])[] = Array.from({ length: 8
 
 export const areNeighbours = (a: number, b: number): boolean => a !== b && Math.abs(rowOf(a) - rowOf(b)) <= 1 && Math.abs(columnOf(a) - columnOf(b)) <= 1;
 
-/** Chebyshev distance (§2.3). */
+/** Chebyshev distance (docs/rules/cerke.md §2.3). */
 export const distance = (a: number, b: number): number => Math.max(Math.abs(rowOf(a) - rowOf(b)), Math.abs(columnOf(a) - columnOf(b)));
 
 const KIND_CODES: Record<string, Kind> = {
@@ -90,7 +90,7 @@ const KIND_CODES: Record<string, Kind> = {
   K: 'King',
 };
 
-/** §3.3, rows A to IA; `rKa` = red King of the A side, `T2` = Tam2. */
+/** The layout of docs/rules/cerke.md §3.3, rows A to IA; `rKa` = red King of the A side, `T2` = Tam2. */
 const INITIAL_LAYOUT = [
   'bOa bHa bCa bGa rKa rGa rCa rHa rOa',
   'rSa rAa ... rTa ... bTa ... bAa bSa',

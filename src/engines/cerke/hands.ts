@@ -1,5 +1,5 @@
 /**
- * Hands (役) of a captured pile, scored exactly as the spec's evaluation algorithm (§11.4),
+ * Hands (役) of a captured pile, scored exactly as docs/rules/cerke.md §11.4 says,
  * with the King as a wildcard of its own colour (§11.3) and flash (§11.2).
  */
 import { type CapturedPiece, type Colour, type Kind, COLOURS, KINDS } from './board.js';
@@ -20,7 +20,7 @@ interface HandRule {
   needs: Partial<Record<Kind, number>>;
 }
 
-/** §11.1 in table order (also the order records list hands in). */
+/** docs/rules/cerke.md §11.1 in table order (also the order records list hands in). */
 export const HAND_RULES: readonly HandRule[] = [
   { name: 'Unbeatable', base: 50, needs: { Vessel: 1, Pawn: 1, Archer: 1, Chariot: 1, Tiger: 1, Horse: 1, Officer: 1, Shaman: 1, General: 1, King: 1 } },
   { name: 'SocialOrder', base: 10, needs: { Officer: 1, Shaman: 1, General: 1, Archer: 1, Pawn: 1 } },
@@ -66,7 +66,7 @@ function handsOfCounts(counts: Counts): Hand[] {
   const plain = new Set<HandName>();
   const flash = new Set<HandName>();
   // Each King independently stays a King or stands for one non-King piece of its colour; the
-  // hands are the union over every such choice (§11.4).
+  // hands are the union over every such choice (docs/rules/cerke.md §11.4).
   const choices: (Kind | null)[] = [null, ...KINDS.filter((k) => k !== 'King')];
   const assign = (i: number, current: Counts) => {
     if (i === kings.length) {
@@ -118,7 +118,7 @@ export function handsOf(pile: readonly CapturedPiece[]): Hand[] {
 
 export const scoreOf = (hands: readonly Hand[]): number => hands.reduce((sum, h) => sum + h.value, 0);
 
-/** Hands and score of any pile, rejecting piles no game can produce (§11.4 consistency rule). */
+/** Hands and score of any pile, rejecting piles no game can produce (docs/rules/cerke.md §11.4, the consistency rule). */
 export function evaluatePile(pile: readonly CapturedPiece[]): Result<{ hands: Hand[]; score: number }> {
   const counts = countPile(pile);
   const excess: string[] = [];
@@ -128,7 +128,7 @@ export function evaluatePile(pile: readonly CapturedPiece[]): Result<{ hands: Ha
   return ok({ hands, score: scoreOf(hands) });
 }
 
-/** True when `after` has a hand (or a flash upgrade) that `before` lacks (§12.1). */
+/** True when `after` has a hand (or a flash upgrade) that `before` lacks (docs/rules/cerke.md §12.1). */
 export function formsNewHand(before: readonly Hand[], after: readonly Hand[]): boolean {
   return after.some((h) => !before.some((b) => b.name === h.name && b.flash === h.flash));
 }

@@ -1,5 +1,5 @@
 /**
- * How pieces move (spec §7-§9): movement tables inside and outside Tam2's field, targets of a
+ * How pieces move (docs/rules/cerke.md §7-§9): movement tables inside and outside Tam2's field, targets of a
  * leg, move intents (direct, stepping with a fixed or a stick-limited second leg), Tam2's
  * moves, and General protection. Everything works on square indices (board.ts).
  */
@@ -9,7 +9,7 @@ import { type Cell, type Kind, type Side, IS_FIXED_HUE, IS_WATER, NEIGHBOURS, TA
 export interface MovementRules {
   /** [online] a piece stepping on Tam2 continues from a square in Tam2's field. */
   tamItselfIsTamHue: boolean;
-  /** §15.3: false forbids using Tam2's square as the via square. */
+  /** docs/rules/cerke.md §15.3: false forbids using Tam2's square as the via square. */
   allowKut2Tam2: boolean;
 }
 
@@ -138,7 +138,7 @@ function movement(kind: Kind, side: Side, inHue: boolean): Movement {
   return found;
 }
 
-/** §2.5: fixed hue squares, Tam2's neighbours and, with tamItselfIsTamHue, Tam2's own square. */
+/** docs/rules/cerke.md §2.5: fixed hue squares, Tam2's neighbours and, with tamItselfIsTamHue, Tam2's own square. */
 export function isInHue(square: number, tam2: number, tamItselfIsTamHue: boolean): boolean {
   if (IS_FIXED_HUE[square]) return true;
   if (tam2 < 0) return false;
@@ -146,7 +146,7 @@ export function isInHue(square: number, tam2: number, tamItselfIsTamHue: boolean
 }
 
 /**
- * Visits every target of one leg from `from` (§7.1): squares reachable by a fixed or a
+ * Visits every target of one leg from `from` (docs/rules/cerke.md §7.1): squares reachable by a fixed or a
  * ranging move, empty or occupied. `lifted` is a square treated as empty (the mover's origin
  * on the second leg). Stops and returns true as soon as `visit` returns true.
  */
@@ -177,7 +177,7 @@ export function forEachTarget(position: Position, from: number, kind: Kind, side
   return false;
 }
 
-/** §8.6: an opponent's piece that no General of its side, standing in Tam2's field next to it, protects. */
+/** docs/rules/cerke.md §8.6: an opponent's piece that no General of its side, standing in Tam2's field next to it, protects. */
 export function isCapturable(position: Position, square: number, moverSide: Side): boolean {
   const cell = position.board[square];
   if (!isPiece(cell) || cell.side === moverSide) return false;
@@ -196,11 +196,11 @@ export interface MoveIntent {
   ranging: boolean;
 }
 
-/** §8.4: the final square is water, the mover is not a Vessel and did not start on water. */
+/** docs/rules/cerke.md §8.4: the final square is water, the mover is not a Vessel and did not start on water. */
 export const needsWaterTest = (kind: Kind, from: number, to: number): boolean => IS_WATER[to] && kind !== 'Vessel' && !IS_WATER[from];
 
 /**
- * Visits every move intent of the piece on `from` (§8.1-§8.2). Stepping moves whose second
+ * Visits every move intent of the piece on `from` (docs/rules/cerke.md §8.1-§8.2). Stepping moves whose second
  * leg is ranging are visited once, with the planned final square. Returns true when stopped.
  */
 export function forEachPieceIntent(position: Position, rules: MovementRules, from: number, visit: (intent: MoveIntent) => boolean | void): boolean {
@@ -230,7 +230,7 @@ export function forEachIntent(position: Position, rules: MovementRules, side: Si
 }
 
 /**
- * Final squares a stick-limited second leg may end on after a cast of `cast` (§8.3): legal
+ * Final squares a stick-limited second leg may end on after a cast of `cast` (docs/rules/cerke.md §8.3): legal
  * ranging targets from `via` within the cast, either exactly `planned` (exact destination) or
  * in its direction from `via` (direction).
  */
@@ -248,7 +248,7 @@ export function stepCompletions(position: Position, rules: MovementRules, from: 
   return out;
 }
 
-/** A Tam2 move (§9.1): two King steps, with at most one via square during the first or the second half. */
+/** A Tam2 move (docs/rules/cerke.md §9.1): two King steps, with at most one via square during the first or the second half. */
 export interface Tam2Intent {
   firstSquare: number;
   to: number;

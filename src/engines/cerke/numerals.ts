@@ -1,4 +1,4 @@
-/** Pekzep numerals as cerke_online writes points (records grammar §6) and CKKA reads them. */
+/** Pekzep numerals as cerke_online writes points (docs/rules/cerke.md §16.4) and CKKA reads them. */
 
 const DIGITS = ['無', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
 const NONZERO = '一二三四五六七八九';

@@ -1,22 +1,23 @@
 /**
  * Game records (kiar ark): export in the current cerke_online text format (V5) and import of
- * every cerke_online version (V1-V5) and CKKA notation 0 (records grammar, cerke-records.md).
+ * every cerke_online version (V1-V5) and CKKA notation 0 (docs/rules/cerke.md §16).
  * Import replays the record through the engine as it reads, so whose move it is, a `片`
  * kind, Tam2's square and the declarations all come from the rules.
  *
- * Resignation. cerke_online has no notation for it (records grammar §7.7, §13): its records
+ * Resignation. cerke_online has no notation for it (docs/rules/cerke.md §16.7): its records
  * of a game someone left just stop. A whole-game concession (`engine.resign`, the referee's
  * resignGame) is written here as one more header tag after `{終時:}`, `{投了:黒}` (the IA side,
  * black King, resigned) or `{投了:赤}` (the A side), using the King colours of `一位色`, `黒名`
- * and `赤名` and the word kifu of other board games close with (投了, "resignation"). The
- * grammar allows such extra `{key:value}` lines there (§11.3): cerke_online_kiaak_parser ignores
- * lines between the third line and the body, CKKA accepts any tag, and our importer turns the
- * tag into a `{ kind: 'resign', seat }` entry after the body's last action. The body keeps the
- * game as played: no `星一周` (the game did not go round), and a stepping move the resignation
- * cut short (cast made, step not yet completed) is written as abandoned, `橋n此無`, which
- * replays to the same points. A game lost on time (cerke_online has no clocks either) ends the
- * same way, its tag `{切れ負け:黒}` or `{切れ負け:赤}` instead ("lost on time", as kifu write
- * it), which our importer reads as that side's concession: an imported game has no clock.
+ * and `赤名` and the word kifu of other board games close with (投了, "resignation"). Such
+ * extra `{key:value}` lines are allowed there (docs/rules/cerke.md §16.2):
+ * cerke_online_kiaak_parser ignores lines between the third line and the body, CKKA accepts any
+ * tag, and our importer turns the tag into a `{ kind: 'resign', seat }` entry after the body's
+ * last action. The body keeps the game as played: no `星一周` (the game did not go round), and a
+ * stepping move the resignation cut short (cast made, step not yet completed) is written as
+ * abandoned, `橋n此無`, which replays to the same points. A game lost on time (cerke_online has no
+ * clocks either) ends the same way, its tag `{切れ負け:黒}` or `{切れ負け:赤}` instead ("lost on
+ * time", as kifu write it), which our importer reads as that side's concession: an imported game
+ * has no clock.
  */
 import { type Colour, type Kind, type Side, KINDS, SIDES, TAM2, initialBoard, isPiece, parseSquare, sideOf, squareName } from './board.js';
 import type { CerkeAction } from './actions.js';
@@ -117,7 +118,7 @@ function declarationText(state: CerkeState, endsSeason: boolean): string {
   return `或為${names}而手${toPekzepNumeral(handValue * state.stake)}\n終季\t${SEASON_LABELS[state.season]}`;
 }
 
-/** cerke_online's layout (records grammar §8): moves in pairs, blocks set apart by blank lines. */
+/** cerke_online's layout (docs/rules/cerke.md §16.5): moves in pairs, blocks set apart by blank lines. */
 function render(elements: Element[]): string {
   let out = '';
   for (let i = 0; i < elements.length; i++) {
@@ -391,7 +392,7 @@ class RecordReader {
     this.push({ kind: 'resign', seat: SIDES.indexOf(side) }, '');
   }
 
-  /** The season's first mover: from `一位色`, else from the first move's piece (records grammar §7.1). */
+  /** The season's first mover: from `一位色`, else from the first move's piece (docs/rules/cerke.md §16.6). */
   private decideFirstMover(at: number) {
     const season = this.state.season;
     this.turnInSeason = 0;

@@ -1,6 +1,6 @@
 /**
- * Ruleset input: a profile (§0) whose flags can each be overridden per game, and the number
- * of seasons. Flag names follow the spec (the Rust reference's Config), in camelCase.
+ * Ruleset input: a profile (docs/rules/cerke.md §0) whose flags can each be overridden per game, and the number
+ * of seasons. Flag names follow the community's Rust reference (its Config), in camelCase.
  */
 import { fail, ok, type Result } from '../kit/index.js';
 
@@ -19,13 +19,13 @@ export interface CerkeRuleset {
   tamMunMok: 'allowed' | 'penalized';
   /** true: stepping on Tam2 costs nothing when the move is then abandoned or fails the water test. */
   failureToCompleteTheMoveMeansExemptFromKut2Tam2: boolean;
-  /** What the mover names before a stick-limited leg: its direction, or its exact destination (§8.3). */
+  /** What the mover names before a stick-limited leg: its direction, or its exact destination (docs/rules/cerke.md §8.3). */
   whatToSayBeforeCastingSticks: 'direction' | 'exactDestination';
-  /** false: Tam2's square may not be used as a via square (§15.3). */
+  /** false: Tam2's square may not be used as a via square (docs/rules/cerke.md §15.3). */
   allowKut2Tam2: boolean;
   /**
    * When a declarer ends the season after forming only negative hands this turn: false scores
-   * just the negative hands (the Rust reference), true adds the value of the whole pile (§12.3).
+   * just the negative hands (the Rust reference), true adds the value of the whole pile (docs/rules/cerke.md §12.3).
    */
   scorePileWithNegativeHand: boolean;
 }

@@ -1,6 +1,6 @@
 /**
  * The state of a Cerke game and its transitions: turns, stick casts, declarations, season
- * settlement and the end of the game (spec §5, §8-§13). States are plain JSON and every
+ * settlement and the end of the game (docs/rules/cerke.md §5, §8-§13). States are plain JSON and every
  * transition returns a new state.
  */
 import { type CapturedPiece, type Cell, type Colour, type Kind, type Piece, type Side, TAM2, initialBoard, isPiece, parseSquare, seatOf, sideOf, squareName } from './board.js';
@@ -23,7 +23,7 @@ import type { CerkeAction } from './actions.js';
 import { Codes, checkValues, fail, ok, type Result } from '../kit/index.js';
 
 export type NegativeHandName = 'Stepping' | 'FutileMove';
-/** [strict] events of a turn that count as hands (§11.5). */
+/** [strict] events of a turn that count as hands (docs/rules/cerke.md §11.5). */
 export interface NegativeHand {
   name: NegativeHandName;
   value: number;
@@ -161,7 +161,7 @@ export function resolveChance(state: CerkeState, values: number[]): Result<Cerke
     const sticks = { IA: values.slice(0, 5), A: values.slice(5) };
     const cast = { IA: sum(sticks.IA), A: sum(sticks.A) };
     const lastCast: StickCast = { purpose: 'firstMover', sticks, values: cast };
-    // Equal values: both cast again (§5.3).
+    // Equal values: both cast again (docs/rules/cerke.md §5.3).
     if (cast.IA === cast.A) return ok({ ...state, lastCast });
     const first: Side = cast.IA > cast.A ? 'IA' : 'A';
     return ok(startTurn({ ...state, lastCast, firstMover: first, toMove: seatOf(first) }));
@@ -246,7 +246,7 @@ function startSeason(state: CerkeState): CerkeState {
   };
 }
 
-/** What ending the season now would score: the pile's hands and this turn's negative hands (§12.3). */
+/** What ending the season now would score: the pile's hands and this turn's negative hands (docs/rules/cerke.md §12.3). */
 export function declaredHands(state: CerkeState, phase: Extract<Phase, { name: 'declaration' }>): { hands: (Hand | NegativeHand)[]; handValue: number } {
   // With only negative hands formed this turn the Rust reference scores just those.
   const withPile = phase.newPositiveHand || phase.negativeHands.length === 0 || state.ruleset.scorePileWithNegativeHand;
@@ -254,7 +254,7 @@ export function declaredHands(state: CerkeState, phase: Extract<Phase, { name: '
   return { hands, handValue: sum(hands.map((h) => h.value)) };
 }
 
-/** The declarer ends the season (ta xot1, §12.3). */
+/** The declarer ends the season (ta xot1, docs/rules/cerke.md §12.3). */
 function endSeason(state: CerkeState, seat: number, phase: Extract<Phase, { name: 'declaration' }>): CerkeState {
   const { hands, handValue } = declaredHands(state, phase);
   const { points, moved } = transfer(state.points, seat, handValue * state.stake);
@@ -276,7 +276,7 @@ function endSeason(state: CerkeState, seat: number, phase: Extract<Phase, { name
 
 const noScore = { hands: [], handValue: 0, pointsDeclared: 0, pointsMoved: 0 };
 
-/** The seat to move starts a turn; a seat with no legal action at all ends the game (§13, Rust reference). */
+/** The seat to move starts a turn; a seat with no legal action at all ends the game (docs/rules/cerke.md §13, as the Rust reference does). */
 function startTurn(state: CerkeState): CerkeState {
   const next: CerkeState = { ...state, phase: { name: 'move' } };
   if (hasLegalAction(next, next.toMove)) return next;
@@ -286,7 +286,7 @@ function startTurn(state: CerkeState): CerkeState {
 
 const passTurn = (state: CerkeState): CerkeState => startTurn({ ...state, toMove: 1 - state.toMove });
 
-/** After the action: a new hand (or a [strict] negative hand) calls for a declaration (§12.1). */
+/** After the action: a new hand (or a [strict] negative hand) calls for a declaration (docs/rules/cerke.md §12.1). */
 function endTurn(state: CerkeState, capture: CapturedPiece | null, negativeHands: NegativeHand[]): CerkeState {
   let newPositiveHand = false;
   const pile = state.capturedPiles[state.toMove];
@@ -295,7 +295,7 @@ function endTurn(state: CerkeState, capture: CapturedPiece | null, negativeHands
   return { ...state, phase: { name: 'declaration', hands: handsOf(pile), negativeHands, newPositiveHand } };
 }
 
-/** Stepping on Tam2 (§9.4): [online] 5 × stake at once, [strict] the hand The Stepping. */
+/** Stepping on Tam2 (docs/rules/cerke.md §9.4): [online] 5 × stake at once, [strict] the hand The Stepping. */
 function stepOnTam2(state: CerkeState, move: MoveUnderWay): { state: CerkeState; move: MoveUnderWay } {
   if (state.ruleset.stepTamIsAHand) {
     return { state, move: { ...move, negativeHands: [...move.negativeHands, { name: 'Stepping', value: -STEPPING_ON_TAM2 }] } };

@@ -8,7 +8,7 @@ import type { ChickenFootRuleset } from './ruleset.js';
 import { buildSet, normalizeTile, setSize, type TileId } from './tiles.js';
 
 /**
- * One round's deal as the spec models it. `hands[seat]` in any order, `yard` top (next drawn)
+ * One round's deal as docs/rules/chicken-foot.md §4 describes it. `hands[seat]` in any order, `yard` top (next drawn)
  * first. With startDoubleSource "setAside" the starting double is in neither (it is the one tile
  * missing), and `dealer` and `finder` say who dealt and which seat's search turned the double up.
  */

@@ -1,5 +1,5 @@
 /**
- * The game as a state machine (spec section 7): rounds are dealt from one hidden shuffle each,
+ * The game as a state machine (docs/rules/chicken-foot.md §7): rounds are dealt from one hidden shuffle each,
  * turns run START -> AFTER_DRAW -> next seat, and a round ends on a domino or a block, is scored
  * and starts the next round on the next lower double until the game ends.
  */
@@ -8,7 +8,7 @@ import type { ChickenFootRuleset, TieBreak } from './ruleset.js';
 import { attach, boardPhase, findNode, hasPlay, HUB, newTable, openFoot, targetName, targets, type TableNode } from './table.js';
 import { buildSet, compareTiles, contains, doubleId, handValue, isDouble, normalizeTile, setSize, type TileId } from './tiles.js';
 
-/** Game-specific error codes (spec 7.3 without the "E_" prefix; NOT_YOUR_TURN and GAME_OVER come from the kit). */
+/** Game-specific error codes (docs/rules/chicken-foot.md §7.3; NOT_YOUR_TURN and GAME_OVER come from the kit). */
 export const ChickenFootCodes = {
   ROUND_OVER: 'ROUND_OVER',
   TILE_NOT_IN_HAND: 'TILE_NOT_IN_HAND',
@@ -120,7 +120,7 @@ export function resolveChance(state: ChickenFootState, values: number[]): Result
 
 const sortedHand = (tiles: readonly TileId[]): TileId[] => tiles.slice().sort(compareTiles);
 
-/** Spec section 4: deal from the shuffled order, find or place the starting double, set the first turn. */
+/** docs/rules/chicken-foot.md §4: deal from the shuffled order, find or place the starting double, set the first turn. */
 function dealRound(state: ChickenFootState, shuffle: number[]): ChickenFootState {
   const r = state.ruleset;
   const number = state.rounds.length + 1;
@@ -205,14 +205,14 @@ export const roundTargets = (r: ChickenFootRuleset, round: RoundInPlay): number[
 
 const drawable = (r: ChickenFootRuleset, round: RoundInPlay): boolean => round.yard.length > r.yardReserve;
 
-/** Spec 9.2: the yard is exhausted and no seat has a legal play. */
+/** Blocked (docs/rules/chicken-foot.md §9.2): the yard is exhausted and no seat has a legal play. */
 export function isBlocked(r: ChickenFootRuleset, round: RoundInPlay): boolean {
   if (drawable(r, round)) return false;
   const open = roundTargets(r, round);
   return round.hands.every((hand) => !hasPlay(round.table, open, hand));
 }
 
-/** Whether the seat to act must send a play, may draw, or may pass (spec 7.2). */
+/** Whether the seat to act must send a play, may draw, or may pass (docs/rules/chicken-foot.md §7.2). */
 function turnOptions(r: ChickenFootRuleset, round: RoundInPlay, open: readonly number[]) {
   const canPlay = hasPlay(round.table, open, round.hands[round.turn]);
   const mayDraw = !canPlay && drawable(r, round) && (round.drawsThisTurn === 0 || r.drawPolicy === 'untilPlayable');
@@ -323,7 +323,7 @@ function targetClosedReason(r: ChickenFootRuleset, round: RoundInPlay, at: numbe
   return `${name} already has a tile attached`;
 }
 
-/** Spec section 10 and 11: score the round, add to the totals, and schedule the next round or end the game. */
+/** docs/rules/chicken-foot.md §10, §11: score the round, add to the totals, and schedule the next round or end the game. */
 function endRound(state: ChickenFootState, round: RoundInPlay, end: RoundEnd, wentOut: Seat | null): ChickenFootState {
   const r = state.ruleset;
   const scores = round.hands.map((hand) => handValue(hand, r));
@@ -355,7 +355,7 @@ export function resign(state: ChickenFootState, seat: Seat): Result<ChickenFootS
 export type Decider = 'total' | TieBreak | 'shared';
 
 /**
- * Spec section 11: the lowest total wins among the eligible seats; ties go through the tie-break
+ * docs/rules/chicken-foot.md §11: the lowest total wins among the eligible seats; ties go through the tie-break
  * steps in order, and whoever is still tied shares the win. `sheet[round][seat]` are round scores.
  */
 export function rankWinners(totals: readonly number[], sheet: readonly (readonly number[])[], tieBreak: readonly TieBreak[], eligible: readonly Seat[]): { winners: Seat[]; decidedBy: Decider } {

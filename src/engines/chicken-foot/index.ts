@@ -1,6 +1,6 @@
 /**
- * Chicken Foot dominoes (spec: rules/chicken-foot.md): the whole game of N+1 rounds, presets
- * "classic" and "malta-cross", every option of the spec's configuration section.
+ * Chicken Foot dominoes (docs/rules/chicken-foot.md): the whole game of N+1 rounds, presets
+ * "classic" and "malta-cross", every option of docs/rules/chicken-foot.md §13.
  */
 import type { Engine } from '../kit/index.js';
 import { autoAction, forcedAction, onTimeout, roundOf } from './auto-play.js';

@@ -1,5 +1,5 @@
 /**
- * The Chicken Foot game record, JSON text (content type application/json); see RECORD.md:
+ * The Chicken Foot game record, JSON text (content type application/json); see docs/rules/chicken-foot.md §16:
  *
  *   {
  *     "format": "arbiter-chicken-foot/1",

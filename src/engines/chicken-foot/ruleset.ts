@@ -1,5 +1,5 @@
 /**
- * Rulesets: the two presets of spec section 12 and every option of section 13, validated and
+ * Rulesets: the two presets (docs/rules/chicken-foot.md §12) and every option (§13), validated and
  * resolved to concrete values (a table of hand sizes becomes the number for this player count,
  * "players"/"required"/"classic" become numbers), so the rest of the engine never re-derives them.
  */
@@ -57,10 +57,10 @@ const MAX_POINTS = 1000;
 const MAX_TARGET_SCORE = 100_000;
 const MAX_PENALTY_DRAWS = 10;
 const MAX_SET_TILES = setSize(MAX_SET_MAX);
-/** Below this many tiles in the yard after the deal, rulesetWarnings warns (spec section 3.2). */
+/** Below this many tiles in the yard after the deal, rulesetWarnings warns (docs/rules/chicken-foot.md §3). */
 export const SMALL_YARD = 10;
 
-/** Classic hand sizes by player count (spec section 3.1). */
+/** Classic hand sizes by player count (docs/rules/chicken-foot.md §3.1). */
 export const CLASSIC_HAND_SIZES: Readonly<Record<number, number>> = { 2: 21, 3: 14, 4: 11, 5: 8, 6: 7, 7: 6, 8: 5 };
 
 type Input = Record<string, unknown>;
@@ -263,7 +263,7 @@ export function yardAfterDeal(r: ChickenFootRuleset): number {
   return setSize(r.setMax) - (r.startDoubleSource === 'setAside' ? 1 : 0) - r.players * r.handSize;
 }
 
-/** Advice that does not make a ruleset invalid (spec 3.2: warn when the yard after the deal is small). */
+/** Advice that does not make a ruleset invalid (docs/rules/chicken-foot.md §3: warn when the yard after the deal is small). */
 export function rulesetWarnings(r: ChickenFootRuleset): string[] {
   const yard = yardAfterDeal(r);
   return yard < SMALL_YARD ? [`the yard after the deal holds only ${yard} tiles (fewer than ${SMALL_YARD}); consider a larger set or smaller hands`] : [];

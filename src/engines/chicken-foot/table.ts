@@ -1,7 +1,7 @@
 /**
- * The table as a rooted tree (spec section 5). Nodes are kept in placement order in a flat array
+ * The table as a rooted tree (docs/rules/chicken-foot.md §5). Nodes are kept in placement order in a flat array
  * (node 0 is the hub) so a state stays plain JSON; each node names its parent and children by index.
- * The board phase and the open targets are always derived from the tree, never stored (section 6.1).
+ * The board phase and the open targets are always derived from the tree, never stored (docs/rules/chicken-foot.md §6.1).
  */
 import { contains, isDouble, otherEnd, type TileId } from './tiles.js';
 
@@ -32,7 +32,7 @@ export function newTable(hubDouble: number): TableNode[] {
   return [{ tile: `${hubDouble}-${hubDouble}`, kind: 'hub', value: hubDouble, parent: -1, children: [] }];
 }
 
-/** The foot still waiting for toes, if any (at most one can exist, spec invariant I3). */
+/** The foot still waiting for toes, if any (at most one can exist, docs/rules/chicken-foot.md §2.1, I3). */
 export function openFoot(table: readonly TableNode[], limits: TableLimits): number {
   for (let i = 1; i < table.length; i++) {
     const node = table[i];
@@ -46,7 +46,7 @@ export function boardPhase(table: readonly TableNode[], limits: TableLimits): Bo
   return table[0].children.length < limits.hubRequiredArms ? 'OPENING' : 'OPEN';
 }
 
-/** Indexes of the nodes a tile may be attached to now (spec 6.2), in placement order. */
+/** Indexes of the nodes a tile may be attached to now (docs/rules/chicken-foot.md §6.2), in placement order. */
 export function targets(table: readonly TableNode[], limits: TableLimits): number[] {
   const foot = openFoot(table, limits);
   if (foot >= 0) return [foot];

@@ -1,5 +1,5 @@
 /**
- * Tiles of a double-N set. A tile's canonical id is "a-b" with a <= b (spec section 1); ids are
+ * Tiles of a double-N set. A tile's canonical id is "a-b" with a <= b (docs/rules/chicken-foot.md §1); ids are
  * the only tile representation kept in states, so they stay plain JSON.
  */
 
@@ -55,7 +55,7 @@ export function buildSet(n: number): TileId[] {
 
 /**
  * Null when `tiles` is exactly one double-N set (T(N) distinct tiles, each pair once), else what is
- * wrong. Guards against the published mistakes the spec names (a second 0-0, a 90-tile double-12).
+ * wrong. Guards against the published mistakes docs/rules/chicken-foot.md §2 names (a second 0-0, a 90-tile double-12).
  */
 export function checkSet(tiles: readonly TileId[], n: number): string | null {
   if (tiles.length !== setSize(n)) return `a double-${n} set has ${setSize(n)} tiles, not ${tiles.length}`;
@@ -97,7 +97,7 @@ export interface TileValues {
   blankEndValue: number | null;
 }
 
-/** Score value of a tile left in hand (spec section 10). */
+/** Score value of a tile left in hand (docs/rules/chicken-foot.md §10). */
 export function tileValue(tile: TileId, values: TileValues): number {
   const [a, b] = pips(tile);
   if (a === 0 && b === 0) return values.doubleBlankValue;

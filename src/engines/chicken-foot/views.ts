@@ -1,5 +1,5 @@
 /**
- * What each viewer may see (spec 13.1). While a round goes on, a seat sees only its own hand and
+ * What each viewer may see (docs/rules/chicken-foot.md §14). While a round goes on, a seat sees only its own hand and
  * everyone's tile counts; the yard order and the shuffle stay hidden. Once a round is over, its
  * shuffle values, the order they produced, the hands as dealt and as left are public, so any
  * player can recompute the committed shuffle and check that no tile moved.
@@ -193,7 +193,7 @@ export function actionView(before: ChickenFootState, after: ChickenFootState, se
             type: 'play',
             tile: action.tile,
             target: action.target,
-            // The "chicken foot" announcement the referee makes for the player (spec 12.2).
+            // The "chicken foot" announcement the referee makes for the player (docs/rules/chicken-foot.md §12.2).
             chickenFoot: isDouble(action.tile),
             ...(gained.length > 0 ? (own || ended ? { penaltyTiles: gained } : { penaltyDraws: gained.length }) : {}),
           };

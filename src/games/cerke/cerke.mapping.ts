@@ -3,7 +3,7 @@ import { sideOf } from '../../engines/cerke/board.js';
 import type { GameResult, Hand, NegativeHand, SeasonResult, Side, StickCast } from '../../engines/cerke/index.js';
 import type { Outcome } from '../../engines/kit/index.js';
 import type { view } from '../../engines/cerke/view.js';
-import type { GameAnswer, GameSnapshot } from '../../referee/application/game-answer.js';
+import { type GameAnswer, type GameSnapshot } from '../../referee/index.js';
 import { shownIn } from '../typed-game.js';
 import type { CerkeHand, CerkeOutcome, CerkeSeasonResult, CerkeStateModel, CerkeStickCast } from './dto/state.model.js';
 

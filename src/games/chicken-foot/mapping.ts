@@ -1,5 +1,5 @@
 import type { ChickenFootAction, ChickenFootView, RoundEnd } from '../../engines/chicken-foot/index.js';
-import type { GameAnswer, GameSnapshot } from '../../referee/application/game-answer.js';
+import { type GameAnswer, type GameSnapshot } from '../../referee/index.js';
 import { shownIn } from '../typed-game.js';
 import type { ChickenFootActionTaken, ChickenFootLegalActions } from './dto/answers.js';
 import type { ChickenFootTable } from './dto/table.js';

@@ -1,5 +1,5 @@
 import { dealValues, type ChickenFootRuleset, type OrganizerDeal } from '../../engines/chicken-foot/index.js';
-import { RefereeError } from '../../referee/core/errors.js';
+import { RefereeError } from '../../referee/index.js';
 import { spelledRuleset } from '../ruleset-spellings.js';
 import { CHICKEN_FOOT_CHOICES } from './ruleset-choices.js';
 import { definedOptions } from '../rulesets.js';

@@ -6,12 +6,11 @@ import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict, type EventStore } from '../store/event-store.js';
 import type { Clock } from './clock.js';
-import type { DeadlineTracker } from './deadlines.js';
+import type { Consequences } from './consequences.js';
 import { type GameSnapshot, snapshotOf } from './game-answer.js';
 import type { GameQueries } from './game-queries.js';
 import type { LiveGame, LiveGames, Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
-import { notificationsOf } from './notifications.js';
 import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash, unwrap } from './seat-tokens.js';
 
 export interface Accepted {
@@ -52,17 +51,12 @@ export class GameCommands {
     private readonly queries: GameQueries,
     private readonly metrics: RefereeMetrics,
     private readonly clock: Clock,
-    private readonly deadlines: DeadlineTracker,
+    private readonly consequences: Consequences<LiveGame>,
   ) {}
 
   /** Every decision's time: the injected clock's. */
   private now(): string {
     return this.clock.now().toISOString();
-  }
-
-  /** The webhook messages these events cause: stored with them, in the same statement (notifications.ts). */
-  private outbox(before: LiveGame, after: LiveGame, events: StoredEvent[]) {
-    return notificationsOf(this.store).outbox(before, after, events);
   }
 
   /** A seat's move (an action, or conceding the whole game). Always a typed answer for rule or input problems. */
@@ -239,22 +233,20 @@ export class GameCommands {
   }
 
   /**
-   * Stores a decision at the game's expected version, with the notifications it causes and the
-   * game's deadline row (a game with a clock) in the same statement, then holds and publishes
+   * Stores a decision at the game's expected version, with the rows its events imply (the
+   * registered consequences) in the same statement, then holds and publishes
    * the game. A failed append (AppendConflict: a lost race) drops the cached game and is thrown
    * for the caller to decide again or refuse.
    */
   private async stored(game: LiveGame, decision: Decision): Promise<{ next: LiveGame; steps: Step[] }> {
     const { game: next, events, steps } = this.live.advance(game, game, decision);
-    const deadline = await this.deadlines.rowOf(game, next);
     try {
-      await this.store.append(game.gameId, events, head(next), { outbox: await this.outbox(game, next, events), deadline });
+      await this.consequences.appendWith(game, next, events, (rows) => this.store.append(game.gameId, events, head(next), rows));
     } catch (err) {
       this.live.forget(game.gameId);
       throw err;
     }
     this.live.publish(next, steps);
-    this.deadlines.stored(game, next, deadline);
     return { next, steps };
   }
 
@@ -272,9 +264,8 @@ export class GameCommands {
         const token = newToken();
         const claim = { index: seat, name, tokenHash: tokenHash(token), clientSeed };
         const { game: next, events, steps } = this.live.advance(game, { ...game, seats: game.seats.map((s) => (s.index === seat ? claim : s)) }, decided);
-        const deadline = await this.deadlines.rowOf(game, next);
         try {
-          await this.store.join(gameId, events, head(next), claim, { outbox: await this.outbox(game, next, events), deadline });
+          await this.consequences.appendWith(game, next, events, (rows) => this.store.join(gameId, events, head(next), claim, rows));
         } catch (err) {
           this.live.forget(gameId);
           if (err instanceof AppendConflict) throw new RefereeError('VERSION_CONFLICT', 'the game changed while joining; try again');
@@ -282,7 +273,6 @@ export class GameCommands {
         }
         this.tokens.remember(gameId, [{ seat, token }]);
         this.live.publish(next, steps);
-        this.deadlines.stored(game, next, deadline);
         return { game: next, seat, token };
       }),
     );

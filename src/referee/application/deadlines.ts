@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { RefereeError } from '../core/errors.js';
-import { type ClockState, deadlineMs, deadlineOf, nextDeadline, stampTime } from '../core/game/clock.js';
+import { deadlineMs, deadlineOf, nextDeadline } from '../core/game/clock.js';
 import type { ClaimedDeadline, DeadlineStore, DeadlineWrite } from '../store/deadline-store.js';
 import type { Clock } from './clock.js';
+import { ANY_VERSION, DeadlineRows, wakeOf } from './deadline-rows.js';
 import type { LiveGame } from './live-games.js';
+import type { LowTimeListeners } from './low-time.js';
 import type { RefereeMetrics } from './metrics.port.js';
-import type { Notifier } from './notifications.js';
 
 export interface DeadlineSettings {
   /** Most milliseconds between two looks for due deadlines (sooner when one is due sooner). */
@@ -17,62 +18,16 @@ export interface DeadlineSettings {
 /** The DI token of the worker's DeadlineSettings (the host's configuration). */
 export const DEADLINE_SETTINGS = Symbol('DeadlineSettings');
 
-/** What the worker asks of the referee: a game as stored, a timeout decided like any command, and who is told of low time. */
-export interface DeadlineReferee {
+/** The games as stored, for the worker (the application's live games). */
+export interface GameLoader {
   /** The game at its stored version `atLeastVersion` or later. */
-  game(gameId: string, atLeastVersion: number): Promise<LiveGame>;
-  /** TimeOut for `seat`, stamped `at`, through the command path (stored at the expected version, or refused). */
+  stored(gameId: string, atLeastVersion: number): Promise<LiveGame>;
+}
+
+/** The TimeOut command, decided through the command path (stored at the expected version, or refused). */
+export interface TimeOutCommand {
   timeOut(gameId: string, seat: number, at: string): Promise<{ accepted: true } | { accepted: false; code: string }>;
-  /** The notifier attached to the referee now (the webhooks'); null while none is. */
-  notifier(): Pick<Notifier, 'lowTimeThresholds' | 'timeRunningLow'> | null;
 }
-
-/** What the referee asks of the deadlines when it stores a game's events. */
-export interface DeadlineTracker {
-  /**
-   * The deadline row to store with the events that take the game from `before` to `after`: the
-   * row as of `after`, or null when there is none to write (a game without a clock, or a stored
-   * row that still stands: see rowStands).
-   */
-  rowOf(before: LiveGame, after: LiveGame): Promise<DeadlineWrite | null>;
-  /** The events from `before` to `after` were stored, with `row` (null: none): the worker wakes for it if it falls due before the worker's timer. */
-  stored(before: LiveGame, after: LiveGame, row: DeadlineWrite | null): void;
-  /** A new game's (created, or scheduled by a tournament's pairing): its row is written after it, in the background. */
-  track(game: LiveGame): void;
-}
-
-/** A referee without a deadline store (unit tests over the in-memory event store): clocks run, nothing times out on its own. */
-export const UNTRACKED: DeadlineTracker = { rowOf: async () => null, stored: () => undefined, track: () => undefined };
-
-/**
- * How far off a stored row's time must be for a move to leave it as it is. No instance claims a
- * row before its time (by its own clock), so one this far off cannot be claimed, or rewritten by
- * a worker, while the move is stored: instances' clocks must agree within this margin.
- */
-export const STANDING_MARGIN_MS = 5 * 60_000;
-
-/** When a row wakes the worker: its deadline or its warning, whichever comes first; null: neither. */
-export function wakeOf(row: DeadlineWrite): number | null {
-  if (row.ended) return null;
-  const times = [row.dueAt, row.warnAt ?? null].flatMap((d) => (d ? [d.getTime()] : []));
-  return times.length > 0 ? Math.min(...times) : null;
-}
-
-/**
- * Whether a game's stored row, which wakes the worker at `stored` (known to this instance: it
- * stored that row, and every move of the game since), may stay as it is after a move whose own
- * row would wake it at `next`: it wakes the worker no later (the worker, finding nothing due
- * then, writes the exact row), and it is too far off for any instance to be deciding it now.
- * Most moves of a long game push its deadline later (time passes, increments, refills): they
- * write nothing. A row that would wake the worker sooner, a pause (no time), or a row near its
- * time is written with the move.
- */
-export function rowStands(stored: number | null, next: number | null, now: number): boolean {
-  return stored !== null && next !== null && stored <= next && stored > now + STANDING_MARGIN_MS;
-}
-
-/** Games whose stored row this instance knows, at most (the oldest are forgotten: their next move writes its row). */
-const MAX_KNOWN_ROWS = 50_000;
 
 /** Deadlines claimed at once, and decided concurrently (their appends are written in groups). */
 const BATCH = 100;
@@ -84,39 +39,13 @@ const SWEEP_BATCH = 500;
 const TRANSIENT = new Set(['SHUTTING_DOWN', 'STORAGE_UNAVAILABLE']);
 /** Refusals of a game that cannot be played on: its deadline row goes. */
 const UNPLAYABLE = new Set(['NOT_FOUND', 'INTEGRITY_ERROR']);
-/** Larger than any game version: a removal that wins over every row. */
-const ANY_VERSION = 2 ** 31 - 1;
-
-/**
- * When a running seat next crosses one of its low-time thresholds (`thresholds[seat]`, seconds
- * left), in clock milliseconds; null when none will (no clock runs, or no threshold is wanted).
- * Crossings up to `told` (a time) were told already. Without `told` (a row computed afresh for a
- * version), nothing is known to be told: a threshold the seat is below already is due at once,
- * at the version's time. Telling it again is harmless: a message is one per threshold and turn.
- */
-export function nextWarning(clock: ClockState, thresholds: readonly (readonly number[])[], told: number | null = null): number | null {
-  if (clock.at === null) return null;
-  const from = stampTime(clock.at);
-  let next: number | null = null;
-  for (let seat = 0; seat < clock.running.length; seat++) {
-    const deadline = deadlineMs(clock, seat);
-    if (deadline === null) continue;
-    for (const seconds of thresholds[seat] ?? []) {
-      const crossing = deadline - seconds * 1000;
-      if (told !== null && crossing <= told) continue;
-      const at = Math.max(crossing, from);
-      if (next === null || at < next) next = at;
-    }
-  }
-  return next;
-}
 
 /**
  * Makes deadlines act on their own, and tells low time. The `deadlines` table holds the next
  * deadline of each running game with a clock, and the next time a running seat crosses a
- * low-time threshold a webhook asked for (`warnAt`): the command path stores the row in the
- * statement that stores the move (rowOf). The worker claims the rows whose deadline or warning
- * came (each goes to one instance; see DeadlineStore.claim).
+ * low-time threshold a listener asked for (`warnAt`): the rows are a projection of the games'
+ * appends (DeadlineRows), stored in the statement that stores each move. The worker claims the
+ * rows whose deadline or warning came (each goes to one instance; see DeadlineStore.claim).
  *
  * A deadline: a TimeOut decided through the normal command path, stamped with the deadline
  * itself, so a deadline that passed while no instance ran is applied with its own time. Exactly
@@ -125,8 +54,9 @@ export function nextWarning(clock: ClockState, thresholds: readonly (readonly nu
  * nothing; the row is then recomputed from the game.
  *
  * A warning: each running seat at or below a threshold of its own is told, from the game as
- * stored and the time now (Notifier.timeRunningLow: once per threshold and turn, by message id,
- * so a second instance or a retry adds nothing), and the row gets the next warning after now.
+ * stored and the time now (LowTimeListener.timeRunningLow; the webhooks' tell once per threshold
+ * and turn, by message id, so a second instance or a retry adds nothing), and the row gets the
+ * next warning after now.
  * One that came while no instance ran is told at start-up if the turn is still on; if the
  * deadline came too, only the timeout is.
  *
@@ -140,7 +70,7 @@ export function nextWarning(clock: ClockState, thresholds: readonly (readonly nu
  * is seen then), and as soon as a nearer one is stored here. Time is the injected clock's: tests
  * move it and call tick().
  */
-export class DeadlineWorker implements DeadlineTracker {
+export class DeadlineWorker {
   private readonly logger = new Logger('Deadlines');
   private running = false;
   private timer: NodeJS.Timeout | null = null;
@@ -149,16 +79,20 @@ export class DeadlineWorker implements DeadlineTracker {
   private wakeAt = Number.POSITIVE_INFINITY;
   /** Ticks and sweeps run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
-  /** Games whose stored row this instance wrote with a move, and the versions it stands at (see rowOf). */
-  private readonly known = new Map<string, { version: number; wakeAt: number | null }>();
+  /** The deadlines' projection of the games' appends: the rows it stores with the moves, and computes for the worker. */
+  readonly rows: DeadlineRows;
 
   constructor(
     private readonly store: DeadlineStore,
     private readonly clock: Clock,
-    private readonly referee: DeadlineReferee,
+    private readonly games: GameLoader,
+    private readonly commands: TimeOutCommand,
+    private readonly lowTime: LowTimeListeners,
     private readonly metrics: RefereeMetrics,
     private readonly settings: DeadlineSettings,
-  ) {}
+  ) {
+    this.rows = new DeadlineRows(store, clock, lowTime, (row) => this.wakeFor(row));
+  }
 
   /** Repairs the table, applies what fell due while stopped, then keeps watching. */
   start(): void {
@@ -193,59 +127,9 @@ export class DeadlineWorker implements DeadlineTracker {
     return this.serially(() => this.repair());
   }
 
-  /**
-   * The row the command path stores with a move (a game without a clock has none, and pays for
-   * nothing), unless the stored one stands (rowStands): known only when this instance stored the
-   * game's row and every move since, so another instance's move, or a move of this one that was
-   * not stored, is followed by a written row. Its warning follows the thresholds of the game's
-   * registrations as the notifier holds them (cached per game, as for the move's own
-   * notifications): a registration made or deleted counts from the game's next stored version.
-   */
-  async rowOf(before: LiveGame, after: LiveGame): Promise<DeadlineWrite | null> {
-    if (!after.clock) return null;
-    const row = await this.row(after, null);
-    const known = this.known.get(after.gameId);
-    return known?.version === before.version && rowStands(known.wakeAt, wakeOf(row), this.clock.now().getTime()) ? null : row;
-  }
-
-  stored(before: LiveGame, after: LiveGame, row: DeadlineWrite | null): void {
-    const known = this.known.get(after.gameId);
-    this.known.delete(after.gameId);
-    if (row === null) {
-      // The stored row stood: it is still the one known, now as of this version.
-      if (known?.version === before.version) this.known.set(after.gameId, { ...known, version: after.version });
-    } else if (!row.ended) {
-      this.known.set(after.gameId, { version: after.version, wakeAt: wakeOf(row) });
-      this.wakeFor(row);
-    }
-    if (this.known.size > MAX_KNOWN_ROWS) this.known.delete(this.known.keys().next().value!);
-  }
-
-  /**
-   * The first row of a game stored without one (a creation, a tournament's pairing: far fewer
-   * than moves). Nothing waits for it, and it never fails anything: a write that fails or is
-   * lost is logged, and the sweep repairs it. A tick waits for the writes queued before it.
-   */
-  track(game: LiveGame): void {
-    this.store
-      .writeComputed(game.clock ? this.row(game, null) : Promise.resolve(null))
-      .then((row) => row && this.wakeFor(row))
-      .catch((err: Error) => this.logger.warn(`the deadline of game ${game.gameId} at version ${game.version} was not stored (the sweep will): ${err.message}`));
-  }
-
-  /** The game's row as of its version: its deadline, and its next warning after `told` (see nextWarning). */
-  private async row(game: LiveGame, told: number | null, claimedUntil: Date | null = null): Promise<DeadlineWrite> {
-    if (game.ended || !game.clock) return { gameId: game.gameId, version: game.version, ended: true };
-    const next = nextDeadline(game);
-    const notifier = this.referee.notifier();
-    // Nothing to warn of while no clock runs: the registrations are not even looked up.
-    const warnAt = next && notifier && nextWarning(game.clock, await notifier.lowTimeThresholds(game), told);
-    return { gameId: game.gameId, seat: next?.seat ?? null, dueAt: next && new Date(next.ms), warnAt: warnAt === null ? null : new Date(warnAt), version: game.version, claimedUntil };
-  }
-
   /** Stores the game's row recomputed (see row); a game that has no clock after all loses its row. */
   private async rewrite(game: LiveGame, told: number | null, claimedUntil: Date | null = null): Promise<void> {
-    await this.store.write(game.clock ? await this.row(game, told, claimedUntil) : { gameId: game.gameId, version: ANY_VERSION, ended: true });
+    await this.store.write(game.clock ? await this.rows.of(game, told, claimedUntil) : { gameId: game.gameId, version: ANY_VERSION, ended: true });
   }
 
   private serially<T>(run: () => Promise<T>): Promise<T> {
@@ -258,7 +142,7 @@ export class DeadlineWorker implements DeadlineTracker {
   private async apply(): Promise<number> {
     let timedOut = 0;
     try {
-      // The rows of the games created here so far (track).
+      // The rows of the games created here so far (started).
       await this.store.flushed();
       for (;;) {
         const now = this.clock.now();
@@ -297,7 +181,7 @@ export class DeadlineWorker implements DeadlineTracker {
     let target = { seat: claim.seat, at: claim.dueAt.toISOString() };
     let version = claim.version;
     for (let attempt = 1; ; attempt++) {
-      const answer = await this.referee.timeOut(claim.gameId, target.seat, target.at);
+      const answer = await this.commands.timeOut(claim.gameId, target.seat, target.at);
       if (answer.accepted) {
         // The command path stored the game's next row with the TimedOut.
         this.metrics.inc('arbiter_timeouts_total');
@@ -329,19 +213,18 @@ export class DeadlineWorker implements DeadlineTracker {
    * came meanwhile is left to its timeout (the row, recomputed, is due at once).
    */
   private async warn(claim: ClaimedDeadline, now: Date): Promise<void> {
-    const notifier = this.referee.notifier();
-    // Webhooks not running (yet, or any more): the claim lapses after its lease, and the warning is told then.
-    if (!notifier) return;
+    // No listener (webhooks not running yet, or any more): the claim lapses after its lease, and the warning is told then.
+    if (!this.lowTime.listening) return;
     const game = await this.current(claim.gameId, claim.version);
     if (!game) return;
     const next = game.clock && !game.ended ? nextDeadline(game) : null;
     if (!next || next.ms <= now.getTime()) return this.rewrite(game, null);
     const clock = game.clock!;
-    const thresholds = await notifier.lowTimeThresholds(game);
+    const thresholds = await this.lowTime.lowTimeThresholds(game);
     for (let seat = 0; seat < clock.running.length; seat++) {
       const deadline = deadlineMs(clock, seat);
       const left = deadline === null ? null : deadline - now.getTime();
-      if (left !== null && (thresholds[seat] ?? []).some((t) => left <= t * 1000)) await notifier.timeRunningLow(game, seat, left);
+      if (left !== null && (thresholds[seat] ?? []).some((t) => left <= t * 1000)) await this.lowTime.timeRunningLow(game, seat, left);
     }
     return this.rewrite(game, now.getTime());
   }
@@ -349,7 +232,7 @@ export class DeadlineWorker implements DeadlineTracker {
   /** The game as stored (at least at `version`); null, its row dropped, when it cannot be played on. */
   private async current(gameId: string, version: number): Promise<LiveGame | null> {
     try {
-      return await this.referee.game(gameId, version);
+      return await this.games.stored(gameId, version);
     } catch (err) {
       if (!(err instanceof RefereeError && UNPLAYABLE.has(err.code))) throw err;
       await this.store.write({ gameId, version: ANY_VERSION, ended: true });

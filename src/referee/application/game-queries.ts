@@ -8,7 +8,8 @@ import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, GameCursor, GameFilter, StoredGame } from '../store/event-store.js';
 import type { EventViews } from './event-views.js';
 import { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, snapshotOf, summaryOfRow } from './game-answer.js';
-import { isGameId, type LiveGame, type LiveGames } from './live-games.js';
+import { isGameId } from '../core/ids.js';
+import type { LiveGame, LiveGames } from './live-games.js';
 import type { SeatTokens } from './seat-tokens.js';
 import type { Slicer } from './slices.js';
 

@@ -7,7 +7,7 @@ import type { Decision, GameCommand, GameDecider } from '../core/game/commands.j
 import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, NewGame, SeatRow } from '../store/event-store.js';
 import type { Clock } from './clock.js';
-import type { DeadlineTracker } from './deadlines.js';
+import type { Consequences } from './consequences.js';
 import type { LiveGame, LiveGames, Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
 import type { Slicer } from './slices.js';
@@ -44,7 +44,7 @@ export class GameSetup {
     private readonly metrics: RefereeMetrics,
     private readonly slicer: Slicer,
     private readonly clock: Clock,
-    private readonly deadlines: DeadlineTracker,
+    private readonly consequences: Consequences<LiveGame>,
   ) {}
 
   create(input: CreateGameInput): Promise<NewGameAnswer> {
@@ -87,7 +87,7 @@ export class GameSetup {
     await this.store.createGame(made.row, seats, made.events);
     this.tokens.remember(made.game.gameId, tokens);
     this.live.publish(made.game, made.steps);
-    this.deadlines.track(made.game);
+    this.consequences.started(made.game);
     return { game: made.game, tokens };
   }
 

@@ -6,6 +6,7 @@ import type { Decision, GameDecider } from '../core/game/commands.js';
 import { foldGameInSlices } from '../core/game/fold.js';
 import { type GameState, type GameStatus, statusOf } from '../core/game/state.js';
 import { headProblem } from '../core/audit.js';
+import { isGameId } from '../core/ids.js';
 import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent, StreamError } from '../core/stream.js';
 import type { EventStore, SeatRow } from '../store/event-store.js';
 import type { Slicer } from './slices.js';
@@ -40,9 +41,6 @@ export interface Appended {
 /** Games held in memory at most: running ones, and finished ones (read far less, each rebuilt from its log when asked for again). */
 const MAX_RUNNING_GAMES = 5000;
 const MAX_FINISHED_GAMES = 500;
-
-/** Game ids are base64url (12 characters when made here); anything else names no game. */
-export const isGameId = (id: unknown): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id);
 
 /**
  * The games this process holds: an LRU of folded games (rebuilt from their streams on a miss),

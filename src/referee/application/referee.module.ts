@@ -5,8 +5,12 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
+import { ProjectionWriters } from '../store/projections.js';
 import { Clock, SystemClock } from './clock.js';
+import { GameConsequences } from './consequences.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
+import { GameDirectory, TokenDirectory } from './directories.js';
+import { LowTimeListeners } from './low-time.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { RefereeService } from './referee.service.js';
@@ -16,6 +20,8 @@ import { RefereeService } from './referee.service.js';
  * add their typed APIs. Metrics come in through RefereeMetrics, and record parsing (off the event
  * loop, if the host can) through RecordParser, both provided by the host. The time of every
  * decision is the Clock's: the system's, unless `clock` gives another (tests move theirs by hand).
+ * Other modules plug in through its registries: the games' consequences and their projections'
+ * SQL writers, the low-time listeners, the token directory.
  */
 @Module({})
 export class RefereeModule {
@@ -25,7 +31,12 @@ export class RefereeModule {
       global: true,
       providers: [
         { provide: EngineRegistry, useFactory: () => EngineRegistry.of(options.engines) },
+        ProjectionWriters,
         { provide: EventStore, useClass: PostgresEventStore },
+        { provide: GameConsequences, useFactory: () => new GameConsequences() },
+        { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
+        { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
+        { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },
         options.metrics,
         { provide: RefereeMetrics, useExisting: options.metrics },
         { provide: RecordParser, useFactory: options.recordParser ?? (() => new InThreadRecordParser()) },
@@ -34,7 +45,20 @@ export class RefereeModule {
         { provide: DEADLINE_SETTINGS, useFactory: (config: Config): DeadlineSettings => ({ pollMs: config.deadlinePollMs, sweepMs: config.deadlineSweepMs }), inject: [CONFIG] },
         RefereeService,
       ],
-      exports: [EngineRegistry, RefereeService, EventStore, options.metrics, RefereeMetrics, Clock, DeadlineStore],
+      exports: [
+        EngineRegistry,
+        RefereeService,
+        EventStore,
+        options.metrics,
+        RefereeMetrics,
+        Clock,
+        DeadlineStore,
+        ProjectionWriters,
+        GameConsequences,
+        LowTimeListeners,
+        TokenDirectory,
+        GameDirectory,
+      ],
     };
   }
 }

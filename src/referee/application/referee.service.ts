@@ -10,16 +10,18 @@ import type { StoredEvent } from '../core/stream.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore, type GameFilter } from '../store/event-store.js';
 import { Clock, SystemClock } from './clock.js';
-import { DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, UNTRACKED } from './deadlines.js';
+import { GameConsequences } from './consequences.js';
+import { DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, type GameLoader } from './deadlines.js';
 import { Freshness } from './freshness.js';
 import { GameCommands, type MoveResult } from './command-handler.js';
 import { EventViews } from './event-views.js';
 import { type GameAnswer, gameAnswer, type GameSnapshot, snapshotOf } from './game-answer.js';
 import { type GameAt, type GamePage, type GamePageArgs, GameQueries } from './game-queries.js';
 import { type CreateGameInput, GameSetup, type NewGameAnswer, type PreparedGame } from './game-setup.js';
-import { type Appended, isGameId, type LiveGame, LiveGames } from './live-games.js';
+import { isGameId } from '../core/ids.js';
+import { type Appended, type LiveGame, LiveGames } from './live-games.js';
 import { RefereeMetrics } from './metrics.port.js';
-import { attachedNotifier } from './notifications.js';
+import { LowTimeListeners } from './low-time.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { Records } from './records.js';
 import { SeatTokens } from './seat-tokens.js';
@@ -42,6 +44,8 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   private readonly tokens: SeatTokens;
   /** Times out the games whose deadline passed (null without a deadline store: nothing times out on its own). */
   readonly deadlines: DeadlineWorker | null;
+  /** Unregisters the deadline worker from the games' consequences. */
+  private readonly untrack: () => void;
   /** Whether a token is the organizer's of the tournament that scheduled a game (the tournaments know their organizers). */
   private organizes: ((gameId: string, token: string) => Promise<boolean>) | null = null;
 
@@ -53,28 +57,20 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     @Optional() readonly clock: Clock = new SystemClock(),
     @Optional() @Inject(DeadlineStore) deadlineStore: DeadlineStore | null = null,
     @Optional() @Inject(DEADLINE_SETTINGS) deadlineSettings: DeadlineSettings = { pollMs: 1000, sweepMs: 60_000 },
+    @Optional() private readonly consequences: GameConsequences = new GameConsequences(),
+    @Optional() lowTime: LowTimeListeners = new LowTimeListeners(),
   ) {
     const decider = gameDecider(registry);
     const tokens = (this.tokens = new SeatTokens(store));
     const slicer = new Slicer();
     this.live = new LiveGames(store, registry, slicer, decider);
     this.queries = new GameQueries(this.live, tokens, store, registry, slicer, new EventViews(store, registry, slicer));
-    this.deadlines = deadlineStore
-      ? new DeadlineWorker(
-          deadlineStore,
-          clock,
-          {
-            game: (id, version) => this.held(id, undefined, version),
-            timeOut: (id, seat, at) => this.commands.timeOut(id, seat, at),
-            notifier: () => attachedNotifier(store),
-          },
-          metrics,
-          deadlineSettings,
-        )
-      : null;
-    const tracker = this.deadlines ?? UNTRACKED;
-    this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics, clock, tracker);
-    this.setup = new GameSetup(this.live, tokens, store, decider, metrics, slicer, clock, tracker);
+    this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics, clock, consequences);
+    this.setup = new GameSetup(this.live, tokens, store, decider, metrics, slicer, clock, consequences);
+    const live = this.live;
+    const games: GameLoader = { stored: (id, version) => live.atLeast(id, version).then(() => live.get(id)) };
+    this.deadlines = deadlineStore ? new DeadlineWorker(deadlineStore, clock, games, this.commands, lowTime, metrics, deadlineSettings) : null;
+    this.untrack = this.deadlines ? consequences.register(this.deadlines.rows) : () => undefined;
     this.records = new Records(registry, store, this.queries, this.setup, parser);
     this.freshness = new Freshness(this.live);
   }
@@ -84,13 +80,14 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     this.unwatch ??= await this.store.watch(this.freshness);
   }
 
-  /** Starts the deadline worker once every module is ready: the webhooks' notifier is attached, so warnings due at start-up are told. */
+  /** Starts the deadline worker once every module is ready: the low-time listeners are registered, so warnings due at start-up are told. */
   onApplicationBootstrap(): void {
     this.deadlines?.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.deadlines?.stop();
+    this.untrack();
     this.freshness.stop();
     const unwatch = this.unwatch;
     this.unwatch = null;
@@ -166,9 +163,12 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.setup.tournamentGame(input);
   }
 
-  /** Tournament games once stored: held here and told to subscribers. */
+  /** Tournament games once stored: held here and told to subscribers, and their consequences started (their deadlines). */
   stored(games: readonly PreparedGame[]): void {
-    for (const g of games) this.live.publish(g.game, g.steps);
+    for (const g of games) {
+      this.live.publish(g.game, g.steps);
+      this.consequences.started(g.game);
+    }
   }
 
   /** Ends a running game with an organizer's outcome; a game already over is left as it is. */

@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import { type Bundle } from '../core/audit.js';
 import { hashOf } from '../core/canonical.js';
 import { EngineRegistry } from '../core/engine-registry.js';
+import { isTournamentId } from '../core/ids.js';
 import { RefereeError } from '../core/errors.js';
 import { type TournamentBundle, foldTournament } from '../core/tournament/audit.js';
 import type { TournamentConfigInput } from '../core/tournament/config.js';
@@ -53,8 +54,6 @@ const MAX_REASON = 500;
 const MAX_RATING = 10_000;
 const MAX_HELD = 200;
 const ATTEMPTS = 5;
-
-export const isTournamentId = (id: unknown): id is string => typeof id === 'string' && /^t-[A-Za-z0-9_-]{1,64}$/.test(id);
 
 /**
  * Tournaments as the API layers see them: commands decided by the pure tournament aggregate and
@@ -464,8 +463,6 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
           throw err;
         }
         this.referee.stored(games);
-        // Their deadlines from the start, as a game created alone gets its own (written once the games are stored).
-        for (const g of games) this.referee.deadlines?.track(g.game);
         this.hold(next);
         this.bus.emit(id, { tournamentId: id, events } satisfies TournamentEventsAppended);
         return next;

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
+import { type ProjectionSql, ProjectionWriters } from './projections.js';
 
 /**
  * A game's next deadline as of one of its versions; `dueAt` null: no seat's time runs (paused).
  * `warnAt`: when a running seat next crosses a low-time threshold (null: none will). A stored row
  * may be older than its game, and so earlier than the game's deadline, never later (see
- * DeadlineWorker.rowOf).
+ * DeadlineWorker.rowsOf).
  */
 export interface DeadlineRow {
   gameId: string;
@@ -32,10 +33,14 @@ interface Pending {
   done: { resolve: () => void; reject: (err: unknown) => void }[];
 }
 
+/** The projection of the deadlines: a move's row, stored with it (see DeadlineWorker.rowsOf). */
+export const DEADLINES = 'deadlines';
+
 /**
  * The `deadlines` table: the next deadline (and low-time warning) of each running game with a
  * clock. A move's row, when it has one to write, is written by the event store, in the statement
- * that appends the move (deadlineCtes); what is written here is the rest: a new game's first
+ * that appends the move (the deadlines' writer, DEADLINES_SQL, registered with it here); what is
+ * written here is the rest: a new game's first
  * row, and the worker's (rows recomputed by the sweep or after a refused timeout, the next
  * warning once one was told).
  * These writes gather for a few milliseconds and go together in one statement, as a pairing
@@ -49,7 +54,12 @@ export class DeadlineStore {
   /** Writes not stored yet (being computed, queued or being written). */
   private readonly unsettled = new Set<Promise<unknown>>();
 
-  constructor(private readonly db: DatabaseService) {}
+  constructor(
+    private readonly db: DatabaseService,
+    writers: ProjectionWriters,
+  ) {
+    writers.register(DEADLINES_SQL);
+  }
 
   /**
    * Stores a game's deadline as of `version` (or removes it when the game ended), unless a
@@ -184,7 +194,7 @@ const WRITE_WINDOW_MS = 25;
  * The deadline rows of several games as the JSON parameter of deadlineCtes: one row per game
  * (ON CONFLICT may touch a row once a statement), its newest version's.
  */
-export function deadlineRows(writes: readonly DeadlineWrite[]): string {
+function deadlineRows(writes: readonly DeadlineWrite[]): string {
   const newest = new Map<string, DeadlineWrite>();
   for (const w of writes) if ((newest.get(w.gameId)?.version ?? -1) <= w.version) newest.set(w.gameId, w);
   const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
@@ -198,12 +208,10 @@ export function deadlineRows(writes: readonly DeadlineWrite[]): string {
 }
 
 /** The parts a write of these rows needs: setting the rows of games that go on, removing those of games that ended. */
-export interface DeadlineParts {
+interface DeadlineParts {
   set: boolean;
   gone: boolean;
 }
-
-export const deadlineParts = (writes: readonly DeadlineWrite[]): DeadlineParts => ({ set: writes.some((w) => !w.ended), gone: writes.some((w) => w.ended) });
 
 /**
  * Stores deadline rows given as JSON (deadlineRows) in parameter `param`: common table
@@ -212,7 +220,7 @@ export const deadlineParts = (writes: readonly DeadlineWrite[]): DeadlineParts =
  * time). A game that ended loses its row; any other gets its new one, unless a newer version's
  * is stored already.
  */
-export function deadlineCtes(param: string, parts: DeadlineParts): string {
+function deadlineCtes(param: string, parts: DeadlineParts): string {
   const rows = `jsonb_to_recordset(${param}::jsonb)
     AS t(game_id text, seat int, due_at timestamptz, warn_at timestamptz, version int, claimed_until timestamptz, ended boolean)`;
   const ctes: string[] = [];
@@ -232,6 +240,16 @@ export function deadlineCtes(param: string, parts: DeadlineParts): string {
 }
 
 const WRITE_SQL = `WITH ${deadlineCtes('$1', { set: true, gone: true })} SELECT 1`;
+
+/** The deadlines' rows in a move's append: the variant names the parts its rows need (`set`, `ended`, or both). */
+const DEADLINES_SQL: ProjectionSql<DeadlineWrite> = {
+  projection: DEADLINES,
+  parameter: (rows) => {
+    const [set, gone] = [rows.some((w) => !w.ended), rows.some((w) => w.ended)];
+    return { variant: [set && 'set', gone && 'ended'].filter(Boolean).join('-'), value: deadlineRows(rows) };
+  },
+  ctes: (param, variant) => deadlineCtes(param, { set: variant.includes('set'), gone: variant.includes('ended') }),
+};
 
 /** What a row waits for: its deadline or its warning, whichever comes first (LEAST skips a null); the migration indexes it. */
 const NEXT_AT = 'LEAST(due_at, warn_at)';

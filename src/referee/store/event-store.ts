@@ -1,6 +1,5 @@
 import type { GameStatus } from '../core/game/state.js';
 import type { StoredEvent } from '../core/stream.js';
-import type { DeadlineWrite } from './deadline-store.js';
 
 export type { GameStatus };
 
@@ -67,32 +66,13 @@ export type StoredGame = GameRow & { seats: SeatRow[] };
 export type SeatClaim = { index: number; name: string | null; tokenHash: string; clientSeed: string | null };
 
 /**
- * A notification to deliver (a webhook message), stored with the events that caused it in the
- * same transaction: it exists exactly when they do. Messages of one (webhook, game) are
- * delivered in (seq, n) order.
+ * Rows one projection owes to a batch of events (what the append implies: see the application's
+ * Consequences), stored with them in the same statement or not at all. The store knows no
+ * projection: each adapter writes a projection's rows as the projection's owner told it to.
  */
-export interface OutboxMessage {
-  /** Stable: the receiver's deduplication key (webhook-id). */
-  id: string;
-  webhookId: string;
-  gameId: string;
-  seq: number;
-  n: number;
-  type: string;
-  /** The body to sign and send. */
-  payload: unknown;
-  /** When it was caused (ISO 8601): due from then on. */
-  createdAt: string;
-}
-
-/**
- * What a batch of events causes, stored with them in the same statement or not at all: the
- * notifications to deliver (the webhooks' outbox) and, for a game with a clock, its deadline row
- * as of the new version. Games without either pay for neither.
- */
-export interface Derived {
-  outbox?: readonly OutboxMessage[];
-  deadline?: DeadlineWrite | null;
+export interface ConsequenceRows {
+  projection: string;
+  rows: readonly unknown[];
 }
 
 /** Told of appends to any game on the database, by any process (see EventStore.watch). */
@@ -143,10 +123,10 @@ export class AppendWatchers implements AppendWatcher {
 export abstract class EventStore {
   /** Creates the game row, its seats and its first events, atomically. */
   abstract createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void>;
-  /** Appends events after `events[0].seq - 1` (the expected version) and moves the game's head, with what they cause. */
-  abstract append(gameId: string, events: StoredEvent[], head: GameHead, derived?: Derived): Promise<void>;
-  /** Claims an open seat and appends the join's events (and what they cause), atomically. */
-  abstract join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, derived?: Derived): Promise<void>;
+  /** Appends events after `events[0].seq - 1` (the expected version) and moves the game's head, with the rows they imply. */
+  abstract append(gameId: string, events: StoredEvent[], head: GameHead, consequences?: readonly ConsequenceRows[]): Promise<void>;
+  /** Claims an open seat and appends the join's events (and the rows they imply), atomically. */
+  abstract join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, consequences?: readonly ConsequenceRows[]): Promise<void>;
   abstract game(id: string): Promise<StoredGame | null>;
   /** Events in (afterSeq, untilSeq], in order. */
   abstract events(gameId: string, afterSeq?: number, limit?: number, untilSeq?: number): Promise<StoredEvent[]>;

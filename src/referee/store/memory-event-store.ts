@@ -3,13 +3,12 @@ import {
   AppendConflict,
   AppendWatchers,
   type AppendWatcher,
+  type ConsequenceRows,
   EventStore,
   type GameCursor,
   type GameFilter,
-  type Derived,
   type GameHead,
   type NewGame,
-  type OutboxMessage,
   type SeatClaim,
   type SeatRow,
   type StoredGame,
@@ -17,15 +16,15 @@ import {
 
 /**
  * The event store in memory, for unit tests: the same contract as PostgreSQL's (an append at a
- * taken version conflicts and stores nothing; a seat is claimed once), no durability. Deadline
- * rows are not kept: a referee over it has no deadline worker.
+ * taken version conflicts and stores nothing, its consequences' rows included; a seat is claimed
+ * once), no durability. Each projection's rows are kept as given, in order (see projected).
  */
 export class MemoryEventStore extends EventStore {
   private readonly games = new Map<string, StoredGame>();
   private readonly streams = new Map<string, StoredEvent[]>();
   private readonly watchers = new AppendWatchers();
-  /** The notifications stored with the appends, in order. */
-  readonly outbox: OutboxMessage[] = [];
+  /** The rows stored with the appends, by projection, in order. */
+  private readonly projections = new Map<string, unknown[]>();
 
   async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
     if (this.games.has(game.id)) throw new AppendConflict('the game exists');
@@ -35,24 +34,33 @@ export class MemoryEventStore extends EventStore {
     this.watchers.appended(game.id, game.version);
   }
 
-  async append(gameId: string, events: StoredEvent[], head: GameHead, derived: Derived = {}): Promise<void> {
-    this.appendNow(gameId, events, head, derived.outbox ?? []);
+  async append(gameId: string, events: StoredEvent[], head: GameHead, consequences: readonly ConsequenceRows[] = []): Promise<void> {
+    this.appendNow(gameId, events, head, consequences);
   }
 
-  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, derived: Derived = {}): Promise<void> {
+  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, consequences: readonly ConsequenceRows[] = []): Promise<void> {
     const row = this.games.get(gameId)?.seats.find((s) => s.index === seat.index);
     if (!row || row.tokenHash) throw new AppendConflict('seat already taken');
-    this.appendNow(gameId, events, head, derived.outbox ?? []);
+    this.appendNow(gameId, events, head, consequences);
     Object.assign(row, seat);
   }
 
-  private appendNow(gameId: string, events: StoredEvent[], head: GameHead, outbox: readonly OutboxMessage[]): void {
+  /** The rows stored for `projection` with the appends so far, in order. */
+  projected(projection: string): readonly unknown[] {
+    return this.projections.get(projection) ?? [];
+  }
+
+  private appendNow(gameId: string, events: StoredEvent[], head: GameHead, consequences: readonly ConsequenceRows[]): void {
     const stream = this.streams.get(gameId);
     const game = this.games.get(gameId);
     if (!stream || !game) throw new Error(`no stream ${gameId}`);
     if (events.length > 0 && events[0].seq !== stream.length + 1) throw new AppendConflict('version taken');
     stream.push(...events);
-    this.outbox.push(...outbox);
+    for (const c of consequences) {
+      const held = this.projections.get(c.projection);
+      if (held) held.push(...c.rows);
+      else this.projections.set(c.projection, [...c.rows]);
+    }
     Object.assign(game, { version: head.version, headHash: head.hash, status: head.status, result: head.result ?? null, updatedAt: new Date() });
     this.watchers.appended(gameId, head.version);
   }

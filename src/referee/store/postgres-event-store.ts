@@ -1,30 +1,29 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendListener } from './append-listener.js';
-import { deadlineCtes, type DeadlineParts, deadlineParts, deadlineRows, type DeadlineWrite } from './deadline-store.js';
 import {
   AppendConflict,
   AppendWatchers,
   type AppendWatcher,
-  type Derived,
+  type ConsequenceRows,
   EventStore,
   type GameCursor,
   type GameFilter,
   type GameHead,
   type NewGame,
-  type OutboxMessage,
   type SeatClaim,
   type SeatRow,
   type StoredGame,
 } from './event-store.js';
+import { type ProjectionSql, ProjectionWriters } from './projections.js';
 
 /**
  * The only code that talks to the database about games. An append is ONE statement: the
- * events' insert, what they cause (notifications, the deadline row) and the game rows' update
- * in data-modifying CTEs, so it commits atomically in a single round trip, and the (game_id,
- * seq) primary key is the compare-and-set: a racing writer at the same version violates it and
- * nothing of its append is stored. The move path uses the pg pool under Prisma's adapter
+ * events' insert, the rows they imply (each projection's, written as its owner registered:
+ * ProjectionWriters) and the game rows' update in data-modifying CTEs, so it commits atomically
+ * in a single round trip, and the (game_id, seq) primary key is the compare-and-set: a racing
+ * writer at the same version violates it and nothing of its append is stored. The move path uses the pg pool under Prisma's adapter
  * directly: Prisma's query interpreter cost more CPU than the statement itself (bench/load.ts).
  */
 @Injectable()
@@ -33,7 +32,13 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
   /** On PostgreSQL: the LISTEN connection, while anyone watches. */
   private listener: AppendListener | null = null;
 
-  constructor(private readonly db: DatabaseService) {
+  /** The texts of the append statements by name, made once each: a name always has the same text (it is prepared under it). */
+  private readonly appendTexts = new Map<string, string>();
+
+  constructor(
+    private readonly db: DatabaseService,
+    @Optional() private readonly writers: ProjectionWriters = new ProjectionWriters(),
+  ) {
     super();
   }
 
@@ -97,19 +102,20 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
    * Appends that arrive while earlier ones are being written are written together, in one
    * statement and one commit (group commit): no wait at low load, far fewer round trips and
    * fsyncs under load. A statement is all-or-nothing, so if any append in a group lost a race,
-   * the group is retried one append at a time and only the loser is refused. The outbox's
-   * messages and the deadline rows go in the same statement, so they commit exactly with their
-   * events.
+   * the group is retried one append at a time and only the loser is refused. The rows the
+   * events imply go in the same statement, so they commit exactly with their events.
    */
-  append(gameId: string, events: StoredEvent[], head: GameHead, derived: Derived = {}): Promise<void> {
+  append(gameId: string, events: StoredEvent[], head: GameHead, consequences: readonly ConsequenceRows[] = []): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ gameId, events, head, outbox: derived.outbox ?? [], deadline: derived.deadline ?? null, resolve, reject });
+      this.checkWriters(consequences);
+      this.queue.push({ gameId, events, head, consequences, resolve, reject });
       this.pump();
     });
   }
 
   /** A join: claims the seat and appends its events in one transaction; a seat already taken stores nothing. */
-  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, derived: Derived = {}): Promise<void> {
+  async join(gameId: string, events: StoredEvent[], head: GameHead, seat: SeatClaim, consequences: readonly ConsequenceRows[] = []): Promise<void> {
+    this.checkWriters(consequences);
     try {
       await this.prisma.$transaction(async (tx) => {
         // The WHERE makes a second claim of the same seat a conflict.
@@ -118,7 +124,7 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
           data: { name: seat.name, tokenHash: seat.tokenHash, clientSeed: seat.clientSeed, joinedAt: new Date() },
         });
         if (claimed.count !== 1) throw new AppendConflict('seat already taken');
-        const { text, values } = appendStatement([{ gameId, events, head, outbox: derived.outbox ?? [], deadline: derived.deadline ?? null }]);
+        const { text, values } = this.appendStatement([{ gameId, events, head, consequences }]);
         await tx.$executeRawUnsafe(text, ...values);
       });
     } catch (err) {
@@ -144,7 +150,7 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
 
   private async write(group: PendingAppend[]): Promise<void> {
     try {
-      const { name, text, values } = appendStatement(group);
+      const { name, text, values } = this.appendStatement(group);
       await this.db.pool.query({ name: this.db.statementName(name), text, values });
       for (const a of group) {
         a.resolve();
@@ -157,6 +163,33 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
       }
       for (const a of group) a.reject(isUniqueViolation(err) ? new AppendConflict('version taken') : err);
     }
+  }
+
+  /** Rows no writer was registered for would be lost: the append is refused before anything is written. */
+  private checkWriters(consequences: readonly ConsequenceRows[]): void {
+    for (const c of consequences) if (c.rows.length > 0 && !this.writers.has(c.projection)) throw new Error(`no writer is registered for projection ${c.projection}`);
+  }
+
+  /**
+   * The statement appending a group: its events and heads ($1, $2), then the rows of each
+   * projection some append of the group has rows for, in the writers' order (a game without a
+   * clock or registrations pays for neither).
+   */
+  private appendStatement(group: readonly AppendRows[]): { name: string; text: string; values: unknown[] } {
+    const values: unknown[] = [appendRows(group), headRows(group)];
+    const parts: { writer: ProjectionSql; param: string; variant: string }[] = [];
+    let name = 'append-events';
+    for (const writer of this.writers.all()) {
+      const rows = group.flatMap((a) => a.consequences.flatMap((c) => (c.projection === writer.projection ? c.rows : [])));
+      if (rows.length === 0) continue;
+      const { variant, value } = writer.parameter(rows);
+      values.push(value);
+      parts.push({ writer, param: `$${values.length}`, variant });
+      name += `-${writer.projection}${variant ? `-${variant}` : ''}`;
+    }
+    let text = this.appendTexts.get(name);
+    if (text === undefined) this.appendTexts.set(name, (text = appendSql(parts.map((p) => p.writer.ctes(p.param, p.variant)))));
+    return { name, text, values };
   }
 
   async game(id: string): Promise<StoredGame | null> {
@@ -265,48 +298,12 @@ FROM jsonb_to_recordset($2::jsonb) AS h(id text, version int, head_hash text, st
 WHERE games.id = h.id AND EXISTS (SELECT 1 FROM ins)`;
 
 /**
- * Stores outbox messages given as JSON rows (`outboxRows`) in parameter `param`. A message for a
- * registration that is gone (deleted since it was cached) is dropped; one whose id is stored
- * already is left as it is.
- */
-export const insertOutboxSql = (param: string) => `
-  INSERT INTO webhook_messages (id, webhook_id, game_id, seq, n, type, payload, created_at, next_attempt_at)
-  SELECT o.id, o.webhook_id, o.game_id, o.seq, o.n, o.type, o.payload, o.created_at, o.created_at
-  FROM jsonb_to_recordset(${param}::jsonb) AS o(id text, webhook_id text, game_id text, seq int, n int, type text, payload jsonb, created_at timestamptz)
-  WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.id = o.webhook_id)
-  ORDER BY o.game_id, o.seq, o.n
-  ON CONFLICT (id) DO NOTHING`;
-
-/**
  * Events of one or more games and their games' new heads in one atomic statement ($1, $2), with
- * the notifications the events cause (the webhooks' outbox) and the games' deadline rows when
- * there are any, in the parameters after: they commit exactly with their events. A notification
- * never refuses a move.
+ * the rows they imply (each projection's CTEs, on parameters after): they commit exactly with
+ * their events.
  */
-function appendSql(outbox: boolean, deadlines: DeadlineParts): string {
-  const parts = [INSERT_EVENTS];
-  if (outbox) parts.push(`outbox AS (${insertOutboxSql(`$${parts.length + 2}`)})`);
-  if (deadlines.set || deadlines.gone) parts.push(deadlineCtes(`$${parts.length + 2}`, deadlines));
-  return `
-WITH ${parts.join(', ')}${MOVE_HEADS}`;
-}
-
-/** The texts of appendSql by statement name, made once each: a name always has the same text (it is prepared under it). */
-const appendTexts = new Map<string, string>();
-
-/** The append of a group: its events and heads, and only the parts some append of the group has (games without a clock or registrations pay for none). */
-function appendStatement(group: readonly Omit<PendingAppend, 'resolve' | 'reject'>[]): { name: string; text: string; values: unknown[] } {
-  const outbox = group.flatMap((a) => a.outbox);
-  const deadlines = group.flatMap((a) => (a.deadline ? [a.deadline] : []));
-  const parts = deadlineParts(deadlines);
-  const values: unknown[] = [appendRows(group), headRows(group)];
-  if (outbox.length > 0) values.push(outboxRows(outbox));
-  if (deadlines.length > 0) values.push(deadlineRows(deadlines));
-  const name = `append-events${outbox.length > 0 ? '-outbox' : ''}${parts.set ? '-deadlines' : ''}${parts.gone ? '-ended' : ''}`;
-  let text = appendTexts.get(name);
-  if (text === undefined) appendTexts.set(name, (text = appendSql(outbox.length > 0, parts)));
-  return { name, text, values };
-}
+const appendSql = (projections: readonly string[]) => `
+WITH ${[INSERT_EVENTS, ...projections].join(', ')}${MOVE_HEADS}`;
 
 /**
  * Appends written together at most, and group writes in flight at once: one writer makes the
@@ -315,12 +312,15 @@ function appendStatement(group: readonly Omit<PendingAppend, 'resolve' | 'reject
 const MAX_GROUP = 256;
 const MAX_CONCURRENT_WRITES = 1;
 
-interface PendingAppend {
+/** An append's rows: its events, the game's new head and the rows the events imply. */
+interface AppendRows {
   gameId: string;
   events: StoredEvent[];
   head: GameHead;
-  outbox: readonly OutboxMessage[];
-  deadline: DeadlineWrite | null;
+  consequences: readonly ConsequenceRows[];
+}
+
+interface PendingAppend extends AppendRows {
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -329,9 +329,6 @@ const appendRows = (group: readonly Pick<PendingAppend, 'gameId' | 'events'>[]) 
 
 const headRows = (group: readonly Pick<PendingAppend, 'gameId' | 'head'>[]) =>
   JSON.stringify(group.map((a) => ({ id: a.gameId, version: a.head.version, head_hash: a.head.hash, status: a.head.status, result: a.head.result ?? null })));
-
-export const outboxRows = (outbox: readonly OutboxMessage[]) =>
-  JSON.stringify(outbox.map((m) => ({ id: m.id, webhook_id: m.webhookId, game_id: m.gameId, seq: m.seq, n: m.n, type: m.type, payload: m.payload, created_at: m.createdAt })));
 
 export function eventRow(e: StoredEvent, gameId?: string) {
   return {

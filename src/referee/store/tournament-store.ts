@@ -115,6 +115,12 @@ export class TournamentStore {
     return row ? { tournamentId: row.tournamentId, participantId: row.id } : null;
   }
 
+  /** The tournament whose organizer's token this is (by its hash); null for none. */
+  async organizedBy(tokenHash: string): Promise<string | null> {
+    const { rows } = await this.db.pool.query<{ id: string }>('SELECT id FROM tournaments WHERE organizer_token_hash = $1', [tokenHash]);
+    return rows[0]?.id ?? null;
+  }
+
   /** Newest first. */
   async list(first: number, after?: { createdAt: Date; id: string }): Promise<TournamentRow[]> {
     return this.db.prisma.tournament.findMany({

@@ -1,6 +1,6 @@
 import { registerEnumType } from '@nestjs/graphql';
 
-/** The five formats (docs/tournaments.md); the API's names for the configuration's words. */
+/** The five formats (docs/rules/tournaments.md); the API's names for the configuration's words. */
 export enum TournamentFormat {
   ROUND_ROBIN = 'ROUND_ROBIN',
   DOUBLE_ROUND_ROBIN = 'DOUBLE_ROUND_ROBIN',

@@ -60,7 +60,7 @@ describe('hitting', () => {
 
 describe('the maximum-dice and larger-die rules', () => {
   it('both dice must be used when some order allows it, even if the other order strands a die', () => {
-    // White's last checker outside is on 9; 6-3: 9/3 then a 3 from 3 to off... spec §5.3 style:
+    // White's last checker outside is on 9; 6-3: 9/3 then a 3 from 3 to off... docs/rules/backgammon.md §5.3 style:
     // White: one checker on 10, Black blocks 4 (White's 4 = Black's 21) and 7. 10/4 blocked, 10/7 blocked: 6 first
     // (10/4) is closed, 3 first (10/7) is closed -> use another layout: only 3-then-6 works.
     // White checker on 12; Black holds White's 6 (Black 19). 12/6 is closed; 12/9/3 works (3 then 6).
@@ -210,7 +210,7 @@ describe('turn order', () => {
   });
 });
 
-describe('forced plays (ruleset autoPlayForced, spec §13)', () => {
+describe('forced plays (ruleset autoPlayForced, docs/rules/backgammon.md §13)', () => {
   const forced = { autoPlayForced: true };
   it('offers the one play a roll leaves, and none where there is a choice, before the roll or without the option', () => {
     // One checker on the ace point and 6-5: either die bears it off, one final position.

@@ -94,7 +94,7 @@ export function rejection(state: CerkeState, action: CerkeAction, seat = state.t
 
 export const move = (from: string, to: string, via?: string): CerkeAction => (via ? { type: 'move', from, via, to } : { type: 'move', from, to });
 
-/** Squares the piece's movement table reaches from `from` (§7), occupied ones included. */
+/** Squares the piece's movement table reaches from `from` (docs/rules/cerke.md §7), occupied ones included. */
 export function targets(state: CerkeState, from: string): string[] {
   const pos = positionOf(state);
   const square = parseSquare(from);

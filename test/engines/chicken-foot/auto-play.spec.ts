@@ -6,7 +6,7 @@ import type { GameCommand } from '../../../src/referee/core/game/commands.js';
 import { gameDecider } from '../../../src/referee/core/game/decider.js';
 import { foldGame } from '../../../src/referee/core/game/fold.js';
 import { replayEntries } from '../../../src/referee/core/game/views.js';
-import { decideOn, type History } from '../../support/decide.js';
+import { type GameHistory, gameSpec } from '../../support/given-when-then.js';
 import { DRAW, engine, PASS, play, playAll, position, rules } from './helpers.js';
 
 /**
@@ -87,20 +87,18 @@ const FISCHER = (parsed.ok && parsed.value) as TimeControl;
 /** Three players on a double-6 set: seven short rounds. */
 const SHORT = { preset: 'classic', players: 3, setMax: 6, handSize: 5 };
 
-function then(h: History, command: GameCommand, now: number): History {
-  const { result, next } = decideOn(decider, GAME, h, command, { now: at(now), serverSeed: SEED, supplied: [] });
-  if (!result.ok) throw new Error(`${command.type}: ${result.error.code} ${result.error.message}`);
-  return next;
-}
+const games = gameSpec(decider, GAME);
+/** `h` after `command`, decided `now` ms after T0 and accepted. */
+const then = (h: GameHistory, command: GameCommand, now: number) => games.accepted(h, command, { now: at(now), serverSeed: SEED, supplied: [] });
 
-const created = (ruleset: unknown): History => then({ events: [], game: null }, { type: 'CreateGame', gameId: GAME, kind: 'chicken-foot', ruleset, seats: null, timeControl: FISCHER }, 0);
-const game = (h: History) => h.game!;
-const cf = (h: History) => game(h).state as ChickenFootState;
-const roundNumber = (h: History) => engine.roundOf!(cf(h));
-const running = (h: History) => deadlineOf(game(h))?.seat;
+const created = (ruleset: unknown) => then(games.nothing, { type: 'CreateGame', gameId: GAME, kind: 'chicken-foot', ruleset, seats: null, timeControl: FISCHER }, 0);
+const game = (h: GameHistory) => h.folded!;
+const cf = (h: GameHistory) => game(h).state as ChickenFootState;
+const roundNumber = (h: GameHistory) => engine.roundOf!(cf(h));
+const running = (h: GameHistory) => deadlineOf(game(h))?.seat;
 
 /** The seat whose clock runs plays its first legal action. */
-function human(h: History, now: number): History {
+function human(h: GameHistory, now: number): GameHistory {
   const seat = running(h)!;
   const action: ChickenFootAction = engine.legalActions(cf(h), seat)[0];
   return then(h, { type: 'TakeAction', seat, moveId: `m${h.events.length}`, bodyHash: 'b', action, expectedVersion: null }, now);

@@ -3,7 +3,7 @@ import { playRandomGame, seededRandom, type ReplayEntry, type Seat } from '../..
 import { buildSet, handValue, isBlocked, type ChickenFootAction, type ChickenFootRuleset, type ChickenFootState } from '../../../src/engines/chicken-foot/index.js';
 import { engine } from './helpers.js';
 
-/** Every tile is on the table, in a hand or in the yard, exactly once (invariant I4). */
+/** Every tile is on the table, in a hand or in the yard, exactly once (docs/rules/chicken-foot.md §2.1, I4). */
 function expectTilesConserved(state: ChickenFootState): void {
   const round = state.round;
   if (!round) return;

@@ -1,4 +1,4 @@
-/** The cases of rules/chicken-foot-test-vectors.md, one test each, named as the vectors name them. */
+/** Worked cases of docs/rules/chicken-foot.md, one test each, named by group: S setup, O opening, F foot, D drawing, B blocked, R scoring, G game end. */
 import { Codes, drawsForOrder, playRandomGame, seededRandom } from '../../../src/engines/kit/index.js';
 import {
   boardPhase,

@@ -35,6 +35,8 @@ export interface ClockState {
   /** Seats asking to pause (clock running) or to resume (clock paused by the seats). */
   requests: boolean[];
   vacationUsedMs: number[];
+  /** Per seat: time the other seats gave it (see giftRoomMs). */
+  giftedMs: number[];
   /** Per seat: auto-played in the current round after its timeout. */
   autoPlayed: boolean[];
   /** Seats whose timeout was recorded, in order. */
@@ -142,6 +144,7 @@ export function newClock(control: TimeControl, seats: number, round: number | nu
     pausedBy: null,
     requests: each(false),
     vacationUsedMs: each(0),
+    giftedMs: each(0),
     autoPlayed: each(false),
     timedOut: [],
     round,
@@ -243,7 +246,21 @@ export function addTime(c: ClockState, seat: Seat, ms: number, by: ClockActor, v
     if (ms > left) return fail('NO_VACATION_LEFT', `seat ${seat} has ${left} ms of vacation left, not ${ms}`);
     vacationUsedMs[seat] += ms;
   } else if (by === seat) return fail('INVALID_INPUT', 'a seat does not give itself time: it takes a vacation (correspondence), or the organizer adds time');
-  return ok({ ...c, extraMs: c.extraMs.map((x, i) => (i === seat ? x + ms : x)), vacationUsedMs });
+  const gift = !vacation && by !== 'organizer' ? ms : 0;
+  const add = (xs: number[], n: number) => xs.map((x, i) => (i === seat ? x + n : x));
+  return ok({ ...c, extraMs: add(c.extraMs, ms), vacationUsedMs, giftedMs: add(c.giftedMs, gift) });
+}
+
+/**
+ * What `seat` may still receive from the other seats in this game: gifts add up to one turn's
+ * own time at most (Fischer: the base time; correspondence: the time for one move), so that no
+ * seat can keep an ally clear of its deadline. The organizer's time is not counted or capped.
+ * Checked when a gift is decided, not when a stream is folded: games stored before the cap
+ * still verify.
+ */
+export function giftRoomMs(c: ClockState, seat: Seat): number {
+  const allowance = c.control.kind === 'fischer' ? c.control.baseMs : c.control.perMoveMs;
+  return Math.max(0, allowance - c.giftedMs[seat]);
 }
 
 const asked = (c: ClockState, seat: Seat): boolean[] => c.requests.map((r, i) => r || i === seat);

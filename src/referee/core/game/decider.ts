@@ -11,6 +11,7 @@ import {
   elapse,
   everySeatAsked,
   firstOverdue,
+  giftRoomMs,
   followGame,
   isoOf,
   pause,
@@ -400,6 +401,8 @@ class Deciding {
 
   addTime(game: GameState, c: Extract<GameCommand, { type: 'AddTime' }>): Result<Decision> {
     this.on(game);
+    const room = game.clock && c.by !== 'organizer' && !c.vacation && c.by !== c.seat && isSeat(game, c.seat) ? giftRoomMs(game.clock, c.seat) : null;
+    if (room !== null && c.ms > room) return fail('GIFT_LIMIT', `seat ${c.seat} may receive ${room} ms more from the other seats in this game, not ${c.ms}`);
     return this.apply({ type: 'TimeAdded', payload: { seat: c.seat, ms: c.ms, by: c.by, vacation: c.vacation } }) ?? this.done();
   }
 

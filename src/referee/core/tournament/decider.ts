@@ -355,6 +355,8 @@ class Deciding {
       case 'RecordResult':
         return this.record(command.result, command.correction);
       case 'FinishTournament': {
+        // Finishing freezes the standings and reveals the seed: the organizer's act alone.
+        if (!this.organizer) return refuse('FORBIDDEN', 'only the organizer finishes a tournament');
         const last = currentRound(t);
         if (!last) return refuse('ROUND_NOT_FINISHED', 'no round was played');
         if (!roundComplete(t, last)) return refuse('ROUND_NOT_FINISHED', `round ${last.round} still has games without a result`);

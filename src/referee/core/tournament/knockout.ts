@@ -4,7 +4,7 @@ import { type Rational, ZERO, add, cmp, sub } from './rational.js';
 import type { GamePointsOrder, Participant, PointValues } from './types.js';
 
 /**
- * Knockout (section 6 of docs/tournaments.md): seeding, the bracket, advancement round by round,
+ * Knockout (section 6 of docs/rules/tournaments.md): seeding, the bracket, advancement round by round,
  * deciding one match (K6.6-K6.8) and the final placings. Double elimination (K6.10) reuses the
  * bracket and the match rules with its own pairings.
  */

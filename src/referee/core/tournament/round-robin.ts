@@ -2,7 +2,7 @@ import type { Lots } from './lots.js';
 import type { Participant } from './types.js';
 
 /**
- * Round-robin (section 4 of docs/tournaments.md): pairing numbers and the Berger schedule.
+ * Round-robin (section 4 of docs/rules/tournaments.md): pairing numbers and the Berger schedule.
  * Pairing numbers run 1..N; the schedule speaks in numbers only, and `roundRobinNumbers` says
  * which participant holds each one. The schedule is fixed in advance (RR4.6).
  */

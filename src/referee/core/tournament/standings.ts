@@ -4,7 +4,7 @@ import { add, cmp, div, mul, type Rational, rat, sub, sum, ZERO } from './ration
 import { type EntryKind, type Format, type GamePointsOrder, type History, type Participant, type PointValues, type RoundEntry, type TieBreak, VOLUNTARILY_UNPLAYED } from './types.js';
 
 /**
- * Standings and tie-breaks (docs/tournaments.md section 8) and the LOTS tie-break (L9.4).
+ * Standings and tie-breaks (docs/rules/tournaments.md section 8) and the LOTS tie-break (L9.4).
  * A pure function of the participants, the history of the counted rounds and the organizer's
  * list; the only randomness is the labelled lots, and every lot drawn is returned for the
  * caller to record (L9.5).

@@ -4,7 +4,7 @@ import { Matching } from './swiss-matching.js';
 import type { History, Pairing, Participant } from './types.js';
 
 /**
- * The Swiss system (section 5 of docs/tournaments.md): the bye, the pairings and the seats of
+ * The Swiss system (section 5 of docs/rules/tournaments.md): the bye, the pairings and the seats of
  * one round, computed from the participants, their results so far and the organizer's settings.
  */
 

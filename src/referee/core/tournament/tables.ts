@@ -3,7 +3,7 @@ import { cmp, div, format, parse, type Rational, rat, sum, ZERO } from './ration
 import { type History, type Participant, type RoundEntry, roundEntry, type Table } from './types.js';
 
 /**
- * The tables format (section 7 of docs/tournaments.md): table sizes, table byes, seating and
+ * The tables format (section 7 of docs/rules/tournaments.md): table sizes, table byes, seating and
  * the scoring of one table. Everything is a pure function of its inputs (V10.3: the verifier
  * seats every round again and must get the same tables).
  */

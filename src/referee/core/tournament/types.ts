@@ -2,7 +2,7 @@ import type { Rational } from './rational.js';
 
 /**
  * The tournament vocabulary shared by pairing, seating, brackets and standings (rule numbers
- * from docs/tournaments.md). Everything here is plain data: the aggregate builds it from its
+ * from docs/rules/tournaments.md). Everything here is plain data: the aggregate builds it from its
  * events, the formats and standings read it, and the offline verifier rebuilds it the same way.
  */
 

@@ -1,10 +1,6 @@
-import { sha256Hex } from '../core/canonical.js';
-import { deadlineMs } from '../core/game/clock.js';
-import { decodeGameEvent } from '../core/game/events.js';
-import type { StoredEvent } from '../core/stream.js';
-import type { EventStore, OutboxMessage } from '../store/event-store.js';
-import type { Clock } from './clock.js';
-import type { GameSnapshot } from './game-answer.js';
+import type { Outcome } from '../engines/kit/index.js';
+import { type Clock, type ClockState, type ConsequenceHandler, deadlineMs, decodeGameEvent, type GameStatus, type LowTimeListener, sha256Hex, type StoredEvent } from '../referee/index.js';
+import { type OutboxMessage, WEBHOOK_OUTBOX } from './outbox.js';
 
 /** What a webhook registration may ask to be told. */
 export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT'] as const;
@@ -49,52 +45,26 @@ export interface NotificationStore {
   enqueue(messages: readonly OutboxMessage[]): Promise<void>;
 }
 
-/** What the referee's commands and its deadline worker tell (see notificationsOf). */
-export interface Notifier {
-  /** The messages a stored batch of events causes, to store with them. */
-  outbox(before: GameSnapshot, after: GameSnapshot, events: readonly StoredEvent[]): Promise<OutboxMessage[]>;
-  /**
-   * A seat of `game` (as stored) has `remainingMs` left: enqueues `game.time_running_low` for
-   * each registration whose lowest threshold at or above it was not told yet this turn. Safe to
-   * repeat: one message per registration, threshold and turn.
-   */
-  timeRunningLow(game: GameSnapshot, seat: number, remainingMs: number): Promise<void>;
-  /** Per seat, the thresholds (seconds, highest first) registrations of the game want `timeRunningLow` called at; a seat past the end has none. */
-  lowTimeThresholds(game: GameSnapshot): Promise<number[][]>;
+/**
+ * A game as the notifications read it: the referee's game as stored (before or after a batch of
+ * its events), of which they need no more (and no secret).
+ */
+export interface NotifiedGame {
+  gameId: string;
+  kind: string;
+  version: number;
+  status: GameStatus;
+  ended: boolean;
+  outcome: Outcome | null;
+  seats: readonly { index: number; participantId?: string | null }[];
+  tournamentId: string | null;
+  clock: ClockState | null;
+  /** Who is to act: the engine's answer for its state. */
+  engine: { toAct(state: unknown): number[] };
+  state: unknown;
 }
 
 const NONE: OutboxMessage[] = [];
-
-/** Told nothing: the referee without webhooks. */
-const SILENT: Notifier = { outbox: async () => NONE, timeRunningLow: async () => undefined, lowTimeThresholds: async () => [] };
-
-/**
- * The notifier of the referee over each store. The webhooks module attaches its own; without it
- * (unit tests, a referee without webhooks) nothing is told and the append path does no work.
- * Kept beside the store rather than handed to the referee's constructor, so that the referee
- * knows nothing of webhooks.
- */
-const attached = new WeakMap<EventStore, Notifier>();
-
-export function notificationsOf(store: EventStore): Notifier {
-  return attachedNotifier(store) ?? SILENT;
-}
-
-/**
- * The notifier attached to the referee over `store`; null while none is (no webhooks, or they
- * have not started or have stopped): the deadline worker then leaves warnings to be told later.
- */
-export function attachedNotifier(store: EventStore): Notifier | null {
-  return attached.get(store) ?? null;
-}
-
-/** Attaches `notifier` to the referee over `store`, until the returned function is called. */
-export function attachNotifications(store: EventStore, notifier: Notifier): () => void {
-  attached.set(store, notifier);
-  return () => {
-    if (attached.get(store) === notifier) attached.delete(store);
-  };
-}
 
 /** Games whose registrations are held at most (least recently used first out). */
 const MAX_CACHED_GAMES = 10_000;
@@ -118,16 +88,20 @@ interface Cause {
   data: Record<string, unknown>;
 }
 
-const seatsToAct = (g: GameSnapshot): number[] => (g.status === 'ACTIVE' ? g.engine.toAct(g.state) : []);
+const seatsToAct = (g: NotifiedGame): number[] => (g.status === 'ACTIVE' ? g.engine.toAct(g.state) : []);
 
 /**
- * Computes the webhook messages each stored batch of events causes, from the game before and
- * after it: a seat whose time ran out (timed out), a seat that is now to act and was not (your
- * turn), the game's end (game over). The registrations are cached per game, so a move looks
- * them up once; with no registration anywhere it looks up nothing. Changes are dropped from
- * the cache at once on this instance and within a poll (`refresh`) on the others.
+ * The webhooks' consequences of the games' appends: the messages each stored batch of events
+ * causes (the outbox projection, stored with the events), from the game before and after it: a
+ * seat whose time ran out (timed out), a seat that is now to act and was not (your turn), the
+ * game's end (game over). And the deadline worker's low-time listener: the thresholds the
+ * registrations ask for, and a message for each crossing. The registrations are cached per
+ * game, so a move looks them up once; with no registration anywhere it looks up nothing.
+ * Changes are dropped from the cache at once on this instance and within a poll (`refresh`) on
+ * the others.
  */
-export class Notifications implements Notifier {
+export class Notifications implements ConsequenceHandler<NotifiedGame>, LowTimeListener<NotifiedGame> {
+  readonly projection = WEBHOOK_OUTBOX;
   private any = false;
   private readonly byGame = new Map<string, { tournamentId: string | null; registrations: readonly Registration[] }>();
   /** Counts invalidations: a lookup that raced with one is not cached. */
@@ -143,7 +117,8 @@ export class Notifications implements Notifier {
     private readonly clock: Clock,
   ) {}
 
-  async outbox(before: GameSnapshot, after: GameSnapshot, events: readonly StoredEvent[]): Promise<OutboxMessage[]> {
+  /** The messages a stored batch of events causes, to store with them. */
+  async rowsOf(before: NotifiedGame, after: NotifiedGame, events: readonly StoredEvent[]): Promise<OutboxMessage[]> {
     if (!this.any) return NONE;
     const registrations = await this.registrationsOf(after);
     if (registrations.length === 0) return NONE;
@@ -154,7 +129,12 @@ export class Notifications implements Notifier {
     return registrations.flatMap((r) => causes.flatMap((cause, n) => messageOf(r, after, cause, after.version, n, at) ?? []));
   }
 
-  async timeRunningLow(game: GameSnapshot, seat: number, remainingMs: number): Promise<void> {
+  /**
+   * A seat of `game` (as stored) has `remainingMs` left: enqueues `game.time_running_low` for
+   * each registration whose lowest threshold at or above it was not told yet this turn. Safe to
+   * repeat: one message per registration, threshold and turn.
+   */
+  async timeRunningLow(game: NotifiedGame, seat: number, remainingMs: number): Promise<void> {
     if (!this.any) return;
     // The turn is known by its deadline, which stays put while the seat's clock runs (a roll
     // and its play are one turn); time added or a pause moves it, and time may run low again.
@@ -181,7 +161,8 @@ export class Notifications implements Notifier {
     this.enqueued = listener;
   }
 
-  async lowTimeThresholds(game: GameSnapshot): Promise<number[][]> {
+  /** Per seat, the thresholds (seconds, highest first) registrations of the game want `timeRunningLow` called at; a seat past the end has none. */
+  async lowTimeThresholds(game: NotifiedGame): Promise<number[][]> {
     // Asked on every move of a game with a clock: with no registration anywhere, no seat has thresholds.
     if (!this.any) return [];
     const perSeat = game.seats.map((): number[] => []);
@@ -228,7 +209,7 @@ export class Notifications implements Notifier {
     if (scope.tournamentId) for (const [id, held] of this.byGame) if (held.tournamentId === scope.tournamentId) this.byGame.delete(id);
   }
 
-  private async registrationsOf(game: GameSnapshot): Promise<readonly Registration[]> {
+  private async registrationsOf(game: NotifiedGame): Promise<readonly Registration[]> {
     const held = this.byGame.get(game.gameId);
     if (held) {
       // Most recently used last: a Map keeps its keys in the order they were set.
@@ -247,7 +228,7 @@ export class Notifications implements Notifier {
 }
 
 /** What a batch of events tells, in order: whose time ran out, who is now to act, how the game ended. */
-function causesOf(before: GameSnapshot, after: GameSnapshot, events: readonly StoredEvent[]): Cause[] {
+function causesOf(before: NotifiedGame, after: NotifiedGame, events: readonly StoredEvent[]): Cause[] {
   const causes: Cause[] = events.flatMap((e): Cause[] => {
     const typed = e.type === 'TimedOut' ? decodeGameEvent(e) : null;
     return typed?.ok && typed.value.type === 'TimedOut' ? [{ event: 'TIMED_OUT', seat: typed.value.payload.seat, toSeat: false, data: { rule: typed.value.payload.rule } }] : [];
@@ -262,7 +243,7 @@ function causesOf(before: GameSnapshot, after: GameSnapshot, events: readonly St
 }
 
 /** The seats of `game` a registration is about (none: the game is not its concern). */
-function seatsOf(r: Registration, game: GameSnapshot): number[] {
+function seatsOf(r: Registration, game: NotifiedGame): number[] {
   const all = game.seats.map((s) => s.index);
   if (r.gameId === game.gameId) return r.seat === null ? all : [r.seat];
   if (r.tournamentId !== null && r.tournamentId === game.tournamentId) return r.participantId === null ? all : game.seats.filter((s) => s.participantId === r.participantId).map((s) => s.index);
@@ -273,7 +254,7 @@ function seatsOf(r: Registration, game: GameSnapshot): number[] {
  * The message telling `r` of `cause`, or null when `r` did not ask for it or it is not about its
  * game or seat. Its id is derived from `identity`: by default the cause at this version.
  */
-function messageOf(r: Registration, game: GameSnapshot, cause: Cause, seq: number, n: number, at: string, identity = `${seq} ${cause.event}`): OutboxMessage | null {
+function messageOf(r: Registration, game: NotifiedGame, cause: Cause, seq: number, n: number, at: string, identity = `${seq} ${cause.event}`): OutboxMessage | null {
   if (!r.events.includes(cause.event)) return null;
   const seats = seatsOf(r, game);
   if (seats.length === 0 || (cause.toSeat && !seats.includes(cause.seat!))) return null;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { Engine } from '../../src/engines/kit/index.js';
+import type { Engine } from '../src/engines/kit/index.js';
 
 export interface GqlAnswer {
   data?: any;

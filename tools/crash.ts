@@ -1,5 +1,5 @@
-import { seededRandom } from '../../src/engines/kit/index.js';
-import { ENGINES } from '../../src/games/index.js';
+import { seededRandom } from '../src/engines/kit/index.js';
+import { ENGINES } from '../src/games/index.js';
 import { Bot, gql } from './bot.js';
 import { startService, type RunningService } from './service.js';
 

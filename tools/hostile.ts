@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { seededRandom } from '../../src/engines/kit/index.js';
+import { seededRandom } from '../src/engines/kit/index.js';
 
 export interface SeededGame {
   id: string;

@@ -1,0 +1,46 @@
+/**
+ * The referee's public entry: what the other modules (the API, the games' typed APIs,
+ * tournaments, webhooks) and the host may use of it. Its folders (core, store, application) are
+ * its own: nothing outside src/referee/ imports them (.dependency-cruiser.cjs), except code that
+ * must not load the service (the offline verifier, the record parser's worker), which uses the
+ * pure core.
+ */
+
+// The pure core: ids, hashing, errors, a game's clocks and events, tournaments' rules.
+export type { Bundle, Verdict } from './core/audit.js';
+export { hashOf, sha256Hex } from './core/canonical.js';
+export { EngineRegistry } from './core/engine-registry.js';
+export { RefereeError } from './core/errors.js';
+export { type ClockState, type ClockView, clockView, deadlineMs, type TimeControl } from './core/game/clock.js';
+export { decodeGameEvent } from './core/game/events.js';
+export type { GameStatus } from './core/game/state.js';
+export { decodeServedEvent, type ServedGameEvent } from './core/game/views.js';
+export { isGameId, isTournamentId } from './core/ids.js';
+export type { StoredEvent } from './core/stream.js';
+export type { TournamentConfigInput } from './core/tournament/config.js';
+export type { GameResultPayload, RoundSettings } from './core/tournament/events.js';
+export { boardComplete, completedRounds, historyOf, roundComplete } from './core/tournament/history.js';
+export { format as rationalText } from './core/tournament/rational.js';
+export { crosstable } from './core/tournament/standings.js';
+export { type BoardState, type RoundState, statusOf as tournamentStatusOf, type TournamentState } from './core/tournament/state.js';
+export type { Format } from './core/tournament/types.js';
+
+// The stores, and the registry of the projections' SQL writers.
+export { EventStore, type GameRow, type SeatRow } from './store/event-store.js';
+export { type ProjectionSql, ProjectionWriters } from './store/projections.js';
+export { type TournamentRow, TournamentStore } from './store/tournament-store.js';
+
+// The application: the services, the module, and the registries other modules plug into.
+export { Clock } from './application/clock.js';
+export { type MoveResult, ORGANIZER_SEAT } from './application/command-handler.js';
+export { type ConsequenceHandler, GameConsequences } from './application/consequences.js';
+export { GameDirectory, TokenDirectory, type TokenLookup, type TokenRole } from './application/directories.js';
+export { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, summaryOf } from './application/game-answer.js';
+export type { CreateGameInput } from './application/game-setup.js';
+export { type LowTimeListener, LowTimeListeners } from './application/low-time.js';
+export { RefereeMetrics } from './application/metrics.port.js';
+export { InThreadRecordParser, RecordParser } from './application/record-parser.js';
+export { RefereeModule } from './application/referee.module.js';
+export { RefereeService } from './application/referee.service.js';
+export { isCleanText, tokenHash } from './application/seat-tokens.js';
+export { type EnteredResult, type LiveTournament, type TournamentEventsAppended, TournamentService } from './application/tournament.service.js';
