@@ -5,11 +5,13 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
+import { TournamentStore } from '../store/tournament-store.js';
 import { Clock, SystemClock } from './clock.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { RefereeService } from './referee.service.js';
+import { TokenDirectory } from './seat-tokens.js';
 
 /**
  * The generic referee over PostgreSQL, with the engines the application gives it; game modules
@@ -26,6 +28,9 @@ export class RefereeModule {
       providers: [
         { provide: EngineRegistry, useFactory: () => EngineRegistry.of(options.engines) },
         { provide: EventStore, useClass: PostgresEventStore },
+        TournamentStore,
+        // The tournaments' tokens, as the games ask about them: the tournaments' store answers.
+        { provide: TokenDirectory, useExisting: TournamentStore },
         options.metrics,
         { provide: RefereeMetrics, useExisting: options.metrics },
         { provide: RecordParser, useFactory: options.recordParser ?? (() => new InThreadRecordParser()) },
@@ -34,7 +39,7 @@ export class RefereeModule {
         { provide: DEADLINE_SETTINGS, useFactory: (config: Config): DeadlineSettings => ({ pollMs: config.deadlinePollMs, sweepMs: config.deadlineSweepMs }), inject: [CONFIG] },
         RefereeService,
       ],
-      exports: [EngineRegistry, RefereeService, EventStore, options.metrics, RefereeMetrics, Clock, DeadlineStore],
+      exports: [EngineRegistry, RefereeService, EventStore, TournamentStore, options.metrics, RefereeMetrics, Clock, DeadlineStore],
     };
   }
 }

@@ -8,21 +8,25 @@ import type { GameCommand } from '../core/game/commands.js';
 import { gameDecider } from '../core/game/decider.js';
 import type { StoredEvent } from '../core/stream.js';
 import { DeadlineStore } from '../store/deadline-store.js';
-import { EventStore, type GameFilter } from '../store/event-store.js';
+import { EventStore, type GameFilter, type GameStatus } from '../store/event-store.js';
 import { Clock, SystemClock } from './clock.js';
-import { DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, UNTRACKED } from './deadlines.js';
+import { CommandGate } from './command-gate.js';
+import { DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, type DeadlineTracker, UNTRACKED } from './deadlines.js';
 import { Freshness } from './freshness.js';
 import { GameCommands, type MoveResult } from './command-handler.js';
 import { EventViews } from './event-views.js';
 import { type GameAt, type GamePage, type GamePageArgs, GameQueries } from './game-queries.js';
 import { type CreateGameInput, GameSetup, type NewGameAnswer, type PreparedGame } from './game-setup.js';
-import { isGameId, type LiveGame, LiveGames } from './live-games.js';
+import { isGameId, type LiveGame, type LiveGames, liveGames } from './live-games.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { attachedNotifier } from './notifications.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { Records } from './records.js';
-import { SeatTokens } from './seat-tokens.js';
+import { isOrganizerToken, NO_TOURNAMENTS, SeatTokens, TokenDirectory, tokenHash } from './seat-tokens.js';
 import { Slicer } from './slices.js';
+
+/** Games read a page at a time when every game of a kind is wanted (a tournament's, the ones still played). */
+const GAMES_PAGE = 500;
 
 /**
  * The referee as the API layers see it: one object that wires the application's parts (live
@@ -31,6 +35,8 @@ import { Slicer } from './slices.js';
  */
 @Injectable()
 export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+  /** Every command of this process goes through it (the tournaments' too): closed on shutdown. */
+  readonly gate = new CommandGate();
   private readonly live: LiveGames;
   private readonly freshness: Freshness;
   private unwatch: (() => Promise<void>) | null = null;
@@ -41,8 +47,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   private readonly tokens: SeatTokens;
   /** Times out the games whose deadline passed (null without a deadline store: nothing times out on its own). */
   readonly deadlines: DeadlineWorker | null;
-  /** Whether a token is the organizer's of the tournament that scheduled a game (the tournaments know their organizers). */
-  private organizes: ((gameId: string, token: string) => Promise<boolean>) | null = null;
+  private readonly tracker: DeadlineTracker;
 
   constructor(
     private readonly store: EventStore,
@@ -52,11 +57,13 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     @Optional() readonly clock: Clock = new SystemClock(),
     @Optional() @Inject(DeadlineStore) deadlineStore: DeadlineStore | null = null,
     @Optional() @Inject(DEADLINE_SETTINGS) deadlineSettings: DeadlineSettings = { pollMs: 1000, sweepMs: 60_000 },
+    /** The tournaments' participant and organizer tokens (none without tournaments). */
+    @Optional() private readonly directory: TokenDirectory = NO_TOURNAMENTS,
   ) {
     const decider = gameDecider(registry);
-    const tokens = (this.tokens = new SeatTokens(store));
+    const tokens = (this.tokens = new SeatTokens(store, directory));
     const slicer = new Slicer();
-    this.live = new LiveGames(store, registry, slicer, decider);
+    this.live = liveGames(store, registry, slicer);
     this.queries = new GameQueries(this.live, tokens, store, registry, slicer, new EventViews(store, registry, slicer));
     this.deadlines = deadlineStore
       ? new DeadlineWorker(
@@ -71,9 +78,9 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
           deadlineSettings,
         )
       : null;
-    const tracker = this.deadlines ?? UNTRACKED;
-    this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics, clock, tracker);
-    this.setup = new GameSetup(this.live, tokens, store, decider, metrics, slicer, clock, tracker);
+    const tracker = (this.tracker = this.deadlines ?? UNTRACKED);
+    this.commands = new GameCommands(this.gate, this.live, tokens, store, decider, this.queries, metrics, clock, tracker);
+    this.setup = new GameSetup(this.gate, this.live, tokens, store, decider, metrics, slicer, clock, tracker);
     this.records = new Records(registry, store, this.queries, this.setup, parser);
     this.freshness = new Freshness(this.live);
   }
@@ -96,7 +103,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     await unwatch?.();
   }
 
-  /** Emits an Appended under the game's id for every stored batch of its events. */
+  /** Tells an Appended under the game's id for every stored batch of its events; workflows react to every game's. */
   get bus() {
     return this.live.bus;
   }
@@ -130,17 +137,16 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.clockBy(gameId, token, { type: 'ResumeClock', by: 'organizer' }, () => this.commands.resumeClock(gameId, token));
   }
 
-  /** The tournaments tell which tokens organize a game (until the returned function is called). */
-  recognizeOrganizers(organizes: (gameId: string, token: string) => Promise<boolean>): () => void {
-    this.organizes = organizes;
-    return () => {
-      if (this.organizes === organizes) this.organizes = null;
-    };
-  }
-
   /** A clock command from the organizer of the game's tournament when the token is its organizer's, else from the seat the token holds. */
   private async clockBy(gameId: string, token: string | null, byOrganizer: GameCommand, bySeat: () => Promise<MoveResult>): Promise<MoveResult> {
-    return token && (await this.organizes?.(gameId, token)) ? this.commands.byOrganizer(gameId, byOrganizer) : bySeat();
+    return token && (await this.organizes(gameId, token)) ? this.commands.byOrganizer(gameId, byOrganizer) : bySeat();
+  }
+
+  /** Whether the token is the organizer's of the tournament that scheduled the game (the tournaments' directory says). */
+  private async organizes(gameId: string, token: string): Promise<boolean> {
+    if (!isOrganizerToken(token) || !isGameId(gameId)) return false;
+    const game = await this.live.get(gameId).catch(() => null);
+    return game?.tournamentId ? this.directory.organizes(game.tournamentId, tokenHash(token)) : false;
   }
 
   /** The game's clocks as of now (the injected clock's), or null for a game without a time control. */
@@ -158,18 +164,37 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.setup.tournamentGame(input);
   }
 
-  /** Tournament games once stored: held here and told to subscribers. */
+  /** Tournament games once stored: held here, told to subscribers, their deadlines tracked from the start. */
   stored(games: readonly PreparedGame[]): void {
-    for (const g of games) this.live.publish(g.game, g.steps);
+    for (const g of games) {
+      void this.live.publish(g.game, { gameId: g.game.gameId, game: g.game, steps: g.steps });
+      this.tracker.track(g.game);
+    }
   }
 
-  /** Ends a running game with an organizer's outcome; a game already over is left as it is. */
+  /** Ends a running game with an organizer's outcome; a game already over is left as it is (safe to repeat). */
   adjudicate(gameId: string, outcome: Outcome, reason: string): Promise<LiveGame> {
-    return this.live.command(() => this.commands.adjudicate(gameId, outcome, reason));
+    return this.commands.adjudicate(gameId, outcome, reason);
   }
 
-  onTournamentGameEnded(told: (game: LiveGame) => void): () => void {
-    return this.live.onTournamentGameEnded(told);
+  /** The status of every game a tournament scheduled: the games' answer to the tournaments, who do not read the games' tables. */
+  async scheduledGames(tournamentId: string): Promise<Map<string, GameStatus>> {
+    return new Map((await this.allGames({ tournamentId })).map((g) => [g.id, g.status]));
+  }
+
+  /** The tournaments with a scheduled game still being played. */
+  async tournamentsPlaying(): Promise<string[]> {
+    return [...new Set((await this.allGames({ status: 'ACTIVE', inTournament: true })).flatMap((g) => (g.tournamentId ? [g.tournamentId] : [])))];
+  }
+
+  private async allGames(filter: GameFilter): Promise<{ id: string; status: GameStatus; tournamentId: string | null }[]> {
+    const found: { id: string; status: GameStatus; tournamentId: string | null }[] = [];
+    for (let after: { createdAt: Date; id: string } | undefined; ; ) {
+      const page = await this.store.list(filter, GAMES_PAGE, after);
+      for (const g of page) found.push({ id: g.id, status: g.status, tournamentId: g.tournamentId });
+      if (page.length < GAMES_PAGE) return found;
+      after = page[page.length - 1];
+    }
   }
 
   importRecord(kind: string, text: string): Promise<NewGameAnswer> {
@@ -229,15 +254,15 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
 
   /** True once drain() began (readiness answers DRAINING). */
   get draining(): boolean {
-    return this.live.isDraining;
+    return this.gate.isDraining;
   }
 
   /** Stop taking commands and wait for the ones in flight (graceful shutdown). */
   drain(): Promise<void> {
-    return this.live.drain();
+    return this.gate.drain();
   }
 
   stats(): Record<string, number> {
-    return this.live.stats();
+    return { arbiter_live_games: this.live.size, arbiter_commands_in_flight: this.gate.commandsInFlight };
   }
 }

@@ -22,7 +22,7 @@ import { Clock, SystemClock } from './clock.js';
 import type { PreparedGame } from './game-setup.js';
 import type { LiveGame } from './live-games.js';
 import { RefereeService } from './referee.service.js';
-import { checkName, isCleanText, isOrganizerToken, newOrganizerToken, newParticipantToken, tokenHash, unwrap } from './seat-tokens.js';
+import { checkName, isCleanText, newOrganizerToken, newParticipantToken, tokenHash, unwrap } from './seat-tokens.js';
 
 /** A tournament as this process holds it: the folded stream and its row (secret seed, organizer). */
 export type LiveTournament = Folded<TournamentState> & { row: TournamentRow };
@@ -70,7 +70,6 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
   /** Emits TournamentEventsAppended under the tournament's id for every stored batch. */
   readonly bus = new EventEmitter().setMaxListeners(0);
   private stopEnded: (() => void) | null = null;
-  private stopOrganizing: (() => void) | null = null;
   private unwatch: (() => Promise<void>) | null = null;
 
   constructor(
@@ -83,9 +82,7 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.stopEnded = this.referee.onTournamentGameEnded((game) => void this.gameEnded(game));
-    // The organizer's token acts on the clocks of its tournament's games.
-    this.stopOrganizing = this.referee.recognizeOrganizers((gameId, token) => (isOrganizerToken(token) ? this.store.organizes(gameId, tokenHash(token)) : Promise.resolve(false)));
+    this.stopEnded = this.referee.bus.react((_id, { game, steps }) => (game.tournamentId && steps.some((s) => s.event.type === 'GameEnded') ? this.gameEnded(game) : undefined));
     // Another instance's appends: subscribers here hear of them (ids tell tournaments from games).
     this.unwatch = await this.games.watch({
       appended: (id) => {
@@ -100,7 +97,6 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.stopEnded?.();
-    this.stopOrganizing?.();
     await this.unwatch?.();
   }
 
@@ -406,7 +402,7 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
   async actorOf(t: LiveTournament, token: string | null): Promise<TournamentActor> {
     if (!token) throw new RefereeError('UNAUTHORIZED', "this needs the organizer's or a participant's token as a Bearer token");
     if (tokenHash(token) === t.row.organizerTokenHash) return { role: 'organizer' };
-    const p = await this.store.participantByTokenHash(tokenHash(token));
+    const p = await this.store.participant(tokenHash(token));
     if (p && p.tournamentId === t.tournamentId) return { role: 'participant', participantId: p.participantId };
     if (p) throw new RefereeError('NOT_IN_TOURNAMENT', 'this participant token belongs to another tournament');
     throw new RefereeError('UNAUTHORIZED', "this token is neither this tournament's organizer's nor one of its participants'");

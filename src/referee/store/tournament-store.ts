@@ -110,7 +110,8 @@ export class TournamentStore {
     return rows[0]?.version ?? null;
   }
 
-  async participantByTokenHash(tokenHash: string): Promise<{ tournamentId: string; participantId: string } | null> {
+  /** The participant a participant token names (by its hash). */
+  async participant(tokenHash: string): Promise<{ tournamentId: string; participantId: string } | null> {
     const row = await this.db.prisma.participant.findUnique({ where: { tokenHash }, select: { tournamentId: true, id: true } });
     return row ? { tournamentId: row.tournamentId, participantId: row.id } : null;
   }
@@ -124,9 +125,9 @@ export class TournamentStore {
     });
   }
 
-  /** Whether the token (by its hash) is the organizer's of the tournament that scheduled the game. */
-  async organizes(gameId: string, organizerTokenHash: string): Promise<boolean> {
-    const { rows } = await this.db.pool.query('SELECT 1 FROM games g JOIN tournaments t ON t.id = g.tournament_id WHERE g.id = $1 AND t.organizer_token_hash = $2', [gameId, organizerTokenHash]);
+  /** Whether the token (by its hash) is the tournament's organizer's. */
+  async organizes(tournamentId: string, organizerTokenHash: string): Promise<boolean> {
+    const { rows } = await this.db.pool.query('SELECT 1 FROM tournaments WHERE id = $1 AND organizer_token_hash = $2', [tournamentId, organizerTokenHash]);
     return rows.length > 0;
   }
 
