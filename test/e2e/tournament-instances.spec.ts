@@ -4,7 +4,7 @@ import { RefereeService } from '../../src/referee/application/referee.service.js
 import { TournamentService } from '../../src/referee/application/tournament.service.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { EventStore } from '../../src/referee/store/event-store.js';
-import { TournamentStore } from '../../src/referee/store/tournament-store.js';
+import { PostgresTournamentStore } from '../../src/referee/store/postgres-tournament-store.js';
 import { startApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -18,7 +18,7 @@ afterAll(async () => {
 /** Another server process on the same database: its own referee and tournament caches. */
 function instance(): { referee: RefereeService; tournaments: TournamentService } {
   const referee = new RefereeService(t.app.get(EventStore), t.app.get(EngineRegistry), new MetricsService());
-  const tournaments = new TournamentService(new TournamentStore(t.app.get(DatabaseService)), t.app.get(EventStore), referee, t.app.get(EngineRegistry));
+  const tournaments = new TournamentService(new PostgresTournamentStore(t.app.get(DatabaseService)), t.app.get(EventStore), referee, t.app.get(EngineRegistry));
   return { referee, tournaments };
 }
 
@@ -88,7 +88,7 @@ describe("a round's games are stored with its pairing, all or nothing", () => {
     const { tournament, organizerToken } = await a.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 1 });
     const id = tournament.tournamentId;
     for (const name of ['Ann', 'Bob', 'Cid', 'Dee']) await a.tournaments.register(id, organizerToken, { name });
-    const store = new TournamentStore(t.app.get(DatabaseService));
+    const store = new PostgresTournamentStore(t.app.get(DatabaseService));
     const before = await store.version(id);
     const existing = await a.referee.createGame({ kind: 'backgammon' });
     const events = await store.events(id);

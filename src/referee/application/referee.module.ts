@@ -5,6 +5,7 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
+import { PostgresTournamentStore } from '../store/postgres-tournament-store.js';
 import { TournamentStore } from '../store/tournament-store.js';
 import { Clock, SystemClock } from './clock.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
@@ -28,7 +29,7 @@ export class RefereeModule {
       providers: [
         { provide: EngineRegistry, useFactory: () => EngineRegistry.of(options.engines) },
         { provide: EventStore, useClass: PostgresEventStore },
-        TournamentStore,
+        { provide: TournamentStore, useClass: PostgresTournamentStore },
         // The tournaments' tokens, as the games ask about them: the tournaments' store answers.
         { provide: TokenDirectory, useExisting: TournamentStore },
         options.metrics,

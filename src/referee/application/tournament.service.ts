@@ -235,8 +235,8 @@ export class TournamentService implements OnModuleInit, OnModuleDestroy {
     if (t.finished) return t;
     const open = new Set(openGames(t).map((g) => g.gameId));
     if (open.size > 0) {
-      const finished = (await this.store.finishedGames(id)).filter((g) => open.has(g.id));
-      for (const { id: gameId } of finished) {
+      const finished = [...(await this.referee.scheduledGames(id))].filter(([gameId, status]) => status === 'FINISHED' && open.has(gameId));
+      for (const [gameId] of finished) {
         const game = await this.referee.game(gameId);
         const at = boardOfGame(t, gameId);
         if (!at || !game.outcome || at.board.results[gameId]) continue;
