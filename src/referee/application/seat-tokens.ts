@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Result } from '../../engines/kit/index.js';
 import { RefereeError } from '../core/errors.js';
 import { sha256Hex } from '../core/canonical.js';
+import { isCleanText } from '../core/text.js';
 import type { EventStore } from '../store/event-store.js';
 import { Lru } from './lru.js';
 
@@ -13,6 +14,8 @@ export const newOrganizerToken = () => `arbo_${randomBytes(24).toString('base64u
 export const isOrganizerToken = (token: string) => token.startsWith('arbo_');
 const isParticipantToken = (token: string) => token.startsWith('arbp_');
 export const tokenHash = (token: string) => sha256Hex(token);
+
+export { isCleanText };
 
 /** Tokens remembered at most (the least recently found are forgotten first and looked up again when used). */
 const MAX_REMEMBERED = 50_000;
@@ -84,18 +87,6 @@ export class SeatTokens {
 
 const MAX_NAME = 64;
 const MAX_CLIENT_SEED = 256;
-
-/**
- * What text from a client may not contain: control characters (C0, DEL, C1), lone surrogates
- * (not well-formed Unicode: PostgreSQL refuses them in text and jsonb), line and paragraph
- * separators, and the bidirectional overrides and isolates that make a name read backwards.
- */
-const UNCLEAN_TEXT = /[\p{Cc}\p{Cs}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
-
-/** Whether `text` is well-formed Unicode without control or bidirectional-override characters. */
-export function isCleanText(text: string): boolean {
-  return !UNCLEAN_TEXT.test(text);
-}
 
 /** A seat's display name: empty means none. */
 export function checkName(name: string | null | undefined): string | null {
