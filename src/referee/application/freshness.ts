@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { AppendWatcher } from '../store/event-store.js';
+import type { AppendWatcher, EventStore } from '../store/event-store.js';
 import type { HeldStreams } from './held-streams.js';
 
 /** While appends may go untold, stored versions are compared this often. */
@@ -17,6 +17,7 @@ export class Freshness implements AppendWatcher {
   private sweeping: Promise<void> | null = null;
   /** Whether the last sweep failed: a database that stays away is said once, not every sweep. */
   private failing = false;
+  private unwatch: (() => Promise<void>) | null = null;
 
   constructor(private readonly live: Pick<HeldStreams<never, unknown>, 'catchUp' | 'sweep'>) {}
 
@@ -29,11 +30,24 @@ export class Freshness implements AppendWatcher {
   }
 
   restored(): void {
-    this.stop();
+    this.stopSweeping();
     void this.sweep();
   }
 
-  stop(): void {
+  /** Listens to the store's appends, by every instance, from now on. */
+  async watch(store: Pick<EventStore, 'watch'>): Promise<void> {
+    this.unwatch ??= await store.watch(this);
+  }
+
+  /** Listens no more. */
+  async stop(): Promise<void> {
+    this.stopSweeping();
+    const unwatch = this.unwatch;
+    this.unwatch = null;
+    await unwatch?.();
+  }
+
+  private stopSweeping(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { RefereeError } from '../core/errors.js';
 import { type StreamHead, StreamError } from '../core/stream.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -8,12 +9,14 @@ import { StreamBus } from './stream-bus.js';
 export interface StreamSource<S extends StreamHead, B> {
   /** The aggregate's name in messages: "game", "tournament". */
   readonly name: string;
+  /** The query that says where a stream fails its check, if there is one. */
+  readonly verifier?: string;
   /** Whether `id` can name one of its streams (anything else is NOT_FOUND without a read). */
   isId(id: string): boolean;
   idOf(state: S): string;
   /** Whether nothing more can be appended to the stream (a finished game or tournament). */
   isOver(state: S): boolean;
-  /** The stream read from the store and folded, every hash checked (NOT_FOUND, INTEGRITY_ERROR). */
+  /** The stream read from the store and folded, every hash checked: NOT_FOUND, or a StreamError where it fails. */
   load(id: string): Promise<S>;
   /**
    * The held stream folded on with the events stored after it, and the batch that tells them;
@@ -46,6 +49,7 @@ export interface HeldLimits {
  * stored.
  */
 export class HeldStreams<S extends StreamHead, B> {
+  private readonly logger = new Logger('Referee');
   readonly lock = new KeyedLock();
   readonly bus = new StreamBus<B>();
   private readonly running: Lru<S>;
@@ -80,7 +84,7 @@ export class HeldStreams<S extends StreamHead, B> {
       const followed = stored === null ? null : await this.follow(held);
       if (followed) return this.keep(followed.state);
     }
-    return this.keep(await this.source.load(id));
+    return this.keep(await this.load(id));
   }
 
   /** Whether the stream is held and served without asking the store (a refusal made from it is confirmed first). */
@@ -158,6 +162,18 @@ export class HeldStreams<S extends StreamHead, B> {
   publish(state: S, batch: B): Promise<void> {
     this.remember(state);
     return this.bus.publish(this.source.idOf(state), batch);
+  }
+
+  /** The stream as stored; one that fails its check is refused (INTEGRITY_ERROR), and said in the log. */
+  private async load(id: string): Promise<S> {
+    try {
+      return await this.source.load(id);
+    } catch (err) {
+      if (!(err instanceof StreamError)) throw err;
+      const { name, verifier } = this.source;
+      this.logger.error(`${name} ${id} failed its integrity check: ${err.message}`);
+      throw new RefereeError('INTEGRITY_ERROR', `this ${name}'s stored history failed verification at event ${err.seq}${verifier ? `; see ${verifier}` : ''}`);
+    }
   }
 
   private cached(id: string): S | undefined {

@@ -1,11 +1,10 @@
-import { Logger } from '@nestjs/common';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
 import type { Decision } from '../core/game/commands.js';
 import { foldGameInSlices } from '../core/game/fold.js';
 import { type GameState, type GameStatus, statusOf } from '../core/game/state.js';
 import { headProblem } from '../core/audit.js';
-import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent, StreamError } from '../core/stream.js';
+import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } from '../core/stream.js';
 import type { EventStore, SeatRow } from '../store/event-store.js';
 import { HeldStreams, type StreamSource } from './held-streams.js';
 import type { Slicer } from './slices.js';
@@ -55,7 +54,7 @@ export function liveGames(store: EventStore, registry: EngineRegistry, slicer: S
 /** How a game's stream is read and folded: every hash checked, long streams a slice at a time. */
 class GameStreams implements StreamSource<LiveGame, Appended> {
   readonly name = 'game';
-  private readonly logger = new Logger('Referee');
+  readonly verifier = 'verifyGame';
 
   constructor(
     private readonly store: EventStore,
@@ -63,40 +62,22 @@ class GameStreams implements StreamSource<LiveGame, Appended> {
     private readonly slicer: Slicer,
   ) {}
 
-  isId(id: string): boolean {
-    return isGameId(id);
-  }
-
-  idOf(game: LiveGame): string {
-    return game.gameId;
-  }
-
-  isOver(game: LiveGame): boolean {
-    return game.ended;
-  }
+  readonly isId = isGameId;
+  readonly idOf = (game: LiveGame) => game.gameId;
+  readonly isOver = (game: LiveGame) => game.ended;
+  readonly moved = (game: LiveGame): Appended => ({ gameId: game.gameId, game, steps: [] });
 
   versions(ids: readonly string[]): Promise<Map<string, number>> {
     return this.store.versions(ids);
-  }
-
-  moved(game: LiveGame): Appended {
-    return { gameId: game.gameId, game, steps: [] };
   }
 
   async load(gameId: string): Promise<LiveGame> {
     const row = await this.store.game(gameId);
     if (!row) throw new RefereeError('NOT_FOUND', `no game with id ${gameId}`);
     const events = await this.store.events(gameId);
-    let folded: Folded<GameState>;
-    try {
-      folded = await this.slicer.run(foldGameInSlices(this.registry, gameId, events, row.serverSeed, { checkHashes: true }));
-      const cut = headProblem(folded, { version: row.version, hash: row.headHash, status: row.status });
-      if (cut) throw cut;
-    } catch (err) {
-      if (!(err instanceof StreamError)) throw err;
-      this.logger.error(`game ${gameId} failed its integrity check: ${err.message}`);
-      throw new RefereeError('INTEGRITY_ERROR', `this game's stored history failed verification at event ${err.seq}; see verifyGame`);
-    }
+    const folded = await this.slicer.run(foldGameInSlices(this.registry, gameId, events, row.serverSeed, { checkHashes: true }));
+    const cut = headProblem(folded, { version: row.version, hash: row.headHash, status: row.status });
+    if (cut) throw cut;
     return {
       ...folded,
       status: statusOf(folded),

@@ -39,7 +39,6 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   readonly gate = new CommandGate();
   private readonly live: LiveGames;
   private readonly freshness: Freshness;
-  private unwatch: (() => Promise<void>) | null = null;
   private readonly commands: GameCommands;
   private readonly setup: GameSetup;
   private readonly queries: GameQueries;
@@ -87,7 +86,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
 
   /** Keeps held games fresh with the appends of every instance on the database (see Freshness). */
   async onModuleInit(): Promise<void> {
-    this.unwatch ??= await this.store.watch(this.freshness);
+    await this.freshness.watch(this.store);
   }
 
   /** Starts the deadline worker once every module is ready: the webhooks' notifier is attached, so warnings due at start-up are told. */
@@ -97,10 +96,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
 
   async onModuleDestroy(): Promise<void> {
     await this.deadlines?.stop();
-    this.freshness.stop();
-    const unwatch = this.unwatch;
-    this.unwatch = null;
-    await unwatch?.();
+    await this.freshness.stop();
   }
 
   /** Tells an Appended under the game's id for every stored batch of its events; workflows react to every game's. */

@@ -58,7 +58,6 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   private readonly path: Path;
   private readonly workflows: TournamentWorkflows;
   private readonly freshness: Freshness;
-  private unwatch: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly store: TournamentStore,
@@ -77,7 +76,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   /** Tells subscribers here of every instance's appends, and starts the workflows. */
   async onModuleInit(): Promise<void> {
     this.workflows.start();
-    this.unwatch ??= await this.games.watch(this.freshness);
+    await this.freshness.watch(this.games);
   }
 
   /** Takes the steps a stopped process left undone, in the background. */
@@ -87,10 +86,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
 
   async onModuleDestroy(): Promise<void> {
     await this.workflows.stop();
-    this.freshness.stop();
-    const unwatch = this.unwatch;
-    this.unwatch = null;
-    await unwatch?.();
+    await this.freshness.stop();
   }
 
   /** Emits TournamentEventsAppended under the tournament's id for every stored batch. */
