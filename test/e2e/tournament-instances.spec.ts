@@ -1,11 +1,7 @@
 import { DatabaseService } from '../../src/database/database.service.js';
-import { MetricsService } from '../../src/ops/metrics.service.js';
-import { RefereeService } from '../../src/referee/application/referee.service.js';
-import { TournamentService } from '../../src/referee/application/tournament.service.js';
-import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
-import { EventStore } from '../../src/referee/store/event-store.js';
 import { PostgresTournamentStore } from '../../src/referee/store/postgres-tournament-store.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { anotherInstance } from '../support/instances.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,16 +11,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-/**
- * Another server process on the same database: its own referee and tournament caches. Its
- * workflows are not started: each test takes their steps by hand, on the instances it chooses.
- */
-function instance(): { referee: RefereeService; tournaments: TournamentService } {
-  const tournamentStore = new PostgresTournamentStore(t.app.get(DatabaseService));
-  const referee = new RefereeService(t.app.get(EventStore), t.app.get(EngineRegistry), new MetricsService(), undefined, undefined, undefined, undefined, tournamentStore);
-  const tournaments = new TournamentService(tournamentStore, t.app.get(EventStore), referee, t.app.get(EngineRegistry));
-  return { referee, tournaments };
-}
+const instance = () => anotherInstance(t.app);
 
 describe('tournaments with several instances on one database', () => {
   it("stores a refereed game's result exactly once when every instance records it at the same time", async () => {

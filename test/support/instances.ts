@@ -1,0 +1,26 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DatabaseService } from '../../src/database/database.service.js';
+import { MetricsService } from '../../src/ops/metrics.service.js';
+import { RefereeService } from '../../src/referee/application/referee.service.js';
+import { TournamentService } from '../../src/referee/application/tournament.service.js';
+import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
+import { EventStore } from '../../src/referee/store/event-store.js';
+import { PostgresTournamentStore } from '../../src/referee/store/postgres-tournament-store.js';
+
+export interface Instance {
+  referee: RefereeService;
+  tournaments: TournamentService;
+}
+
+/**
+ * Another server process on the app's database: its own referee and tournament caches, over the
+ * same stores. Its workflows are not started: a test takes their steps by hand where it wants
+ * them (or never, as a process that stopped before taking them).
+ */
+export function anotherInstance(app: NestFastifyApplication): Instance {
+  const registry = app.get(EngineRegistry);
+  const tournamentStore = new PostgresTournamentStore(app.get(DatabaseService));
+  const referee = new RefereeService(app.get(EventStore), registry, new MetricsService(), undefined, undefined, undefined, undefined, tournamentStore);
+  const tournaments = new TournamentService(tournamentStore, app.get(EventStore), referee, registry);
+  return { referee, tournaments };
+}
