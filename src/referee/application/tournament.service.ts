@@ -40,8 +40,8 @@ export type { EnteredResult, LiveTournament, TournamentEventsAppended };
 export { isTournamentId };
 
 const COMMAND_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
-/** The referee's own commands (a refereed game's result) are the organizer's in the tournament's stream. */
-const REFEREE: TournamentActor = { role: 'organizer' };
+/** The organizer: the creator of a tournament, and the actor of the referee's own commands in it (a refereed game's result). */
+const ORGANIZER: TournamentActor = { role: 'organizer' };
 
 type Path = StreamCommands<LiveTournament, TournamentEventsAppended, TournamentStep, AdvancedTournament, void>;
 
@@ -100,13 +100,13 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return this.referee.gate.run(async () => {
       const id = `t-${randomBytes(9).toString('base64url')}`;
       const seed = randomBytes(32).toString('hex');
-      const decided = unwrap(decideTournament({ type: 'CreateTournament', tournamentId: id, config: input }, null, this.decideCtx(seed, REFEREE), { registry: this.registry }));
+      const decided = unwrap(decideTournament({ type: 'CreateTournament', tournamentId: id, config: input }, null, this.decideCtx(seed, ORGANIZER), { registry: this.registry }));
       const organizerToken = newOrganizerToken();
       // createdAt stands for the row's stamp until the row is read again.
       const { tournament, events } = founded(decided, seed, tokenHash(organizerToken), this.clock.now());
       await this.store.create(tournament.row, events);
       this.held.remember(tournament);
-      this.logger.log(`tournament ${id} created (${input.kind}, ${tournament.config.format})`);
+      this.logger.log(`tournament ${id} created (${tournament.config.kind}, ${tournament.config.format})`);
       return { tournament, organizerToken };
     });
   }
@@ -176,7 +176,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
         const at = boardOfGame(t, gameId)!;
         const scheduled = at.board.games.find((g) => g.gameId === gameId)!;
         const result = resultFromOutcome(t.config, { round: at.round.round, board: at.board.board, game: scheduled }, outcome!, { seq: game.version, hash: game.lastHash });
-        return this.step(t, REFEREE, `game:${gameId}`, { type: 'RecordResult', result, correction: false });
+        return this.step(t, ORGANIZER, `game:${gameId}`, { type: 'RecordResult', result, correction: false });
       },
       accepted: ({ next }) => {
         this.logger.log(`tournament ${next.tournamentId}: game ${gameId}'s result recorded`);
