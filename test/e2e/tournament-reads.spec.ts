@@ -2,18 +2,22 @@ import pg from 'pg';
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/app.js';
 import { anotherInstance } from '../support/instances.js';
+import { ownStorage } from '../support/own-database.js';
 
 /**
  * Reads of a tournament only read: Query.tournament, GET /api/tournaments/:id and its bundle
  * issue no INSERT, UPDATE or DELETE, even while a scheduled game has ended and its result is not
  * recorded yet (the workflows record it, or the next command that needs it). Every statement
- * the service sends is seen through pg's client, on PGlite and PostgreSQL alike.
+ * the service sends is seen through pg's client, on PGlite and PostgreSQL alike. On a database
+ * of its own: another suite's service starting meanwhile would catch the result up.
  */
 const statements: { text: string; values: string }[] = [];
 const query = pg.Client.prototype.query;
 
+let storage: Awaited<ReturnType<typeof ownStorage>>;
 let t: TestApp;
 beforeAll(async () => {
+  storage = await ownStorage('tournament-reads');
   // Installed before the service connects: its clients forward every statement through it.
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [first, second] = args as [string | { text?: string; values?: unknown }, unknown];
@@ -22,11 +26,12 @@ beforeAll(async () => {
     statements.push({ text, values: Array.isArray(values) ? JSON.stringify(values) : '' });
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
-  t = await startApp();
+  t = await startApp(storage.settings);
 }, 120_000);
 afterAll(async () => {
   await t?.close();
   pg.Client.prototype.query = query;
+  await storage?.drop();
 }, 120_000);
 
 const WRITE = /\b(INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM)\b/i;
