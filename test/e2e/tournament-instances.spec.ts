@@ -1,7 +1,7 @@
 import { DatabaseService } from '../../src/database/database.service.js';
 import { PostgresTournamentStore } from '../../src/referee/store/postgres-tournament-store.js';
 import { startApp, type TestApp } from '../support/app.js';
-import { anotherInstance } from '../support/instances.js';
+import { anotherInstance, swissOfTwo } from '../support/instances.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,17 +16,9 @@ const instance = () => anotherInstance(t.app);
 describe('tournaments with several instances on one database', () => {
   it("stores a refereed game's result exactly once when every instance records it at the same time", async () => {
     const [a, b, c] = [instance(), instance(), instance()];
-    const { tournament, organizerToken } = await a.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 1 });
-    const id = tournament.tournamentId;
-    const tokens = new Map<string, string>();
-    for (const name of ['Ann', 'Bob']) {
-      const r = await a.tournaments.register(id, organizerToken, { name });
-      tokens.set(r.participantId, r.participantToken);
-    }
-    const paired = await b.tournaments.pairRound(id, organizerToken, 1);
-    const [game] = paired.rounds[0].boards[0].games;
+    const { id, game, loser } = await swissOfTwo(a, { kind: 'backgammon', ruleset: { matchLength: 1 } }, b);
     // Seat 0 concedes on yet another instance: the game ends there.
-    const conceded = await c.referee.resign(game.gameId, tokens.get(game.seats[0])!, 'concede');
+    const conceded = await c.referee.resign(game.gameId, loser, 'concede');
     expect(conceded.accepted).toBe(true);
     const ended = await c.referee.game(game.gameId);
     const settled = await Promise.all([a, b, c, a, b].map((i) => i.tournaments.recordGameResult(ended)));

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/app.js';
-import { anotherInstance } from '../support/instances.js';
+import { anotherInstance, swissOfTwo } from '../support/instances.js';
 import { ownStorage } from '../support/own-database.js';
 
 /**
@@ -49,15 +49,8 @@ describe('reads of a tournament', () => {
   it('issue no INSERT or UPDATE, even with a game ended whose result is not recorded yet; the next command records it', async () => {
     // A process whose workflows never run schedules the game, and the game ends there.
     const other = anotherInstance(t.app);
-    const { tournament, organizerToken } = await other.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 1 });
-    const id = tournament.tournamentId;
-    const tokens = new Map<string, string>();
-    for (const name of ['Ann', 'Bob']) {
-      const r = await other.tournaments.register(id, organizerToken, { name });
-      tokens.set(r.participantId, r.participantToken);
-    }
-    const [game] = (await other.tournaments.pairRound(id, organizerToken, 1)).rounds[0].boards[0].games;
-    expect(await other.referee.resign(game.gameId, tokens.get(game.seats[0])!, 'concede')).toMatchObject({ accepted: true, status: 'FINISHED' });
+    const { id, organizerToken, game, loser } = await swissOfTwo(other, { kind: 'backgammon', ruleset: { matchLength: 1 } });
+    expect(await other.referee.resign(game.gameId, loser, 'concede')).toMatchObject({ accepted: true, status: 'FINISHED' });
 
     const before = statements.length;
     const read = await t.gql(TOURNAMENT, { id });

@@ -8,6 +8,7 @@ import { AppendConflict } from '../../src/referee/store/event-store.js';
 import { MemoryEventStore } from '../../src/referee/store/memory-event-store.js';
 import { MemoryTournamentStore } from '../../src/referee/store/memory-tournament-store.js';
 import { duelEngine } from '../support/duel-engine.js';
+import { type Instance, swissOfTwo } from '../support/instances.js';
 
 /**
  * Tournament commands through the application over the in-memory stores: the one command path
@@ -19,7 +20,6 @@ const metrics: RefereeMetrics = { inc: () => {}, observe: () => {} };
 beforeAll(() => Logger.overrideLogger(false));
 
 type Stores = { games: MemoryEventStore; tournaments: MemoryTournamentStore };
-type Instance = { referee: RefereeService; tournaments: TournamentService };
 
 function stores(): Stores {
   const games = new MemoryEventStore();
@@ -34,19 +34,10 @@ async function instance(s: Stores, workflows = true): Promise<Instance> {
   return { referee, tournaments };
 }
 
-/** A one-round Swiss of two, paired: its one game is being played. */
+/** A one-round Swiss of two duel players, paired: its one game is being played; `concede` ends it on an instance. */
 async function pairedSwiss(i: Instance) {
-  const { tournament, organizerToken } = await i.tournaments.create({ kind: 'duel', format: 'swiss', rounds: 1 });
-  const id = tournament.tournamentId;
-  const tokens = new Map<string, string>();
-  for (const name of ['Ann', 'Bob']) {
-    const r = await i.tournaments.register(id, organizerToken, { name });
-    tokens.set(r.participantId, r.participantToken);
-  }
-  const [game] = (await i.tournaments.pairRound(id, organizerToken, 1)).rounds[0].boards[0].games;
-  /** Seat 0 concedes, with its participant's token. */
-  const concede = (on: Instance) => on.referee.resign(game.gameId, tokens.get(game.seats[0])!, 'concede');
-  return { id, organizerToken, game, concede };
+  const t = await swissOfTwo(i, { kind: 'duel' });
+  return { ...t, concede: (on: Instance) => on.referee.resign(t.game.gameId, t.loser, 'concede') };
 }
 
 const results = async (s: Stores, id: string) => (await s.tournaments.events(id)).filter((e) => e.type === 'ResultRecorded');

@@ -24,3 +24,16 @@ export function anotherInstance(app: NestFastifyApplication): Instance {
   const tournaments = new TournamentService(tournamentStore, app.get(EventStore), referee, registry);
   return { referee, tournaments };
 }
+
+/** A one-round Swiss of two, created and filled on `on`, paired on `pairOn`: its one game is being played; `loser` is the token of the seat that concedes in the tests. */
+export async function swissOfTwo(on: Pick<Instance, 'tournaments'>, game: { kind: string; ruleset?: unknown }, pairOn: Pick<Instance, 'tournaments'> = on) {
+  const { tournament, organizerToken } = await on.tournaments.create({ ...game, format: 'swiss', rounds: 1 });
+  const id = tournament.tournamentId;
+  const tokens = new Map<string, string>();
+  for (const name of ['Ann', 'Bob']) {
+    const r = await on.tournaments.register(id, organizerToken, { name });
+    tokens.set(r.participantId, r.participantToken);
+  }
+  const [scheduled] = (await pairOn.tournaments.pairRound(id, organizerToken, 1)).rounds[0].boards[0].games;
+  return { id, organizerToken, game: scheduled, loser: tokens.get(scheduled.seats[0])! };
+}
