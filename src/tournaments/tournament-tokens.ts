@@ -20,7 +20,7 @@ export class TournamentTokens implements TokenLookup, OnModuleInit, OnModuleDest
   }
 
   async roleOf(tokenHash: string): Promise<TokenRole | null> {
-    const participant = await this.store.participantByTokenHash(tokenHash);
+    const participant = await this.store.participant(tokenHash);
     if (participant) return { role: 'participant', ...participant };
     const tournamentId = await this.store.organizedBy(tokenHash);
     return tournamentId === null ? null : { role: 'organizer', tournamentId };

@@ -1,16 +1,16 @@
 import { Module } from '@nestjs/common';
-import { TournamentService, TournamentStore } from '../referee/index.js';
+import { TournamentService } from '../referee/index.js';
 import { TournamentTokens } from './tournament-tokens.js';
 import { TournamentsController } from './tournaments.controller.js';
 import { TournamentGameResolver, TournamentsResolver } from './tournaments.resolver.js';
 
 /**
- * Tournaments over the referee: their store and service, their tokens in the token directory,
- * the GraphQL API and the REST export routes. DatabaseService and the referee come from their
+ * Tournaments over the referee: their service, their tokens in the token directory, the GraphQL
+ * API and the REST export routes. Their store, DatabaseService and the referee come from the
  * global modules.
  */
 @Module({
-  providers: [TournamentStore, TournamentService, TournamentTokens, TournamentsResolver, TournamentGameResolver],
+  providers: [TournamentService, TournamentTokens, TournamentsResolver, TournamentGameResolver],
   controllers: [TournamentsController],
 })
 export class TournamentsModule {}

@@ -1,11 +1,7 @@
 import { DatabaseService } from '../../src/database/database.service.js';
-import { MetricsService } from '../../src/ops/metrics.service.js';
-import { RefereeService } from '../../src/referee/application/referee.service.js';
-import { TournamentService } from '../../src/referee/application/tournament.service.js';
-import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
-import { EventStore } from '../../src/referee/store/event-store.js';
-import { TournamentStore } from '../../src/referee/store/tournament-store.js';
+import { PostgresTournamentStore } from '../../src/referee/store/postgres-tournament-store.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { anotherInstance, swissOfTwo } from '../support/instances.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,29 +11,17 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Another server process on the same database: its own referee and tournament caches. */
-function instance(): { referee: RefereeService; tournaments: TournamentService } {
-  const referee = new RefereeService(t.app.get(EventStore), t.app.get(EngineRegistry), new MetricsService());
-  const tournaments = new TournamentService(new TournamentStore(t.app.get(DatabaseService)), t.app.get(EventStore), referee, t.app.get(EngineRegistry));
-  return { referee, tournaments };
-}
+const instance = () => anotherInstance(t.app);
 
 describe('tournaments with several instances on one database', () => {
-  it("stores a refereed game's result exactly once when every instance settles it at the same time", async () => {
+  it("stores a refereed game's result exactly once when every instance records it at the same time", async () => {
     const [a, b, c] = [instance(), instance(), instance()];
-    const { tournament, organizerToken } = await a.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 1 });
-    const id = tournament.tournamentId;
-    const tokens = new Map<string, string>();
-    for (const name of ['Ann', 'Bob']) {
-      const r = await a.tournaments.register(id, organizerToken, { name });
-      tokens.set(r.participantId, r.participantToken);
-    }
-    const paired = await b.tournaments.pairRound(id, organizerToken, 1);
-    const [game] = paired.rounds[0].boards[0].games;
+    const { id, game, loser } = await swissOfTwo(a, { kind: 'backgammon', ruleset: { matchLength: 1 } }, b);
     // Seat 0 concedes on yet another instance: the game ends there.
-    const conceded = await c.referee.resign(game.gameId, tokens.get(game.seats[0])!, 'concede');
+    const conceded = await c.referee.resign(game.gameId, loser, 'concede');
     expect(conceded.accepted).toBe(true);
-    const settled = await Promise.all([a, b, c, a, b].map((i) => i.tournaments.settle(id)));
+    const ended = await c.referee.game(game.gameId);
+    const settled = await Promise.all([a, b, c, a, b].map((i) => i.tournaments.recordGameResult(ended)));
     const events = await a.tournaments.events(id);
     expect(events.filter((e) => e.type === 'ResultRecorded')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'TournamentFinished')).toHaveLength(1);
@@ -58,7 +42,7 @@ describe('tournaments with several instances on one database', () => {
     }
     const paired = await a.tournaments.pairRound(id, organizerToken, 1);
     const [game] = paired.rounds[0].boards[0].games;
-    // The game ends on one instance; no instance has told the tournament yet when the organizer withdraws the loser on another.
+    // The game ends on one instance, whose workflow has not told the tournament yet when the organizer withdraws the loser on another.
     expect((await c.referee.resign(game.gameId, tokens.get(game.seats[0])!, 'concede')).accepted).toBe(true);
     const withdrawn = await b.tournaments.withdraw(id, organizerToken, game.seats[0], 'left the event');
     const result = withdrawn.rounds[0].boards[0].results[game.gameId];
@@ -88,7 +72,7 @@ describe("a round's games are stored with its pairing, all or nothing", () => {
     const { tournament, organizerToken } = await a.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 1 });
     const id = tournament.tournamentId;
     for (const name of ['Ann', 'Bob', 'Cid', 'Dee']) await a.tournaments.register(id, organizerToken, { name });
-    const store = new TournamentStore(t.app.get(DatabaseService));
+    const store = new PostgresTournamentStore(t.app.get(DatabaseService));
     const before = await store.version(id);
     const existing = await a.referee.createGame({ kind: 'backgammon' });
     const events = await store.events(id);

@@ -1,17 +1,19 @@
-import type { Outcome, Viewer } from '../../engines/kit/index.js';
+import { ok, type Outcome, type Result, type Viewer } from '../../engines/kit/index.js';
 import { hashOf } from '../core/canonical.js';
 import { RefereeError } from '../core/errors.js';
 import type { Decision, GameCommand, GameDecider } from '../core/game/commands.js';
 import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
-import { AppendConflict, type EventStore } from '../store/event-store.js';
+import type { EventStore, SeatClaim } from '../store/event-store.js';
 import type { Clock } from './clock.js';
+import type { CommandGate } from './command-gate.js';
 import type { Consequences } from './consequences.js';
 import { type GameSnapshot, snapshotOf } from './game-answer.js';
 import type { GameQueries } from './game-queries.js';
-import type { LiveGame, LiveGames, Step } from './live-games.js';
+import { advanceGame, type Appended, type LiveGame, type LiveGames, type Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
-import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash, unwrap } from './seat-tokens.js';
+import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash } from './seat-tokens.js';
+import { type Advanced, StreamCommands, type StreamWriter } from './stream-commands.js';
 
 export interface Accepted {
   accepted: true;
@@ -37,26 +39,65 @@ const MOVE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 export const ORGANIZER_SEAT = -1;
 const head = (g: LiveGame) => ({ status: g.status, version: g.version, hash: g.lastHash, result: g.outcome });
 
+/** A game's decision, with the seat it claims (a join). */
+interface GameStep {
+  decision: Decision;
+  claim: SeatClaim | null;
+}
+type AdvancedGame = Advanced<LiveGame, Appended> & { steps: Step[] };
+
 /**
- * Commands on a running game: gate → lock → load → decide → append at the expected version →
- * publish. Nothing is acknowledged before it is stored. A refusal made from a cached state is
- * confirmed against the stored version, and a lost race is decided once more on fresh state.
+ * The game's part of the command path: a decision chained after the game, its events stored in
+ * one statement with the rows they imply (the registered consequences: webhook messages, the
+ * game's deadline row), a join's with its seat claimed.
+ */
+class GameWriter implements StreamWriter<LiveGame, GameStep, AdvancedGame> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly consequences: Consequences<LiveGame>,
+    private readonly follows: (type: string) => boolean,
+  ) {}
+
+  advance(game: LiveGame, { decision, claim }: GameStep): AdvancedGame {
+    const rows = claim ? { ...game, seats: game.seats.map((s) => (s.index === claim.index ? claim : s)) } : game;
+    const { game: next, events, steps } = advanceGame(game, rows, decision, this.follows);
+    return { next, events, steps, batch: { gameId: next.gameId, game: next, steps } };
+  }
+
+  append(before: LiveGame, { next, events }: AdvancedGame, { claim }: GameStep): Promise<void> {
+    return this.consequences.appendWith(before, next, events, (rows) =>
+      claim ? this.store.join(before.gameId, events, head(next), claim, rows) : this.store.append(before.gameId, events, head(next), rows),
+    );
+  }
+}
+
+/**
+ * Commands on a running game, each through the command path (StreamCommands): moves, joins,
+ * clock commands, an organizer's adjudication, a timeout. Rule and input problems of a move are
+ * typed answers, never errors.
  */
 export class GameCommands {
+  private readonly path: StreamCommands<LiveGame, Appended, GameStep, AdvancedGame>;
+
   constructor(
-    private readonly live: LiveGames,
+    private readonly gate: CommandGate,
+    live: LiveGames,
     private readonly tokens: SeatTokens,
-    private readonly store: EventStore,
+    store: EventStore,
     private readonly decider: GameDecider,
     private readonly queries: GameQueries,
     private readonly metrics: RefereeMetrics,
     private readonly clock: Clock,
-    private readonly consequences: Consequences<LiveGame>,
-  ) {}
+    consequences: Consequences<LiveGame>,
+  ) {
+    const writer = new GameWriter(store, consequences, decider.follows);
+    this.path = new StreamCommands(gate, live, writer, 'another move or command was stored first; read the game again and decide anew');
+  }
 
-  /** Every decision's time: the injected clock's. */
-  private now(): string {
-    return this.clock.now().toISOString();
+  /** The decider's answer to `command` on the game, at the injected clock's time. */
+  private decide(command: GameCommand, game: LiveGame): Result<GameStep> {
+    const decided = this.decider.decide(command, game, { now: this.clock.now().toISOString(), serverSeed: game.serverSeed, supplied: game.supplied });
+    return decided.ok ? ok({ decision: decided.value, claim: null }) : decided;
   }
 
   /** A seat's move (an action, or conceding the whole game). Always a typed answer for rule or input problems. */
@@ -75,7 +116,7 @@ export class GameCommands {
       return { accepted: false, code, message, version };
     };
     try {
-      return await this.live.command(async () => {
+      return await this.gate.run(async () => {
         if (typeof moveId !== 'string' || !MOVE_ID.test(moveId)) return reject('INVALID_INPUT', 'moveId must be 1-128 characters: letters, digits, _ . : -');
         const expected = expectedVersion ?? null;
         if (expected !== null && (!Number.isInteger(expected) || expected < 0)) return reject('INVALID_INPUT', 'expectedVersion must be a whole number');
@@ -87,27 +128,25 @@ export class GameCommands {
           body.kind === 'resign'
             ? { type: 'Resign', seat, moveId, bodyHash, expectedVersion: expected }
             : { type: 'TakeAction', seat, moveId, bodyHash, action: body.action, expectedVersion: expected };
-        return this.live.withLock(gameId, () =>
-          this.decideAndStore(gameId, command, {
-            answered: async (game) => {
-              kind = game.kind;
-              const previous = game.commands.get(moveId);
-              if (!previous) return null;
-              // A retry is answered only to the seat that made the move, with the same body.
-              if (previous.actor !== seat) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used in this game; choose another`, game.version);
-              if (previous.bodyHash !== bodyHash) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used for a different move`, game.version);
-              const events = await this.queries.servedEvents(game, previous.fromSeq - 1, seat, previous.toSeq);
-              return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: game.outcome, game: snapshotOf(game) };
-            },
-            rejected: reject,
-            accepted: (next, steps) => {
-              this.metrics.inc('arbiter_moves_accepted_total', { kind });
-              this.metrics.observe('arbiter_move_duration_seconds', { kind }, (performance.now() - started) / 1000);
-              const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, seat));
-              return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome, game: snapshotOf(next) };
-            },
-          }),
-        );
+        return this.path.execute<MoveResult>(gameId, {
+          replay: async (game) => {
+            kind = game.kind;
+            const previous = game.commands.get(moveId);
+            if (!previous) return null;
+            // A retry is answered only to the seat that made the move, with the same body.
+            if (previous.actor !== seat) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used in this game; choose another`, game.version);
+            if (previous.bodyHash !== bodyHash) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used for a different move`, game.version);
+            const events = await this.queries.servedEvents(game, previous.fromSeq - 1, seat, previous.toSeq);
+            return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: game.outcome, game: snapshotOf(game) };
+          },
+          decide: (game) => this.decide(command, game),
+          refused: (code, message, game) => reject(code, message, game.version),
+          accepted: ({ next, steps }) => {
+            this.metrics.inc('arbiter_moves_accepted_total', { kind });
+            this.metrics.observe('arbiter_move_duration_seconds', { kind }, (performance.now() - started) / 1000);
+            return answer(next, steps, seat, seat);
+          },
+        });
       });
     } catch (err) {
       if (err instanceof RefereeError) return reject(err.code, err.message);
@@ -120,18 +159,10 @@ export class GameCommands {
    * forfeit). A game already over is left as it is: this is safe to repeat.
    */
   adjudicate(gameId: string, outcome: Outcome, reason: string): Promise<LiveGame> {
-    return this.live.withLock(gameId, async () => {
-      for (let attempt = 1; ; attempt++) {
-        const game = await this.live.get(gameId);
-        if (game.ended) return game;
-        const decided = unwrap(this.decider.decide({ type: 'Adjudicate', outcome, reason }, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied }));
-        try {
-          return (await this.stored(game, decided)).next;
-        } catch (err) {
-          if (err instanceof AppendConflict && attempt === 1) continue;
-          throw err;
-        }
-      }
+    return this.path.run(gameId, {
+      replay: (game) => (game.ended ? game : null),
+      decide: (game) => this.decide({ type: 'Adjudicate', outcome, reason }, game),
+      accepted: ({ next }) => next,
     });
   }
 
@@ -174,18 +205,14 @@ export class GameCommands {
   /** A clock command, as `move` runs a move, but without a move id: each is decided against the game as stored. Refusals are typed answers. */
   private clockCommand(gameId: string, actor: () => Promise<{ seat: number; viewer: Viewer; command: GameCommand }>): Promise<MoveResult> {
     const reject = (code: string, message: string, version: number | null = null): Rejected => ({ accepted: false, code, message, version });
-    return this.live
-      .command(async () => {
+    return this.gate
+      .run(async () => {
         const { seat, viewer, command } = await actor();
-        return this.live.withLock(gameId, () =>
-          this.decideAndStore(gameId, command, {
-            rejected: reject,
-            accepted: (next, steps) => {
-              const served = steps.map((s) => viewEvent(next, s.event, s.before, s.after, viewer));
-              return { accepted: true, gameId, seat, version: next.version, status: next.status, events: served, outcome: next.outcome, game: snapshotOf(next) };
-            },
-          }),
-        );
+        return this.path.execute<MoveResult>(gameId, {
+          decide: (game) => this.decide(command, game),
+          refused: (code, message, game) => reject(code, message, game.version),
+          accepted: ({ next, steps }) => answer(next, steps, seat, viewer),
+        });
       })
       .catch((err: unknown) => {
         if (err instanceof RefereeError) return reject(err.code, err.message);
@@ -193,88 +220,28 @@ export class GameCommands {
       });
   }
 
-  /**
-   * Decides `command` on the game (its lock held) and stores the decision. A refusal made from a
-   * cached state is decided once more on the stored state if another instance moved the game
-   * since, and a lost race is decided once more on fresh state; then it is a refusal.
-   * `answered` may answer from the game as loaded, without deciding (a move already stored).
-   */
-  private async decideAndStore(
-    gameId: string,
-    command: GameCommand,
-    answers: {
-      answered?: (game: LiveGame) => Promise<MoveResult | null>;
-      rejected: (code: string, message: string, version: number) => Rejected;
-      accepted: (next: LiveGame, steps: Step[]) => MoveResult;
-    },
-  ): Promise<MoveResult> {
-    for (let attempt = 1; ; attempt++) {
-      const cached = this.live.has(gameId);
-      const game = await this.live.get(gameId);
-      const answer = await answers.answered?.(game);
-      if (answer) return answer;
-      const decided = this.decider.decide(command, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied });
-      if (!decided.ok) {
-        if (cached && attempt === 1 && (await this.store.version(gameId)) !== game.version) {
-          this.live.forget(gameId);
-          continue;
-        }
-        return answers.rejected(decided.error.code, decided.error.message, game.version);
-      }
-      try {
-        const { next, steps } = await this.stored(game, decided.value);
-        return answers.accepted(next, steps);
-      } catch (err) {
-        if (!(err instanceof AppendConflict)) throw err;
-        if (attempt === 1) continue;
-        return answers.rejected('VERSION_CONFLICT', 'another move or command was stored first; read the game again and decide anew', game.version);
-      }
-    }
-  }
-
-  /**
-   * Stores a decision at the game's expected version, with the rows its events imply (the
-   * registered consequences) in the same statement, then holds and publishes
-   * the game. A failed append (AppendConflict: a lost race) drops the cached game and is thrown
-   * for the caller to decide again or refuse.
-   */
-  private async stored(game: LiveGame, decision: Decision): Promise<{ next: LiveGame; steps: Step[] }> {
-    const { game: next, events, steps } = this.live.advance(game, game, decision);
-    try {
-      await this.consequences.appendWith(game, next, events, (rows) => this.store.append(game.gameId, events, head(next), rows));
-    } catch (err) {
-      this.live.forget(game.gameId);
-      throw err;
-    }
-    this.live.publish(next, steps);
-    return { next, steps };
-  }
-
   /** Takes an open seat; the last seat taken starts the game. */
   join(gameId: string, input: { seat?: number | null; name?: string | null; clientSeed?: string | null }): Promise<{ game: LiveGame; seat: number; token: string }> {
-    return this.live.command(() =>
-      this.live.withLock(gameId, async () => {
-        const game = await this.live.get(gameId);
+    const token = newToken();
+    return this.path.run(gameId, {
+      decide: (game) => {
         const [name, clientSeed] = [checkName(input.name), checkClientSeed(input.clientSeed)];
         const seats = game.seats.map((s) => ({ name: s.name, clientSeed: s.clientSeed, taken: Boolean(s.tokenHash) }));
-        const decided = unwrap(
-          this.decider.decide({ type: 'JoinSeat', seat: input.seat ?? null, name, clientSeed, seats }, game, { now: this.now(), serverSeed: game.serverSeed, supplied: game.supplied }),
-        );
-        const seat = decided.seat!;
-        const token = newToken();
-        const claim = { index: seat, name, tokenHash: tokenHash(token), clientSeed };
-        const { game: next, events, steps } = this.live.advance(game, { ...game, seats: game.seats.map((s) => (s.index === seat ? claim : s)) }, decided);
-        try {
-          await this.consequences.appendWith(game, next, events, (rows) => this.store.join(gameId, events, head(next), claim, rows));
-        } catch (err) {
-          this.live.forget(gameId);
-          if (err instanceof AppendConflict) throw new RefereeError('VERSION_CONFLICT', 'the game changed while joining; try again');
-          throw err;
-        }
-        this.tokens.remember(gameId, [{ seat, token }]);
-        this.live.publish(next, steps);
-        return { game: next, seat, token };
-      }),
-    );
+        const decided = this.decide({ type: 'JoinSeat', seat: input.seat ?? null, name, clientSeed, seats }, game);
+        if (!decided.ok) return decided;
+        const seat = decided.value.decision.seat!;
+        return ok({ ...decided.value, claim: { index: seat, name, tokenHash: tokenHash(token), clientSeed } });
+      },
+      accepted: ({ next }, { claim }) => {
+        this.tokens.remember(gameId, [{ seat: claim!.index, token }]);
+        return { game: next, seat: claim!.index, token };
+      },
+    });
   }
+}
+
+/** An accepted command's answer: its events as `viewer` may see them. */
+function answer(next: LiveGame, steps: Step[], seat: number, viewer: Viewer): Accepted {
+  const events = steps.map((s) => viewEvent(next, s.event, s.before, s.after, viewer));
+  return { accepted: true, gameId: next.gameId, seat, version: next.version, status: next.status, events, outcome: next.outcome, game: snapshotOf(next) };
 }

@@ -6,6 +6,7 @@ import type { GameState } from '../core/game/state.js';
 import { viewEvent } from '../core/game/views.js';
 import { type Folded, type StoredEvent, StreamError } from '../core/stream.js';
 import type { EventStore } from '../store/event-store.js';
+import { Lru } from './lru.js';
 import type { Slicer } from './slices.js';
 
 type Payload = StoredEvent['payload'];
@@ -44,15 +45,16 @@ const MAX_GAMES = 200;
  * are not held.
  */
 export class EventViews {
-  /** Least recently used first (a Map keeps its keys in the order they were set). */
-  private readonly games = new Map<string, Entry>();
+  private readonly games: Lru<Entry>;
 
   constructor(
     private readonly store: EventStore,
     private readonly registry: EngineRegistry,
     private readonly slicer: Slicer,
-    private readonly maxGames = MAX_GAMES,
-  ) {}
+    maxGames = MAX_GAMES,
+  ) {
+    this.games = new Lru(maxGames);
+  }
 
   /** Events in (afterSeq, untilSeq] of a running hidden-information game, as `viewer` may see them. */
   async served(gameId: string, afterSeq: number, viewer: Viewer, untilSeq: number): Promise<StoredEvent[]> {
@@ -85,10 +87,8 @@ export class EventViews {
   }
 
   private entry(gameId: string): Entry {
-    const entry = this.games.get(gameId) ?? { gameId, folded: null, payloads: [], extending: null };
-    this.games.delete(gameId);
+    const entry = this.games.peek(gameId) ?? { gameId, folded: null, payloads: [], extending: null };
     this.games.set(gameId, entry);
-    if (this.games.size > this.maxGames) this.games.delete(this.games.keys().next().value!);
     return entry;
   }
 
@@ -126,7 +126,7 @@ export class EventViews {
       entry.folded = null;
       entry.payloads = [];
       if (!from || !(err instanceof StreamError)) {
-        if (this.games.get(entry.gameId) === entry) this.forget(entry.gameId);
+        if (this.games.peek(entry.gameId) === entry) this.forget(entry.gameId);
         throw err;
       }
       return this.fold(entry, untilSeq);

@@ -1,15 +1,15 @@
 import { Logger } from '@nestjs/common';
-import type { AppendWatcher } from '../store/event-store.js';
-import type { LiveGames } from './live-games.js';
+import type { AppendWatcher, EventStore } from '../store/event-store.js';
+import type { HeldStreams } from './held-streams.js';
 
 /** While appends may go untold, stored versions are compared this often. */
 const SWEEP_EVERY_MS = 250;
 
 /**
- * Keeps the games this process holds as fresh as the store, whichever instance stored their
- * moves: each told append catches its game up; while appends may go untold (the listening
- * connection is lost) every held game is compared with its stored version on a timer, and once
- * more when they are told again.
+ * Keeps the streams this process holds (games, or tournaments) as fresh as the store, whichever
+ * instance stored their events: each told append catches its stream up; while appends may go
+ * untold (the listening connection is lost) every held stream is compared with its stored
+ * version on a timer, and once more when they are told again.
  */
 export class Freshness implements AppendWatcher {
   private readonly logger = new Logger('Freshness');
@@ -17,11 +17,12 @@ export class Freshness implements AppendWatcher {
   private sweeping: Promise<void> | null = null;
   /** Whether the last sweep failed: a database that stays away is said once, not every sweep. */
   private failing = false;
+  private unwatch: (() => Promise<void>) | null = null;
 
-  constructor(private readonly live: LiveGames) {}
+  constructor(private readonly live: Pick<HeldStreams<never, unknown>, 'catchUp' | 'sweep'>) {}
 
-  appended(gameId: string, version: number): void {
-    this.live.catchUp(gameId, version).catch((err) => this.logger.warn(`game ${gameId}: could not catch up to version ${version}: ${(err as Error).message}`));
+  appended(id: string, version: number): void {
+    this.live.catchUp(id, version).catch((err) => this.logger.warn(`${id}: could not catch up to version ${version}: ${(err as Error).message}`));
   }
 
   lost(): void {
@@ -29,11 +30,24 @@ export class Freshness implements AppendWatcher {
   }
 
   restored(): void {
-    this.stop();
+    this.stopSweeping();
     void this.sweep();
   }
 
-  stop(): void {
+  /** Listens to the store's appends, by every instance, from now on. */
+  async watch(store: Pick<EventStore, 'watch'>): Promise<void> {
+    this.unwatch ??= await store.watch(this);
+  }
+
+  /** Listens no more. */
+  async stop(): Promise<void> {
+    this.stopSweeping();
+    const unwatch = this.unwatch;
+    this.unwatch = null;
+    await unwatch?.();
+  }
+
+  private stopSweeping(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }

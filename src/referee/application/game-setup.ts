@@ -7,8 +7,9 @@ import type { Decision, GameCommand, GameDecider } from '../core/game/commands.j
 import type { StoredEvent } from '../core/stream.js';
 import type { EventStore, NewGame, SeatRow } from '../store/event-store.js';
 import type { Clock } from './clock.js';
+import type { CommandGate } from './command-gate.js';
 import type { Consequences } from './consequences.js';
-import type { LiveGame, LiveGames, Step } from './live-games.js';
+import { advanceGame, type LiveGame, type LiveGames, type Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
 import type { Slicer } from './slices.js';
 import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash, unwrap } from './seat-tokens.js';
@@ -37,6 +38,7 @@ export class GameSetup {
   private readonly logger = new Logger('Referee');
 
   constructor(
+    private readonly gate: CommandGate,
     private readonly live: LiveGames,
     private readonly tokens: SeatTokens,
     private readonly store: EventStore,
@@ -48,7 +50,7 @@ export class GameSetup {
   ) {}
 
   create(input: CreateGameInput): Promise<NewGameAnswer> {
-    return this.live.command(async () => {
+    return this.gate.run(async () => {
       const supplied = input.suppliedChance ?? [];
       if (!Array.isArray(supplied) || supplied.some((v) => !Array.isArray(v) || v.some((x) => !Number.isInteger(x)))) {
         throw new RefereeError('INVALID_INPUT', 'suppliedChance must be a list of lists of whole numbers');
@@ -64,7 +66,7 @@ export class GameSetup {
 
   /** A record in the game's own format, replayed through the decider into a new game. */
   import(record: ImportedRecord, kind: string): Promise<NewGameAnswer> {
-    return this.live.command(async () => {
+    return this.gate.run(async () => {
       for (const name of record.seatNames ?? []) checkName(name);
       const answer = await this.start({ type: 'ImportGame', gameId: newGameId(), kind, record }, []);
       this.logger.log(`game ${answer.game.gameId} imported (${kind}, ${answer.game.version} events, ${answer.game.status})`);
@@ -86,7 +88,7 @@ export class GameSetup {
     const made = this.rows(decided, serverSeed, supplied, seats);
     await this.store.createGame(made.row, seats, made.events);
     this.tokens.remember(made.game.gameId, tokens);
-    this.live.publish(made.game, made.steps);
+    void this.live.publish(made.game, { gameId: made.game.gameId, game: made.game, steps: made.steps });
     this.consequences.started(made.game);
     return { game: made.game, tokens };
   }
@@ -121,10 +123,11 @@ export class GameSetup {
 
   private rows(decided: Decision, serverSeed: string, supplied: number[][], seats: SeatRow[], scheduled?: { tournamentId: string; round: number; board: number }): PreparedGame {
     // createdAt stands for the row's, which the database stamps: not a decision's time.
-    const { game, events, steps } = this.live.advance(
+    const { game, events, steps } = advanceGame(
       null,
       { serverSeed, supplied, seats, createdAt: new Date(), tournamentId: scheduled?.tournamentId ?? null, scheduled: scheduled ? { round: scheduled.round, board: scheduled.board } : null },
       decided,
+      this.decider.follows,
     );
     const row: NewGame = {
       id: game.gameId,

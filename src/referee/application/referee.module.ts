@@ -5,7 +5,9 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
+import { PostgresTournamentStore } from '../store/postgres-tournament-store.js';
 import { ProjectionWriters } from '../store/projections.js';
+import { TournamentStore } from '../store/tournament-store.js';
 import { Clock, SystemClock } from './clock.js';
 import { GameConsequences } from './consequences.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
@@ -33,6 +35,7 @@ export class RefereeModule {
         { provide: EngineRegistry, useFactory: () => EngineRegistry.of(options.engines) },
         ProjectionWriters,
         { provide: EventStore, useClass: PostgresEventStore },
+        { provide: TournamentStore, useClass: PostgresTournamentStore },
         { provide: GameConsequences, useFactory: () => new GameConsequences() },
         { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
         { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
@@ -49,6 +52,7 @@ export class RefereeModule {
         EngineRegistry,
         RefereeService,
         EventStore,
+        TournamentStore,
         options.metrics,
         RefereeMetrics,
         Clock,

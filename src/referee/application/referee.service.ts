@@ -8,10 +8,12 @@ import { gameDecider } from '../core/game/decider.js';
 import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
 import { DeadlineStore } from '../store/deadline-store.js';
-import { EventStore, type GameFilter } from '../store/event-store.js';
+import { EventStore, type GameFilter, type GameStatus } from '../store/event-store.js';
 import { Clock, SystemClock } from './clock.js';
+import { CommandGate } from './command-gate.js';
 import { GameConsequences } from './consequences.js';
 import { DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, type GameLoader } from './deadlines.js';
+import { TokenDirectory } from './directories.js';
 import { Freshness } from './freshness.js';
 import { GameCommands, type MoveResult } from './command-handler.js';
 import { EventViews } from './event-views.js';
@@ -19,13 +21,16 @@ import { type GameAnswer, gameAnswer, type GameSnapshot, snapshotOf } from './ga
 import { type GameAt, type GamePage, type GamePageArgs, GameQueries } from './game-queries.js';
 import { type CreateGameInput, GameSetup, type NewGameAnswer, type PreparedGame } from './game-setup.js';
 import { isGameId } from '../core/ids.js';
-import { type Appended, type LiveGame, LiveGames } from './live-games.js';
+import { type Appended, type LiveGame, type LiveGames, liveGames } from './live-games.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { LowTimeListeners } from './low-time.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { Records } from './records.js';
-import { SeatTokens } from './seat-tokens.js';
+import { isOrganizerToken, SeatTokens, tokenHash } from './seat-tokens.js';
 import { Slicer } from './slices.js';
+
+/** Games read a page at a time when every game of a kind is wanted (a tournament's, the ones still played). */
+const GAMES_PAGE = 500;
 
 /**
  * The referee as the API layers see it: one object that wires the application's parts (live
@@ -34,9 +39,10 @@ import { Slicer } from './slices.js';
  */
 @Injectable()
 export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+  /** Every command of this process goes through it (the tournaments' too): closed on shutdown. */
+  readonly gate = new CommandGate();
   private readonly live: LiveGames;
   private readonly freshness: Freshness;
-  private unwatch: (() => Promise<void>) | null = null;
   private readonly commands: GameCommands;
   private readonly setup: GameSetup;
   private readonly queries: GameQueries;
@@ -46,8 +52,6 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   readonly deadlines: DeadlineWorker | null;
   /** Unregisters the deadline worker from the games' consequences. */
   private readonly untrack: () => void;
-  /** Whether a token is the organizer's of the tournament that scheduled a game (the tournaments know their organizers). */
-  private organizes: ((gameId: string, token: string) => Promise<boolean>) | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -59,14 +63,16 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     @Optional() @Inject(DEADLINE_SETTINGS) deadlineSettings: DeadlineSettings = { pollMs: 1000, sweepMs: 60_000 },
     @Optional() private readonly consequences: GameConsequences = new GameConsequences(),
     @Optional() lowTime: LowTimeListeners = new LowTimeListeners(),
+    /** Who a token is: the tournaments register their participants' and organizers' (empty without tournaments). */
+    @Optional() private readonly directory: TokenDirectory = new TokenDirectory(),
   ) {
     const decider = gameDecider(registry);
-    const tokens = (this.tokens = new SeatTokens(store));
+    const tokens = (this.tokens = new SeatTokens(store, directory));
     const slicer = new Slicer();
-    this.live = new LiveGames(store, registry, slicer, decider);
+    this.live = liveGames(store, registry, slicer);
     this.queries = new GameQueries(this.live, tokens, store, registry, slicer, new EventViews(store, registry, slicer));
-    this.commands = new GameCommands(this.live, tokens, store, decider, this.queries, metrics, clock, consequences);
-    this.setup = new GameSetup(this.live, tokens, store, decider, metrics, slicer, clock, consequences);
+    this.commands = new GameCommands(this.gate, this.live, tokens, store, decider, this.queries, metrics, clock, consequences);
+    this.setup = new GameSetup(this.gate, this.live, tokens, store, decider, metrics, slicer, clock, consequences);
     const live = this.live;
     const games: GameLoader = { stored: (id, version) => live.atLeast(id, version).then(() => live.get(id)) };
     this.deadlines = deadlineStore ? new DeadlineWorker(deadlineStore, clock, games, this.commands, lowTime, metrics, deadlineSettings) : null;
@@ -77,7 +83,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
 
   /** Keeps held games fresh with the appends of every instance on the database (see Freshness). */
   async onModuleInit(): Promise<void> {
-    this.unwatch ??= await this.store.watch(this.freshness);
+    await this.freshness.watch(this.store);
   }
 
   /** Starts the deadline worker once every module is ready: the low-time listeners are registered, so warnings due at start-up are told. */
@@ -88,13 +94,10 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   async onModuleDestroy(): Promise<void> {
     await this.deadlines?.stop();
     this.untrack();
-    this.freshness.stop();
-    const unwatch = this.unwatch;
-    this.unwatch = null;
-    await unwatch?.();
+    await this.freshness.stop();
   }
 
-  /** Emits an Appended under the game's id for every stored batch of its events. */
+  /** Tells an Appended under the game's id for every stored batch of its events; workflows react to every game's. */
   get bus() {
     return this.live.bus;
   }
@@ -140,17 +143,18 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.clockBy(gameId, token, { type: 'ResumeClock', by: 'organizer' }, () => this.commands.resumeClock(gameId, token));
   }
 
-  /** The tournaments tell which tokens organize a game (until the returned function is called). */
-  recognizeOrganizers(organizes: (gameId: string, token: string) => Promise<boolean>): () => void {
-    this.organizes = organizes;
-    return () => {
-      if (this.organizes === organizes) this.organizes = null;
-    };
-  }
-
   /** A clock command from the organizer of the game's tournament when the token is its organizer's, else from the seat the token holds. */
   private async clockBy(gameId: string, token: string | null, byOrganizer: GameCommand, bySeat: () => Promise<MoveResult>): Promise<MoveResult> {
-    return token && (await this.organizes?.(gameId, token)) ? this.commands.byOrganizer(gameId, byOrganizer) : bySeat();
+    return token && (await this.organizes(gameId, token)) ? this.commands.byOrganizer(gameId, byOrganizer) : bySeat();
+  }
+
+  /** Whether the token is the organizer's of the tournament that scheduled the game (the tournaments' directory says). */
+  private async organizes(gameId: string, token: string): Promise<boolean> {
+    if (!isOrganizerToken(token) || !isGameId(gameId)) return false;
+    const game = await this.live.get(gameId).catch(() => null);
+    if (!game?.tournamentId) return false;
+    const role = await this.directory.roleOf(tokenHash(token));
+    return role?.role === 'organizer' && role.tournamentId === game.tournamentId;
   }
 
   /** The seat concedes the whole game. */
@@ -163,21 +167,37 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.setup.tournamentGame(input);
   }
 
-  /** Tournament games once stored: held here and told to subscribers, and their consequences started (their deadlines). */
+  /** Tournament games once stored: held here, told to subscribers, and their consequences started (their deadlines). */
   stored(games: readonly PreparedGame[]): void {
     for (const g of games) {
-      this.live.publish(g.game, g.steps);
+      void this.live.publish(g.game, { gameId: g.game.gameId, game: g.game, steps: g.steps });
       this.consequences.started(g.game);
     }
   }
 
-  /** Ends a running game with an organizer's outcome; a game already over is left as it is. */
+  /** Ends a running game with an organizer's outcome; a game already over is left as it is (safe to repeat). */
   adjudicate(gameId: string, outcome: Outcome, reason: string): Promise<LiveGame> {
-    return this.live.command(() => this.commands.adjudicate(gameId, outcome, reason));
+    return this.commands.adjudicate(gameId, outcome, reason);
   }
 
-  onTournamentGameEnded(told: (game: LiveGame) => void): () => void {
-    return this.live.onTournamentGameEnded(told);
+  /** The status of every game a tournament scheduled: the games' answer to the tournaments, who do not read the games' tables. */
+  async scheduledGames(tournamentId: string): Promise<Map<string, GameStatus>> {
+    return new Map((await this.allGames({ tournamentId })).map((g) => [g.id, g.status]));
+  }
+
+  /** The tournaments with a scheduled game still being played. */
+  async tournamentsPlaying(): Promise<string[]> {
+    return [...new Set((await this.allGames({ status: 'ACTIVE', inTournament: true })).flatMap((g) => (g.tournamentId ? [g.tournamentId] : [])))];
+  }
+
+  private async allGames(filter: GameFilter): Promise<{ id: string; status: GameStatus; tournamentId: string | null }[]> {
+    const found: { id: string; status: GameStatus; tournamentId: string | null }[] = [];
+    for (let after: { createdAt: Date; id: string } | undefined; ; ) {
+      const page = await this.store.list(filter, GAMES_PAGE, after);
+      for (const g of page) found.push({ id: g.id, status: g.status, tournamentId: g.tournamentId });
+      if (page.length < GAMES_PAGE) return found;
+      after = page[page.length - 1];
+    }
   }
 
   async importRecord(kind: string, text: string): Promise<NewGame> {
@@ -239,16 +259,16 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
 
   /** True once drain() began (readiness answers DRAINING). */
   get draining(): boolean {
-    return this.live.isDraining;
+    return this.gate.isDraining;
   }
 
   /** Stop taking commands and wait for the ones in flight (graceful shutdown). */
   drain(): Promise<void> {
-    return this.live.drain();
+    return this.gate.drain();
   }
 
   stats(): Record<string, number> {
-    return this.live.stats();
+    return { arbiter_live_games: this.live.size, arbiter_commands_in_flight: this.gate.commandsInFlight };
   }
 }
 

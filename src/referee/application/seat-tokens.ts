@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Result } from '../../engines/kit/index.js';
 import { RefereeError } from '../core/errors.js';
 import { sha256Hex } from '../core/canonical.js';
+import { isCleanText } from '../core/text.js';
 import type { EventStore } from '../store/event-store.js';
+import type { TokenDirectory } from './directories.js';
+import { Lru } from './lru.js';
 
 export const newToken = () => `arb_${randomBytes(24).toString('base64url')}`;
 /** A tournament participant's token: its seat in every game of its tournament. */
@@ -13,24 +16,24 @@ export const isOrganizerToken = (token: string) => token.startsWith('arbo_');
 const isParticipantToken = (token: string) => token.startsWith('arbp_');
 export const tokenHash = (token: string) => sha256Hex(token);
 
-/** Tokens remembered at most (the oldest are forgotten first and looked up again when used). */
+export { isCleanText };
+
+/** Tokens remembered at most (the least recently found are forgotten first and looked up again when used). */
 const MAX_REMEMBERED = 50_000;
 
 /** Seat tokens: stored as SHA-256, looked up once per process and remembered (a bounded number). */
 export class SeatTokens {
-  private readonly owners = new Map<string, { gameId: string; seat: number }>();
+  private readonly owners = new Lru<{ gameId: string; seat: number }>(MAX_REMEMBERED);
   /** Participant seats found, by "<token hash> <game id>". */
-  private readonly participantSeats = new Map<string, number>();
+  private readonly participantSeats = new Lru<number>(MAX_REMEMBERED);
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly directory: TokenDirectory,
+  ) {}
 
   remember(gameId: string, tokens: { seat: number; token: string }[]): void {
-    for (const t of tokens) this.keep(tokenHash(t.token), { gameId, seat: t.seat });
-  }
-
-  private keep(hash: string, owner: { gameId: string; seat: number }): void {
-    this.owners.set(hash, owner);
-    if (this.owners.size > MAX_REMEMBERED) this.owners.delete(this.owners.keys().next().value!);
+    for (const t of tokens) this.owners.set(tokenHash(t.token), { gameId, seat: t.seat });
   }
 
   /** The seat the bearer of `token` holds in this game; UNAUTHORIZED otherwise. */
@@ -46,14 +49,15 @@ export class SeatTokens {
     return owner.seat;
   }
 
+  /** The seat of the game that the token's participant holds: the tournaments name the participant, the game's seats say where it sits. */
   private async participantSeat(gameId: string, token: string): Promise<number | null> {
     const key = `${tokenHash(token)} ${gameId}`;
-    let seat = this.participantSeats.get(key);
+    let seat = this.participantSeats.peek(key);
     if (seat === undefined) {
-      const found = await this.store.participantSeat(gameId, tokenHash(token));
-      if (found === null) return null;
-      this.participantSeats.set(key, (seat = found));
-      if (this.participantSeats.size > MAX_REMEMBERED) this.participantSeats.delete(this.participantSeats.keys().next().value!);
+      const role = await this.directory.roleOf(tokenHash(token));
+      const found = role?.role === 'participant' && (await this.store.game(gameId))?.seats.find((s) => s.participantId === role.participantId);
+      if (!found) return null;
+      this.participantSeats.set(key, (seat = found.index));
     }
     return seat;
   }
@@ -61,10 +65,10 @@ export class SeatTokens {
   /** The game and seat a token was issued for, or null for a token this referee never issued. */
   async ownerOf(token: string): Promise<{ gameId: string; seat: number } | null> {
     const hash = tokenHash(token);
-    let owner = this.owners.get(hash);
+    let owner = this.owners.peek(hash);
     if (!owner) {
       const row = await this.store.seatByTokenHash(hash);
-      if (row) this.keep(hash, (owner = { gameId: row.gameId, seat: row.index }));
+      if (row) this.owners.set(hash, (owner = { gameId: row.gameId, seat: row.index }));
     }
     return owner ?? null;
   }
@@ -72,18 +76,6 @@ export class SeatTokens {
 
 const MAX_NAME = 64;
 const MAX_CLIENT_SEED = 256;
-
-/**
- * What text from a client may not contain: control characters (C0, DEL, C1), lone surrogates
- * (not well-formed Unicode: PostgreSQL refuses them in text and jsonb), line and paragraph
- * separators, and the bidirectional overrides and isolates that make a name read backwards.
- */
-const UNCLEAN_TEXT = /[\p{Cc}\p{Cs}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
-
-/** Whether `text` is well-formed Unicode without control or bidirectional-override characters. */
-export function isCleanText(text: string): boolean {
-  return !UNCLEAN_TEXT.test(text);
-}
 
 /** A seat's display name: empty means none. */
 export function checkName(name: string | null | undefined): string | null {

@@ -57,6 +57,8 @@ export interface GameFilter {
   status?: GameStatus;
   imported?: boolean;
   tournamentId?: string;
+  /** Only games a tournament scheduled (true), or only games outside tournaments (false). */
+  inTournament?: boolean;
   round?: number;
 }
 
@@ -142,8 +144,6 @@ export abstract class EventStore {
    */
   abstract watch(watcher: AppendWatcher): Promise<() => Promise<void>>;
   abstract seatByTokenHash(tokenHash: string): Promise<{ gameId: string; index: number } | null>;
-  /** The seat a tournament participant holds in a game, through its participant token. */
-  abstract participantSeat(gameId: string, tokenHash: string): Promise<number | null>;
   /**
    * Newest first, at most `first` rows. A cursor is a row's (createdAt, id): `after` keeps the
    * rows older than it, `options.before` the rows newer than it. `options.fromOldest` takes the

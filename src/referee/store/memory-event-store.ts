@@ -91,11 +91,6 @@ export class MemoryEventStore extends EventStore {
     return null;
   }
 
-  /** Unit tests keep no participants: a participant token holds no seat here. */
-  async participantSeat(): Promise<number | null> {
-    return null;
-  }
-
   async list(filter: GameFilter, first: number, after?: GameCursor, options: { before?: GameCursor; fromOldest?: boolean } = {}): Promise<StoredGame[]> {
     const { before, fromOldest = false } = options;
     const newestFirst = (a: StoredGame, b: StoredGame) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1);
@@ -120,6 +115,7 @@ function matches(g: StoredGame, filter: GameFilter): boolean {
     (filter.status === undefined || g.status === filter.status) &&
     (filter.imported === undefined || g.imported === filter.imported) &&
     (filter.tournamentId === undefined || g.tournamentId === filter.tournamentId) &&
+    (filter.inTournament === undefined || (g.tournamentId !== null) === filter.inTournament) &&
     (filter.round === undefined || g.round === filter.round)
   );
 }

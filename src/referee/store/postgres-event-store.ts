@@ -211,14 +211,6 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
     return this.prisma.seat.findUnique({ where: { tokenHash }, select: { gameId: true, index: true } });
   }
 
-  async participantSeat(gameId: string, tokenHash: string): Promise<number | null> {
-    const { rows } = await this.db.pool.query<{ index: number }>('SELECT s.index FROM seats s JOIN participants p ON p.id = s.participant_id WHERE s.game_id = $1 AND p.token_hash = $2', [
-      gameId,
-      tokenHash,
-    ]);
-    return rows[0]?.index ?? null;
-  }
-
   async list(filter: GameFilter, first: number, after?: GameCursor, options: { before?: GameCursor; fromOldest?: boolean } = {}): Promise<StoredGame[]> {
     const { before, fromOldest = false } = options;
     const order = fromOldest ? 'asc' : 'desc';
@@ -247,7 +239,13 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
   }
 }
 
-const gameWhere = (f: GameFilter) => ({ kind: f.kind, status: f.status, imported: f.imported, tournamentId: f.tournamentId, round: f.round });
+const gameWhere = (f: GameFilter) => ({
+  kind: f.kind,
+  status: f.status,
+  imported: f.imported,
+  tournamentId: f.tournamentId ?? (f.inTournament === undefined ? undefined : f.inTournament ? { not: null } : null),
+  round: f.round,
+});
 
 /** A game's row, seats and first events in one statement (also inside a tournament's pairing). */
 export const CREATE_SQL = `

@@ -1,8 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
-import { AppendConflict, type NewGame, type SeatRow } from './event-store.js';
-import { CREATE_SQL, createValues, type EventRecord, eventRow, isUniqueViolation, storedEvent } from './postgres-event-store.js';
+import type { NewGame, SeatRow } from './event-store.js';
 
 export interface TournamentRow {
   id: string;
@@ -25,125 +22,46 @@ export interface TournamentHead {
   status: string;
 }
 
+/** A game a pairing (or a knockout replay) schedules: its rows, stored with the tournament's events. */
+export interface ScheduledGameRows {
+  row: NewGame;
+  seats: SeatRow[];
+  events: StoredEvent[];
+}
+
 /** Rows stored with a tournament's events, in the same transaction. */
 export interface TournamentExtras {
   /** Games a pairing (or a knockout replay) schedules: all stored, or none. */
-  games?: { row: NewGame; seats: SeatRow[]; events: StoredEvent[] }[];
+  games?: ScheduledGameRows[];
   /** A participant registered by these events, with its token's hash. */
   participant?: { id: string; registrationNo: number; name: string; tokenHash: string };
 }
 
 /**
- * The tournaments' storage: their streams (the same row shape as games'), participants and the
- * games their rounds schedule. An append is one transaction at an expected version: the
- * (tournament_id, seq) key refuses a racing writer, which stores nothing, not even its games.
+ * The tournament store port: streams (the same row shape as games'), their participants and the
+ * games their rounds schedule. An append is all or nothing at an expected version: a racing
+ * writer gets AppendConflict and stores nothing, not even its games. The PostgreSQL adapter is
+ * the service's; the in-memory one serves unit tests. It also answers the games' questions about
+ * the tournaments' tokens (see TokenDirectory).
  */
-@Injectable()
-export class TournamentStore {
-  constructor(private readonly db: DatabaseService) {}
-
-  async create(row: Omit<TournamentRow, 'createdAt'>, events: StoredEvent[]): Promise<void> {
-    try {
-      await this.db.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(
-          `INSERT INTO tournaments (id, name, kind, format, status, version, head_hash, seed_commitment, seed, organizer_token_hash)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          row.id,
-          row.name,
-          row.kind,
-          row.format,
-          row.status,
-          row.version,
-          row.headHash,
-          row.seedCommitment,
-          row.seed,
-          row.organizerTokenHash,
-        );
-        await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.map((e) => eventRow(e, row.id))));
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw new AppendConflict('the tournament exists');
-      throw err;
-    }
-  }
-
+export abstract class TournamentStore {
+  abstract create(row: Omit<TournamentRow, 'createdAt'>, events: StoredEvent[]): Promise<void>;
   /** Appends after `events[0].seq - 1` (the expected version), with the rows that go with the events. */
-  async append(id: string, events: StoredEvent[], head: TournamentHead, extras: TournamentExtras = {}): Promise<void> {
-    try {
-      await this.db.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.map((e) => eventRow(e, id))));
-        const moved = await tx.$executeRawUnsafe(
-          'UPDATE tournaments SET version = $2, head_hash = $3, status = $4, updated_at = now() WHERE id = $1 AND version = $5',
-          id,
-          head.version,
-          head.hash,
-          head.status,
-          events[0].seq - 1,
-        );
-        if (moved !== 1) throw new AppendConflict('version taken');
-        const p = extras.participant;
-        if (p)
-          await tx.$executeRawUnsafe('INSERT INTO participants (id, tournament_id, registration_no, name, token_hash) VALUES ($1, $2, $3, $4, $5)', p.id, id, p.registrationNo, p.name, p.tokenHash);
-        for (const g of extras.games ?? []) await tx.$executeRawUnsafe(CREATE_SQL, ...createValues(g.row, g.seats, g.events));
-      });
-    } catch (err) {
-      if (err instanceof AppendConflict) throw err;
-      if (isUniqueViolation(err)) throw new AppendConflict('version taken');
-      throw err;
-    }
-  }
-
-  async tournament(id: string): Promise<TournamentRow | null> {
-    return this.db.prisma.tournament.findUnique({ where: { id } });
-  }
-
-  async events(id: string, afterSeq = 0): Promise<StoredEvent[]> {
-    const { rows } = await this.db.pool.query<EventRecord>(
-      'SELECT seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash FROM tournament_events WHERE tournament_id = $1 AND seq > $2 ORDER BY seq',
-      [id, afterSeq],
-    );
-    return rows.map(storedEvent);
-  }
-
+  abstract append(id: string, events: StoredEvent[], head: TournamentHead, extras?: TournamentExtras): Promise<void>;
+  abstract tournament(id: string): Promise<TournamentRow | null>;
+  /** Events after `afterSeq`, in order. */
+  abstract events(id: string, afterSeq?: number): Promise<StoredEvent[]>;
   async version(id: string): Promise<number | null> {
-    const { rows } = await this.db.pool.query<{ version: number }>('SELECT version FROM tournaments WHERE id = $1', [id]);
-    return rows[0]?.version ?? null;
+    return (await this.versions([id])).get(id) ?? null;
   }
-
-  async participantByTokenHash(tokenHash: string): Promise<{ tournamentId: string; participantId: string } | null> {
-    const row = await this.db.prisma.participant.findUnique({ where: { tokenHash }, select: { tournamentId: true, id: true } });
-    return row ? { tournamentId: row.tournamentId, participantId: row.id } : null;
-  }
-
-  /** The tournament whose organizer's token this is (by its hash); null for none. */
-  async organizedBy(tokenHash: string): Promise<string | null> {
-    const { rows } = await this.db.pool.query<{ id: string }>('SELECT id FROM tournaments WHERE organizer_token_hash = $1', [tokenHash]);
-    return rows[0]?.id ?? null;
-  }
-
+  /** The stored versions of these tournaments (those that exist). */
+  abstract versions(ids: readonly string[]): Promise<Map<string, number>>;
   /** Newest first. */
-  async list(first: number, after?: { createdAt: Date; id: string }): Promise<TournamentRow[]> {
-    return this.db.prisma.tournament.findMany({
-      where: after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: first,
-    });
-  }
-
-  /** Whether the token (by its hash) is the organizer's of the tournament that scheduled the game. */
-  async organizes(gameId: string, organizerTokenHash: string): Promise<boolean> {
-    const { rows } = await this.db.pool.query('SELECT 1 FROM games g JOIN tournaments t ON t.id = g.tournament_id WHERE g.id = $1 AND t.organizer_token_hash = $2', [gameId, organizerTokenHash]);
-    return rows.length > 0;
-  }
-
-  /** The tournament's games that are over, with their stored versions. */
-  async finishedGames(tournamentId: string): Promise<{ id: string; version: number }[]> {
-    return this.db.prisma.game.findMany({ where: { tournamentId, status: 'FINISHED' }, select: { id: true, version: true } });
-  }
+  abstract list(first: number, after?: { createdAt: Date; id: string }): Promise<TournamentRow[]>;
+  /** The tournaments not finished yet. */
+  abstract unfinished(): Promise<string[]>;
+  /** The participant a participant token names (by its hash). */
+  abstract participant(tokenHash: string): Promise<{ tournamentId: string; participantId: string } | null>;
+  /** The tournament whose organizer's token this is (by its hash); null for none. */
+  abstract organizedBy(organizerTokenHash: string): Promise<string | null>;
 }
-
-const INSERT_EVENTS_SQL = `
-INSERT INTO tournament_events (tournament_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
-SELECT t.game_id, t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
-FROM jsonb_to_recordset($1::jsonb) AS t(game_id text, seq int, type text, actor int, move_id text, body_hash text,
-                                        payload jsonb, created_at timestamptz, prev_hash text, hash text)`;

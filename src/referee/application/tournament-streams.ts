@@ -1,0 +1,149 @@
+import type { EngineRegistry } from '../core/engine-registry.js';
+import { isTournamentId } from '../core/ids.js';
+import { RefereeError } from '../core/errors.js';
+import { foldTournament } from '../core/tournament/audit.js';
+import { type TournamentDecision, tournamentAggregate } from '../core/tournament/decider.js';
+import { decodeTournamentEvent, type ScheduledGame } from '../core/tournament/events.js';
+import { statusOf, type TournamentState } from '../core/tournament/state.js';
+import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } from '../core/stream.js';
+import type { TournamentRow, TournamentStore } from '../store/tournament-store.js';
+import type { PreparedGame } from './game-setup.js';
+import { HeldStreams, type StreamSource } from './held-streams.js';
+import type { RefereeService } from './referee.service.js';
+import type { Advanced, StreamWriter } from './stream-commands.js';
+
+/** A tournament as this process holds it: the folded stream and its row (secret seed, organizer). */
+export type LiveTournament = Folded<TournamentState> & { row: TournamentRow };
+
+/** Published on the tournaments' bus under the tournament's id for every stored batch of its events. */
+export type TournamentEventsAppended = { tournamentId: string; events: StoredEvent[] };
+
+/** The tournaments this process holds (see HeldStreams). */
+export type LiveTournaments = HeldStreams<LiveTournament, TournamentEventsAppended>;
+
+/** Tournaments held at most: few are played at once, and each read compares it with its stored version. */
+const MAX_RUNNING = 200;
+const MAX_FINISHED = 50;
+
+export function liveTournaments(store: TournamentStore, registry: EngineRegistry): LiveTournaments {
+  return new HeldStreams(new TournamentStreams(store, registry), { running: MAX_RUNNING, over: MAX_FINISHED, readsStoredVersion: true });
+}
+
+/** How a tournament's stream is read and folded: every hash and lot checked (pairings were recomputed when decided, not again here). */
+class TournamentStreams implements StreamSource<LiveTournament, TournamentEventsAppended> {
+  readonly name = 'tournament';
+
+  constructor(
+    private readonly store: TournamentStore,
+    private readonly registry: EngineRegistry,
+  ) {}
+
+  readonly isId = isTournamentId;
+  readonly idOf = (t: LiveTournament) => t.tournamentId;
+  readonly isOver = (t: LiveTournament) => t.finished;
+  readonly moved = (t: LiveTournament): TournamentEventsAppended => ({ tournamentId: t.tournamentId, events: [] });
+
+  versions(ids: readonly string[]): Promise<Map<string, number>> {
+    return this.store.versions(ids);
+  }
+
+  async load(id: string): Promise<LiveTournament> {
+    const row = await this.store.tournament(id);
+    if (!row) throw new RefereeError('NOT_FOUND', `no tournament with id ${id}`);
+    return { ...foldTournament(this.registry, id, await this.store.events(id), row.seed, { recompute: false }), row };
+  }
+
+  async follow(held: LiveTournament): Promise<{ state: LiveTournament; batch: TournamentEventsAppended } | null> {
+    const events = await this.store.events(held.tournamentId, held.version);
+    if (events.length === 0) return null;
+    const { row, ...from } = held;
+    const folded = foldTournament(this.registry, held.tournamentId, events, row.seed, { recompute: false, from });
+    return { state: { ...folded, row }, batch: { tournamentId: held.tournamentId, events } };
+  }
+}
+
+/** A new tournament's stream and row, from its founding decision; `createdAt` stands for the row's stamp. */
+export function founded(decided: TournamentDecision, seed: string, organizerTokenHash: string, createdAt: Date): { tournament: LiveTournament; events: StoredEvent[] } {
+  const { config, tournamentId: id, seedCommitment } = decided.state;
+  const events = chainEvents(id, emptyHead(), decided.drafts);
+  const head = advanceHead(emptyHead(), events, tournamentAggregate.follows);
+  const status = statusOf(decided.state);
+  const row = { id, name: config.name, kind: config.kind, format: config.format, status, version: head.version, headHash: head.lastHash, seedCommitment, seed, organizerTokenHash, createdAt };
+  return { tournament: { ...decided.state, ...head, row }, events };
+}
+
+/** A tournament's decision as the command path stores it: with the command's id, and the participant it registers. */
+export interface TournamentStep {
+  decision: TournamentDecision;
+  commandId: string | null;
+  bodyHash: string;
+  /** A registration: the new participant's id, name and token hash. */
+  participant?: { id: string; name: string; tokenHash: string };
+}
+
+export type AdvancedTournament = Advanced<LiveTournament, TournamentEventsAppended> & {
+  /** The games its events schedule (a pairing, a knockout replay), decided and ready to store. */
+  games: PreparedGame[];
+};
+
+/**
+ * The tournament's part of the command path: a decision chained after the tournament, stored in
+ * one transaction with the games it schedules (all or none) and the participant it registers;
+ * once stored, the games are the referee's to hold and time.
+ */
+export class TournamentWriter implements StreamWriter<LiveTournament, TournamentStep, AdvancedTournament> {
+  constructor(
+    private readonly store: TournamentStore,
+    private readonly referee: RefereeService,
+  ) {}
+
+  advance(t: LiveTournament, { decision, commandId, bodyHash }: TournamentStep): AdvancedTournament {
+    const [first, ...rest] = decision.drafts;
+    const drafts = commandId && first ? [{ ...first, moveId: commandId, bodyHash }, ...rest] : decision.drafts;
+    const events = chainEvents(t.tournamentId, t, drafts);
+    const next: LiveTournament = { ...decision.state, ...advanceHead(t, events, tournamentAggregate.follows), row: t.row };
+    return { next, events, batch: { tournamentId: t.tournamentId, events }, games: this.scheduledGames(next, events) };
+  }
+
+  async append(t: LiveTournament, { next, events, games }: AdvancedTournament, { participant }: TournamentStep): Promise<void> {
+    const registered = participant && next.participants.find((p) => p.id === participant.id);
+    await this.store.append(
+      t.tournamentId,
+      events,
+      { version: next.version, hash: next.lastHash, status: statusOf(next) },
+      { ...(participant && registered ? { participant: { ...participant, registrationNo: registered.registrationNo } } : {}), games },
+    );
+  }
+
+  afterStore(_t: LiveTournament, { games }: AdvancedTournament): void {
+    this.referee.stored(games);
+  }
+
+  /** The games the new events schedule, each decided as a new game of the tournament. */
+  private scheduledGames(t: TournamentState, events: readonly StoredEvent[]): PreparedGame[] {
+    const name = (pid: string) => t.participants.find((p) => p.id === pid)?.name ?? pid;
+    const prepare = (round: number, board: number, g: ScheduledGame) =>
+      this.referee.tournamentGame({
+        gameId: g.gameId,
+        kind: t.config.kind,
+        // A smaller table plays the same rules with fewer players (TA7.3).
+        ruleset: t.config.format === 'tables' ? t.config.tableRulesets[String(g.seats.length)] : t.config.ruleset,
+        timeControl: t.config.timeControl ?? null,
+        seats: g.seats.map((participantId) => ({ participantId, name: name(participantId) })),
+        tournament: { id: t.tournamentId, round, board },
+      });
+    return events.flatMap((stored) => {
+      const e = decodeTournamentEvent(stored);
+      if (!e.ok) return [];
+      if (e.value.type === 'RoundPaired') {
+        const { round, boards } = e.value.payload;
+        return boards.flatMap((b) => b.games.map((g) => prepare(round, b.board, g)));
+      }
+      if (e.value.type === 'GamesScheduled') {
+        const { round, board, games } = e.value.payload;
+        return games.map((g) => prepare(round, board, g));
+      }
+      return [];
+    });
+  }
+}

@@ -1,0 +1,131 @@
+import { Logger } from '@nestjs/common';
+import { RefereeError } from '../core/errors.js';
+import { adjudicationOf } from '../core/tournament/entry.js';
+import { decodeTournamentEvent, type GameResultPayload } from '../core/tournament/events.js';
+import type { TournamentStore } from '../store/tournament-store.js';
+import type { GameSnapshot } from './game-answer.js';
+import type { RefereeService } from './referee.service.js';
+import type { LiveTournaments, TournamentEventsAppended } from './tournament-streams.js';
+
+/** Refusals that say a step was taken already, or is not needed any more: nothing to retry or report. */
+const SETTLED = new Set(['RESULT_ALREADY_RECORDED', 'TOURNAMENT_FINISHED', 'NOT_IN_TOURNAMENT']);
+/** A step that keeps losing races to other commands on its tournament is tried this often, then left to the next catch-up. */
+const ATTEMPTS = 3;
+
+/** The tournaments' command a workflow step gives: a scheduled game's own outcome recorded as its board's result. */
+export interface GameResults {
+  recordGameResult(game: GameSnapshot): Promise<unknown>;
+}
+
+/**
+ * The processes that cross from games to tournaments and back, driven by what the streams
+ * store (this process's publications, and other instances' appends as the store tells them),
+ * each step safe to repeat:
+ *
+ * - a scheduled game's end records its result in its tournament, as one command whose id is
+ *   the game's (`game:<id>`), so it is stored once whichever instance takes the step;
+ * - an organizer's result (an over-the-board game, a forfeit) closes the scheduled game it is
+ *   for, by adjudication, which leaves a game that is over as it is.
+ *
+ * A process stopped between a game's end and its result (or a result and its game's end) left
+ * a step undone: `catchUp` takes a tournament's missing steps (before a command that needs every
+ * result), `catchUpAll` every tournament's at start-up. No read takes a step.
+ */
+export class TournamentWorkflows {
+  private readonly logger = new Logger('Tournaments');
+  private readonly stops: (() => void)[] = [];
+  private stopped = false;
+  private catchingUp: Promise<void> | null = null;
+
+  constructor(
+    private readonly referee: RefereeService,
+    private readonly tournaments: LiveTournaments,
+    private readonly store: TournamentStore,
+    private readonly results: GameResults,
+  ) {}
+
+  /** Reacts to the games' and tournaments' publications from now on. */
+  start(): void {
+    this.stops.push(
+      this.referee.bus.react((_id, { game, steps }) => (game.tournamentId && steps.some((s) => s.event.type === 'GameEnded') ? this.gameEnded(game) : undefined)),
+      this.tournaments.bus.react((_id, batch) => {
+        const results = organizerResults(batch);
+        return results.length > 0 ? this.close(batch.tournamentId, results) : undefined;
+      }),
+    );
+  }
+
+  /** Takes no more steps; waits for a start-up catch-up under way to stop. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const stop of this.stops.splice(0)) stop();
+    await this.catchingUp;
+  }
+
+  /** Every tournament's missing steps: the unfinished ones', and those of every tournament with a scheduled game still played. In the background at start-up. */
+  catchUpAll(): Promise<void> {
+    this.catchingUp ??= this.everyTournament().finally(() => {
+      this.catchingUp = null;
+    });
+    return this.catchingUp;
+  }
+
+  private async everyTournament(): Promise<void> {
+    try {
+      const ids = new Set([...(await this.store.unfinished()), ...(await this.referee.tournamentsPlaying())]);
+      for (const id of ids) {
+        if (this.stopped) return;
+        await this.catchUp(id).catch((err) => this.logger.warn(`tournament ${id}: could not catch up (${(err as Error).message})`));
+      }
+    } catch (err) {
+      this.logger.warn(`could not catch the tournaments up (${(err as Error).message}); the next command of each takes its steps`);
+    }
+  }
+
+  /** A tournament's missing steps: the results of its games that ended, the ends of its games the organizer decided. */
+  async catchUp(tournamentId: string): Promise<void> {
+    const t = await this.tournaments.get(tournamentId);
+    const statuses = await this.referee.scheduledGames(tournamentId);
+    const ended = (gameId: string) => statuses.get(gameId) === 'FINISHED';
+    const boards = t.rounds.flatMap((r) => r.boards);
+    for (const b of boards) for (const g of b.games) if (!b.results[g.gameId] && ended(g.gameId)) await this.gameEnded(await this.referee.game(g.gameId));
+    const decided = boards.flatMap((b) => Object.values(b.results).filter((r) => r.source === 'organizer' && statuses.has(r.gameId) && !ended(r.gameId)));
+    if (decided.length > 0) await this.close(tournamentId, decided);
+  }
+
+  /** A scheduled game ended: its outcome becomes its board's result. */
+  private async gameEnded(game: GameSnapshot): Promise<void> {
+    await this.attempt(`tournament ${game.tournamentId}: the result of game ${game.gameId}`, () => this.results.recordGameResult(game));
+  }
+
+  /** The organizer decided these games: each ends with the result entered. */
+  private async close(tournamentId: string, results: readonly GameResultPayload[]): Promise<void> {
+    for (const r of results) {
+      const { outcome, reason } = adjudicationOf(tournamentId, r);
+      await this.attempt(`tournament ${tournamentId}: closing game ${r.gameId}`, () => this.referee.adjudicate(r.gameId, outcome, reason));
+    }
+  }
+
+  /** One step, tried again after lost races; a failure is said, and left to the next catch-up. */
+  private async attempt(what: string, step: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await step();
+        return;
+      } catch (err) {
+        if (err instanceof RefereeError && SETTLED.has(err.code)) return;
+        if (err instanceof RefereeError && err.code === 'VERSION_CONFLICT' && attempt < ATTEMPTS) continue;
+        this.logger.warn(`${what} was not stored yet (${(err as Error).message}); the next catch-up stores it`);
+        return;
+      }
+    }
+  }
+}
+
+/** The organizer's results (entered, corrected, or forfeits) a batch of a tournament's events records. */
+function organizerResults({ events }: TournamentEventsAppended): GameResultPayload[] {
+  return events.flatMap((stored) => {
+    const e = decodeTournamentEvent(stored);
+    return e.ok && (e.value.type === 'ResultRecorded' || e.value.type === 'ResultCorrected') && e.value.payload.source === 'organizer' ? [e.value.payload] : [];
+  });
+}
