@@ -9,7 +9,7 @@ import type { Clock } from './clock.js';
 import type { CommandGate } from './command-gate.js';
 import type { Consequences } from './consequences.js';
 import { type GameSnapshot, snapshotOf } from './game-answer.js';
-import type { GameQueries } from './game-queries.js';
+import { checkKind, type GameQueries } from './game-queries.js';
 import { advanceGame, type Appended, type LiveGame, type LiveGames, type Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
 import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash } from './seat-tokens.js';
@@ -120,17 +120,20 @@ export class GameCommands {
         if (typeof moveId !== 'string' || !MOVE_ID.test(moveId)) return reject('INVALID_INPUT', 'moveId must be 1-128 characters: letters, digits, _ . : -');
         const expected = expectedVersion ?? null;
         if (expected !== null && (!Number.isInteger(expected) || expected < 0)) return reject('INVALID_INPUT', 'expectedVersion must be a whole number');
-        // The game's kind first: a typed move for another game says so before anything else.
-        if (expectedKind) await this.queries.game(gameId, expectedKind);
-        const seat = await this.tokens.seatOf(gameId, token);
         const bodyHash = hashOf(body);
-        const command: GameCommand =
-          body.kind === 'resign'
-            ? { type: 'Resign', seat, moveId, bodyHash, expectedVersion: expected }
-            : { type: 'TakeAction', seat, moveId, bodyHash, action: body.action, expectedVersion: expected };
+        let seat = -1;
+        let command: GameCommand | null = null;
+        // The game is loaded once, by the command path: its kind and the seat are checked on it.
         return this.path.execute<MoveResult>(gameId, {
           replay: async (game) => {
             kind = game.kind;
+            // The game's kind first: a typed move for another game says so before anything else.
+            if (expectedKind) checkKind(game, expectedKind);
+            seat = await this.tokens.seatOf(gameId, token);
+            command =
+              body.kind === 'resign'
+                ? { type: 'Resign', seat, moveId, bodyHash, expectedVersion: expected }
+                : { type: 'TakeAction', seat, moveId, bodyHash, action: body.action, expectedVersion: expected };
             const previous = game.commands.get(moveId);
             if (!previous) return null;
             // A retry is answered only to the seat that made the move, with the same body.
@@ -139,7 +142,7 @@ export class GameCommands {
             const events = await this.queries.servedEvents(game, previous.fromSeq - 1, seat, previous.toSeq);
             return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: game.outcome, game: snapshotOf(game) };
           },
-          decide: (game) => this.decide(command, game),
+          decide: (game) => this.decide(command!, game),
           refused: (code, message, game) => reject(code, message, game.version),
           accepted: ({ next, steps }) => {
             this.metrics.inc('arbiter_moves_accepted_total', { kind });

@@ -39,6 +39,11 @@ export interface GameAt {
   answer: GameAnswer;
 }
 
+/** Refuses a game of another kind than `kind` (a typed query or move names its game). */
+export function checkKind(game: { gameId: string; kind: string }, kind: string): void {
+  if (game.kind !== kind) throw new RefereeError('INVALID_INPUT', `game ${game.gameId} is a ${game.kind} game, not ${kind}`);
+}
+
 /** Reads: games, views, events as each viewer may see them, history, lists, bundles and verification. */
 export class GameQueries {
   constructor(
@@ -53,7 +58,7 @@ export class GameQueries {
   /** A game by id; with `kind`, a game of another kind is refused (INVALID_INPUT). */
   async game(gameId: string, kind?: string): Promise<LiveGame> {
     const game = await this.live.get(gameId);
-    if (kind && game.kind !== kind) throw new RefereeError('INVALID_INPUT', `game ${gameId} is a ${game.kind} game, not ${kind}`);
+    if (kind) checkKind(game, kind);
     return game;
   }
 
