@@ -77,7 +77,8 @@ export class TournamentsController {
 }
 
 /** A query parameter that must be a whole number. */
+/** A query parameter's whole number, within what the database's integer columns hold. */
 function wholeNumber(value: unknown, name: string): number {
-  if (typeof value === 'string' && /^[0-9]{1,15}$/.test(value)) return Number(value);
-  throw new RefereeError('INVALID_INPUT', `${name} must be a whole number`);
+  if (typeof value === 'string' && /^[0-9]{1,10}$/.test(value) && Number(value) <= 2_147_483_647) return Number(value);
+  throw new RefereeError('INVALID_INPUT', `${name} must be a whole number from 0 to 2147483647`);
 }

@@ -74,6 +74,20 @@ export class GameSetup {
     });
   }
 
+  /**
+   * A record replayed into a new game, decided but not stored: a tournament stores it with the
+   * result it attests, in one transaction, so that a refused entry leaves no game behind. Its
+   * seats have no tokens: nobody plays a recorded game.
+   */
+  async preparedImport(record: ImportedRecord, kind: string): Promise<PreparedGame> {
+    for (const name of record.seatNames ?? []) checkName(name);
+    const serverSeed = randomBytes(32).toString('hex');
+    const command: GameCommand = { type: 'ImportGame', gameId: newGameId(), kind, record };
+    const decided: Decision = unwrap(await this.slicer.run(this.decider.decideInSlices(command, null, { now: this.clock.now().toISOString(), serverSeed, supplied: [] })));
+    const seats: SeatRow[] = decided.game.seatNames.map((name, index) => ({ index, name, tokenHash: null, clientSeed: null }));
+    return this.rows(decided, serverSeed, [], seats);
+  }
+
   private async start(command: Extract<GameCommand, { type: 'CreateGame' | 'ImportGame' }>, supplied: number[][]): Promise<NewGameAnswer> {
     const serverSeed = randomBytes(32).toString('hex');
     const decided: Decision = unwrap(await this.slicer.run(this.decider.decideInSlices(command, null, { now: this.clock.now().toISOString(), serverSeed, supplied })));

@@ -1,9 +1,10 @@
+import type { ImportedRecord } from '../../engines/kit/index.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
 import { replayEntries } from '../core/game/views.js';
 import type { EventStore } from '../store/event-store.js';
 import type { GameQueries } from './game-queries.js';
-import type { GameSetup, NewGameAnswer } from './game-setup.js';
+import type { GameSetup, NewGameAnswer, PreparedGame } from './game-setup.js';
 import type { RecordParser } from './record-parser.js';
 import { unwrap } from './seat-tokens.js';
 
@@ -28,9 +29,18 @@ export class Records {
 
   /** Parses the record with its engine; the decider replays it under the checks of live play. */
   async import(kind: string, text: string): Promise<NewGameAnswer> {
+    return this.setup.import(await this.parsed(kind, text), kind);
+  }
+
+  /** The record replayed into a game that is not stored yet (see GameSetup.preparedImport). */
+  async prepare(kind: string, text: string): Promise<PreparedGame> {
+    return this.setup.preparedImport(await this.parsed(kind, text), kind);
+  }
+
+  private async parsed(kind: string, text: string): Promise<ImportedRecord> {
     const engine = this.registry.get(kind);
     if (!engine) throw new RefereeError('INVALID_INPUT', `unknown game kind "${kind}"; this referee plays: ${this.registry.kinds().join(', ')}`);
     if (!engine.importRecord) throw new RefereeError('INVALID_INPUT', `${kind} has no record format to import`);
-    return this.setup.import(unwrap(await this.parser.parse(engine, text)), kind);
+    return unwrap(await this.parser.parse(engine, text));
   }
 }

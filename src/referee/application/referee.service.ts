@@ -204,6 +204,11 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return created(await this.records.import(kind, text));
   }
 
+  /** A record replayed into a game that is not stored yet: a tournament stores it with the result it attests. */
+  preparedRecord(kind: string, text: string): Promise<PreparedGame> {
+    return this.records.prepare(kind, text);
+  }
+
   record(gameId: string): Promise<{ contentType: string; text: string }> {
     return this.records.export(gameId);
   }

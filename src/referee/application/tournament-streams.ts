@@ -79,6 +79,8 @@ export interface TournamentStep {
   bodyHash: string;
   /** A registration: the new participant's id, name and token hash. */
   participant?: { id: string; name: string; tokenHash: string };
+  /** An organizer's result: the game its record was replayed into, stored with it. */
+  imported?: PreparedGame;
 }
 
 export type AdvancedTournament = Advanced<LiveTournament, TournamentEventsAppended> & {
@@ -97,12 +99,13 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
     private readonly referee: RefereeService,
   ) {}
 
-  advance(t: LiveTournament, { decision, commandId, bodyHash }: TournamentStep): AdvancedTournament {
+  advance(t: LiveTournament, { decision, commandId, bodyHash, imported }: TournamentStep): AdvancedTournament {
     const [first, ...rest] = decision.drafts;
     const drafts = commandId && first ? [{ ...first, moveId: commandId, bodyHash }, ...rest] : decision.drafts;
     const events = chainEvents(t.tournamentId, t, drafts);
     const next: LiveTournament = { ...decision.state, ...advanceHead(t, events, tournamentAggregate.follows), row: t.row };
-    return { next, events, batch: { tournamentId: t.tournamentId, events }, games: this.scheduledGames(next, events) };
+    const games = this.scheduledGames(next, events);
+    return { next, events, batch: { tournamentId: t.tournamentId, events }, games: imported ? [...games, imported] : games };
   }
 
   async append(t: LiveTournament, { next, events, games }: AdvancedTournament, { participant }: TournamentStep): Promise<void> {

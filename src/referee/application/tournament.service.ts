@@ -4,6 +4,7 @@ import { ok, type Result } from '../../engines/kit/index.js';
 import type { Bundle } from '../core/audit.js';
 import { hashOf } from '../core/canonical.js';
 import { EngineRegistry } from '../core/engine-registry.js';
+import { isTournamentId } from '../core/ids.js';
 import { RefereeError } from '../core/errors.js';
 import type { TournamentBundle } from '../core/tournament/audit.js';
 import type { TournamentConfigInput } from '../core/tournament/config.js';
@@ -156,9 +157,11 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     if ((await this.actorOf(t, token)).role !== 'organizer') throw new RefereeError('FORBIDDEN', 'only the organizer records results');
     const game = unwrap(enteredGame(t, input));
     unwrap(checkReason(input.reason));
-    const record = input.record === undefined || input.record === null ? null : await this.imported(t.config.kind, input.record);
+    // The record's game is stored with the result it attests, or not at all: a refused entry leaves nothing.
+    const imported = input.record === undefined || input.record === null ? undefined : await this.referee.preparedRecord(t.config.kind, input.record);
+    const record: RecordedGame | null = imported ? { gameId: imported.game.gameId, seq: imported.game.version, hash: imported.game.lastHash, outcome: imported.game.outcome } : null;
     const result = unwrap(enteredResult(t, input, game, record));
-    return this.command(id, token, commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`, { type: 'RecordResult', result, correction: input.correction === true });
+    return this.command(id, token, commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`, { type: 'RecordResult', result, correction: input.correction === true }, { imported });
   }
 
   /** A scheduled game ended: its outcome becomes its board's result, once (the command's id is the game's). The workflows' step. */
@@ -192,6 +195,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   async list(first: number, after?: string | null): Promise<TournamentRow[]> {
     let cursor: { createdAt: Date; id: string } | undefined;
     if (after) {
+      if (!isTournamentId(after)) throw new RefereeError('INVALID_INPUT', 'after: a tournament id');
       const row = await this.store.tournament(after);
       if (!row) throw new RefereeError('INVALID_INPUT', 'after: no tournament with that id');
       cursor = { createdAt: row.createdAt, id: row.id };
@@ -255,7 +259,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     token: string | null,
     commandId: string | null | undefined,
     command: Exclude<TournamentCommand, { type: 'CreateTournament' }>,
-    options: { anonymous?: boolean; participant?: TournamentStep['participant'] } = {},
+    options: { anonymous?: boolean; participant?: TournamentStep['participant']; imported?: TournamentStep['imported'] } = {},
   ): Promise<LiveTournament> {
     if (commandId !== undefined && commandId !== null && (typeof commandId !== 'string' || !COMMAND_ID.test(commandId))) {
       throw new RefereeError('INVALID_INPUT', 'commandId must be 1-128 characters: letters, digits, _ . : -');
@@ -269,7 +273,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
         if (previous && previous.bodyHash !== bodyHash) throw new RefereeError('COMMAND_ID_REUSED', `command id ${commandId} was already used for another command`);
         return previous ? current : null;
       },
-      decide: (current) => this.step(current, actor, commandId ?? null, command, options.participant),
+      decide: (current) => this.step(current, actor, commandId ?? null, command, options),
       accepted: ({ next }) => next,
     });
   }
@@ -280,15 +284,9 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     actor: TournamentActor,
     commandId: string | null,
     command: Exclude<TournamentCommand, { type: 'CreateTournament' }>,
-    participant?: TournamentStep['participant'],
+    { participant, imported }: Pick<TournamentStep, 'participant' | 'imported'> = {},
   ): Result<TournamentStep> {
     const decided = decideTournament(command, t, this.decideCtx(t.row.seed, actor), { registry: this.registry });
-    return decided.ok ? ok({ decision: decided.value, commandId, bodyHash: hashOf(command), participant }) : decided;
-  }
-
-  /** An over-the-board record, imported and verified as its own game. */
-  private async imported(kind: string, record: string): Promise<RecordedGame> {
-    const { game } = await this.referee.importRecord(kind, record);
-    return { gameId: game.gameId, seq: game.version, hash: game.lastHash, outcome: game.outcome };
+    return decided.ok ? ok({ decision: decided.value, commandId, bodyHash: hashOf(command), participant, imported }) : decided;
   }
 }

@@ -2,6 +2,7 @@ import { type Engine, fail, ok, type Result } from '../../../engines/kit/index.j
 import { canonicalJson, hashOf } from '../canonical.js';
 import type { EngineRegistry } from '../engine-registry.js';
 import { parseTimeControl, storedTimeControl, type TimeControl } from '../game/clock.js';
+import { isCleanText } from '../text.js';
 import { cmp, format, parse, type Rational, rat, ZERO } from './rational.js';
 import { defaultTieBreaks, parseTieBreaks } from './standings.js';
 import { parsePlacementTables, tableByePoints } from './tables.js';
@@ -138,7 +139,8 @@ function rulesetsBySize(engine: Engine, ruleset: unknown, recorded: unknown, sea
 /** The complete configuration, or the first thing wrong with the input. */
 export function parseConfig(input: TournamentConfigInput, registry: EngineRegistry): Result<TournamentConfig> {
   const name = input.name ?? '';
-  if (typeof name !== 'string' || name.length > MAX_NAME) return invalid(`a tournament name is a text of at most ${MAX_NAME} characters`);
+  if (typeof name !== 'string' || name.length > MAX_NAME || !isCleanText(name))
+    return invalid(`a tournament name is a text of at most ${MAX_NAME} characters, well-formed and without control characters`);
   if (typeof input.kind !== 'string' || !registry.get(input.kind)) return invalid(`unknown game kind "${String(input.kind)}"; this referee plays: ${registry.kinds().join(', ')}`);
   const engine = registry.get(input.kind)!;
   const ruleset = engine.parseRuleset(input.ruleset ?? {});

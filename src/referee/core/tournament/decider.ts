@@ -405,6 +405,7 @@ class Deciding {
       ...s.absent,
       ...s.requestedByes,
       ...s.forbiddenPairs.flat(),
+      ...(s.seeds ?? []),
     ];
     const stranger = named.find((id) => !known.has(id));
     if (stranger) return refuse('NOT_IN_TOURNAMENT', `participant ${stranger} is not in this tournament`);
