@@ -797,7 +797,7 @@ export class HostileGenerator {
       case 0:
         return this.pick(this.tournamentList()).id;
       case 1:
-        return this.pick(['t-AAAAAAAAAAAA', 't-', `t-${'a'.repeat(65)}`, 'AAAAAAAAAAAA', this.game().id, `${this.tournaments.running.id}x`]);
+        return this.pick(['t-AAAAAAAAAAAA', 't-', `t-${'a'.repeat(65)}`, 'AAAAAAAAAAAA', this.game().id, `${this.tournaments.running.id}x`, `${this.tournaments.running.id}\u0000`, 't-\ud800']);
       case 2:
         return this.pick([0, -1, 1e308, true, null, [], {}]);
       default:
@@ -839,7 +839,7 @@ export class HostileGenerator {
         id = this.tournaments[label].id;
       } else {
         label = null;
-        id = this.pick(['t-AAAAAAAAAAAA', 'AAAAAAAAAAAA', this.game().id, this.unlike(TOURNAMENT_ID), `t-${'a'.repeat(65)}`]);
+        id = this.pick(['t-AAAAAAAAAAAA', 'AAAAAAAAAAAA', this.game().id, this.unlike(TOURNAMENT_ID), `t-${'a'.repeat(65)}`, `${this.tournaments.running.id}\u0000`]);
       }
     }
     return { poisoned, label, target: label ? this.tournaments[label] : null, id };
@@ -1286,7 +1286,7 @@ export class HostileGenerator {
     const always = [
       { token: token(anyToken), gameId: this.game().id, tournamentId: this.pick(this.tournamentList()).id },
       { token: token(anyToken), tournamentId: this.pick(['t-AAAAAAAAAAAA', this.unlike(TOURNAMENT_ID)]) },
-      { token: token(anyToken), gameId: this.pick(['AAAAAAAAAAAA', this.unlike(GAME_ID)]) },
+      { token: token(anyToken), gameId: this.pick(['AAAAAAAAAAAA', `${this.game().id}\u0000`, this.unlike(GAME_ID)]) },
     ];
     if (fixed) return this.pick(always);
     const g = this.pick(plain);
