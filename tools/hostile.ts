@@ -917,7 +917,7 @@ export class HostileGenerator {
         name: 'tournaments',
         text: `tournaments(first: $f${sfx}, after: $a${sfx}) { id status }`,
         defs: [`$f${sfx}: Int`, `$a${sfx}: ID`],
-        vars: { [`f${sfx}`]: this.pick([...ODD_NUMBERS, 20, 100, 101]), [`a${sfx}`]: this.pick([null, this.anyTournamentId()]) },
+        vars: { [`f${sfx}`]: this.pick([...ODD_NUMBERS, 20, 100, 101]), [`a${sfx}`]: this.pick([null, this.anyTournamentId(), `${this.tournaments.finished.id}\u0000`]) },
         token: this.readToken(),
       };
     }
