@@ -2,15 +2,18 @@
  * Hostile input against the built service in its own process: `npm run bench -- bench/fuzz.js
  * [--pglite] [--inputs 10000] [--seed 20261130] [--concurrency 4]`. The inputs are the ones of
  * test/fuzz/hostile-input.spec.ts (same generator, same seed); here the service's resident memory
- * (VmRSS of its process alone) is read before and after, and its state through its own API.
- * Prints the figures; exits 1 on a 5xx, an INTERNAL code, an accepted move or creation, or a
- * changed game. PostgreSQL runs use a database of their own (created and dropped here).
+ * (VmRSS of its process alone) is read before and after, and its state through its own API (a
+ * webhook's secret is not readable there: a new one would show as an accepted answer).
+ * Prints the figures; exits 1 on a 5xx, an INTERNAL code, an accepted answer, or a changed or
+ * created game, tournament or webhook. PostgreSQL runs use a database of their own (created and
+ * dropped here).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { HostileGenerator, run, type SeededGame, type Targets } from '../tools/hostile.js';
+import { HostileGenerator, run } from '../tools/hostile.js';
+import { type GameTargets, type SeededGame, seedTournaments, seedWebhooks, type Targets } from '../tools/hostile-targets.js';
 import { startService } from '../tools/service.js';
 
 const args = process.argv.slice(2);
@@ -23,6 +26,8 @@ const inputs = Number(flag('inputs', '10000'));
 const seed = Number(flag('seed', '20261130'));
 const concurrency = Number(flag('concurrency', '4'));
 const baseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+/** The webhook receiver the service allows: nothing listens there, and nothing is sent (no game or tournament changes in a run). */
+const HOOKS_HOST = '127.0.0.1:9';
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -45,8 +50,8 @@ async function create(url: string, input: Record<string, unknown>): Promise<Seed
   return { id: created.game.id, kind: input.kind as string, tokens: created.tokens.map((x: { token: string }) => x.token) };
 }
 
-/** The targets of test/fuzz, with real engines only (the built service has no test-only duel). */
-async function setUp(url: string): Promise<Targets> {
+/** The games of test/fuzz, with real engines only (the built service has no test-only duel). */
+async function setUpGames(url: string): Promise<Omit<GameTargets, 'paired'>> {
   const duel = await create(url, { kind: 'cerke' });
   const waiting = await create(url, { kind: 'backgammon', seats: [{ name: 'Ann' }, { open: true }] });
   const finished = await create(url, { kind: 'backgammon' });
@@ -60,10 +65,19 @@ async function setUp(url: string): Promise<Targets> {
   return { duel, waiting, finished, chickenFoot, cerke, backgammon, imported };
 }
 
-/** Each target's head and events as the API serves them, and how many games there are. */
+/** The targets of test/fuzz: the games, the tournaments (the running one's game among the games) and the webhooks. */
+async function setUp(url: string): Promise<Targets> {
+  const call = (query: string, variables?: Record<string, unknown>, token?: string) => gql(url, query, variables, token);
+  const games = await setUpGames(url);
+  const { tournaments, paired } = await seedTournaments(call);
+  const webhooks = await seedWebhooks(call, games.duel.tokens[0], tournaments.running, `http://${HOOKS_HOST}/hooks`);
+  return { games: { ...games, paired }, tournaments, webhooks };
+}
+
+/** Each target's head and events (or participants) as the API serves them, whether each webhook is there, and how many games and tournaments there are. */
 async function snapshot(url: string, targets: Targets) {
   const games: Record<string, unknown> = {};
-  for (const [label, g] of Object.entries(targets)) {
+  for (const [label, g] of Object.entries(targets.games)) {
     const game = await (await fetch(`${url}/api/games/${g.id}`)).json();
     const events = (await (await fetch(`${url}/api/games/${g.id}/events`)).text()).trim().split('\n');
     games[label] = { version: game.version, status: game.status, seats: game.seats, events: events.length, last: events.at(-1) };
@@ -76,7 +90,22 @@ async function snapshot(url: string, targets: Targets) {
     if (!page.pageInfo.hasNextPage) break;
     after = page.pageInfo.endCursor;
   }
-  return JSON.stringify({ games, count });
+  const tournaments: Record<string, unknown> = {};
+  for (const [label, x] of Object.entries(targets.tournaments)) {
+    tournaments[label] = (await gql(url, 'query($id: ID!) { tournament(id: $id) { version headHash status participants { id name withdrawnAfterRound } } }', { id: x.id })).data;
+  }
+  let tournamentCount = 0;
+  for (let last: string | null = null; ; ) {
+    const page: { id: string }[] = (await gql(url, 'query($a: ID) { tournaments(first: 100, after: $a) { id } }', { a: last })).data.tournaments;
+    tournamentCount += page.length;
+    if (page.length < 100) break;
+    last = page[page.length - 1].id;
+  }
+  const webhooks: Record<string, unknown> = {};
+  for (const w of [targets.webhooks.seat, targets.webhooks.organizer]) {
+    webhooks[w.id] = (await gql(url, 'query($id: ID!) { webhookDeliveries(id: $id) { hasNextPage } }', { id: w.id }, w.ownerToken)).errors ?? 'there';
+  }
+  return JSON.stringify({ games, count, tournaments, tournamentCount, webhooks });
 }
 
 async function main() {
@@ -96,7 +125,7 @@ async function main() {
     databaseUrl = u.toString();
   }
   // One client address sends everything: per-address quotas would answer most inputs with 429.
-  const env = { CREATE_QUOTA_PER_HOUR: '0', MAX_CONNECTIONS_PER_ADDRESS: '0', ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: databaseUrl }) };
+  const env = { CREATE_QUOTA_PER_HOUR: '0', MAX_CONNECTIONS_PER_ADDRESS: '0', WEBHOOK_ALLOWED_HOSTS: HOOKS_HOST, ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: databaseUrl }) };
   const service = await startService(env, 3800 + Math.floor(Math.random() * 100));
   const pid = service.process.pid!;
   let failed = false;
@@ -121,7 +150,7 @@ async function main() {
       `Arbiter hostile input on ${usePglite ? 'embedded PGlite' : 'PostgreSQL'} (seed ${seed}, ${concurrency} in flight): ${figures.sent} sent, ${figures.unsent} not sent, in ${seconds.toFixed(0)} s`,
     );
     out(`responses by status class: ${JSON.stringify(figures.byClass)}`);
-    out(`accepted (state-changing) answers: ${figures.accepted}; games changed or created: ${changed ? 'YES' : 'none'}`);
+    out(`accepted (state-changing) answers: ${figures.accepted}; games, tournaments or webhooks changed or created: ${changed ? 'YES' : 'none'}`);
     out(`problems: ${figures.problems.length}`);
     out(`service RSS (VmRSS) before ${rssBefore.toFixed(0)} MB, after ${rssAfter.toFixed(0)} MB (${(rssAfter - rssBefore).toFixed(0)} MB)`);
     out(`codes: ${JSON.stringify(Object.fromEntries(Object.entries(figures.codes).sort((a, b) => b[1] - a[1])))}`);

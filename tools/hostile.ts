@@ -1,35 +1,29 @@
 /**
  * Hostile input for the whole service, from a fixed seed: GraphQL operations with poisoned
- * arguments, raw GraphQL HTTP requests, and REST requests with odd paths, methods and bodies.
+ * arguments, raw GraphQL HTTP requests, and REST requests with odd paths, methods and bodies,
+ * over games, tournaments and webhooks (the targets: tools/hostile-targets.ts).
  *
- * Every request that could change state if it were valid (create, import, join, move, resign)
- * carries at least one poison the service must refuse (a malformed or unknown game id, a move
- * id outside its pattern, a negative or stale expected version, no token or another game's
- * token, a seat name with a control character, a ruleset with a prototype key...), so a run
- * must leave every game exactly as it was.
+ * Every request that could change state if it were valid carries at least one poison the service
+ * must refuse, so a run must leave every game, tournament and webhook exactly as it was:
+ * - games (create, import, join, move, resign): a malformed or unknown game id, a move id outside
+ *   its pattern, a negative or stale expected version, no token or another game's token, a seat
+ *   name with a control character, a ruleset with a prototype key...;
+ * - tournaments (create, register, withdraw, round settings, pair, record a result with or
+ *   without a record, finish): a malformed or unknown tournament or participant id, a tournament
+ *   whose state refuses the command, a token the command is refused with there (none, a
+ *   participant's where the organizer's is needed, another tournament's, a seat's), an
+ *   out-of-range round or board, a result that does not fit (its record's), a command id outside
+ *   its pattern, a name or reason with a control character, a configuration out of its bounds...;
+ * - webhooks (register, rotate the secret, delete): a URL with a host not allowed, a private
+ *   address, another scheme or credentials, unknown events, thresholds out of range, a scope the
+ *   token does not hold, an unknown webhook id or a token that does not manage it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { seededRandom } from '../src/engines/kit/index.js';
-
-export interface SeededGame {
-  id: string;
-  kind: string;
-  tokens: string[];
-}
-
-/** The games a run is pointed at, set up before it. */
-export interface Targets {
-  duel: SeededGame;
-  waiting: SeededGame;
-  finished: SeededGame;
-  chickenFoot: SeededGame;
-  cerke: SeededGame;
-  backgammon: SeededGame;
-  imported: SeededGame;
-}
+import type { GameTargets, SeededGame, SeededParticipant, SeededTournament, SeededWebhook, Targets, TournamentTargets } from './hostile-targets.js';
 
 export interface HostileRequest {
   /** The family of input, for the figures: "gql:submitAction", "rest:GET /api/games/:id", ... */
@@ -38,6 +32,8 @@ export interface HostileRequest {
   path: string;
   headers: Record<string, string>;
   body?: string | Uint8Array;
+  /** GraphQL fields answering no union: the data keys (a field's name or alias) whose answer, when not null, is a change of state, and the field each is. */
+  changes?: Record<string, string>;
 }
 
 /** test/fixtures, found from this file in the sources (Jest) or in dist/ (bench/fuzz.ts, built). */
@@ -48,7 +44,10 @@ const FIXTURES = (() => {
   throw new Error('project root not found');
 })();
 const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const MOVE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+const TOURNAMENT_ID = /^t-[A-Za-z0-9_-]{1,64}$/;
+const WEBHOOK_ID = /^wh_[A-Za-z0-9_-]{16}$/;
+/** A client's move id or tournament command id. */
+const CLIENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** Characters a name, seed or id must never hold: controls (C0, DEL, C1), lone surrogates, bidi overrides, line separators. */
 const REFUSED_CHARS = [
@@ -124,6 +123,9 @@ const BAD_VERSIONS: unknown[] = [-1, -5000, -2147483648, 2147483647, 1_000_000, 
 const MOVE_SEL = '{ __typename ... on Rejection { code message currentVersion } ... on MoveAccepted { version } }';
 const CREATE_SEL = '{ __typename ... on Rejection { code message } ... on GameCreated { game { id } } }';
 const JOIN_SEL = '{ __typename ... on Rejection { code message } ... on SeatJoined { seat } }';
+/** What an accepted tournament command answers (none may be accepted here). */
+const TOURNAMENT_SEL = '{ id status version participants { id } }';
+const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT'];
 
 let bombs: Uint8Array[] | null = null;
 /** Gzip bodies that inflate to 2 and 8 MB (made once). */
@@ -171,12 +173,13 @@ function encodeSegment(s: string): string {
   return out;
 }
 
-const gql = (family: string, query: string, variables: Record<string, unknown> | undefined, token?: string, extra: Record<string, unknown> = {}): HostileRequest => ({
+const gql = (family: string, query: string, variables: Record<string, unknown> | undefined, token?: string, changes?: Record<string, string>): HostileRequest => ({
   family,
   method: 'POST',
   path: '/graphql',
   headers: { 'content-type': 'application/json', ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) },
-  body: toJson({ query, ...(variables ? { variables } : {}), ...extra }),
+  body: toJson({ query, ...(variables ? { variables } : {}) }),
+  ...(changes && Object.keys(changes).length > 0 ? { changes } : {}),
 });
 
 interface Field {
@@ -186,20 +189,45 @@ interface Field {
   text: string;
   defs: string[];
   vars: Record<string, unknown>;
+  /** A mutation answering no union: any answer but null is a change of state. */
+  changes?: boolean;
 }
+
+type TournamentLabel = keyof TournamentTargets;
+type TournamentCommand = 'register' | 'withdraw' | 'settings' | 'pair' | 'record' | 'finish';
+
+/**
+ * The tournaments (TournamentTargets) on which a command is accepted when nothing else is wrong;
+ * on the others their state refuses it: nothing is paired in the registering one (no result, no
+ * finish), round 1 of the running one waits for its result (no pairing, no finish), and the
+ * finished one takes no command.
+ */
+const ACCEPTED_ON: Readonly<Record<TournamentCommand, readonly TournamentLabel[]>> = {
+  register: ['registering', 'running'],
+  withdraw: ['registering', 'running'],
+  settings: ['registering', 'running'],
+  pair: ['registering'],
+  record: ['running'],
+  finish: [],
+};
 
 export class HostileGenerator {
   private readonly r: (n: number) => number;
+  private readonly games: GameTargets;
   private readonly all: SeededGame[];
+  private readonly tournaments: TournamentTargets;
+  private readonly webhooks: SeededWebhook[];
+  private readonly webhookUrl: string;
   private readonly records: { kind: string; text: string }[];
   private moveCounter = 0;
 
-  constructor(
-    seed: number,
-    private readonly games: Targets,
-  ) {
+  constructor(seed: number, targets: Targets) {
     this.r = seededRandom(seed);
-    this.all = Object.values(games);
+    this.games = targets.games;
+    this.all = Object.values(targets.games);
+    this.tournaments = targets.tournaments;
+    this.webhooks = [targets.webhooks.seat, targets.webhooks.organizer];
+    this.webhookUrl = targets.webhooks.url;
     this.records = [
       { kind: 'backgammon', text: readFileSync(join(FIXTURES, 'backgammon/match-1-pt-seed64352.mat'), 'utf8') },
       { kind: 'chicken-foot', text: readFileSync(join(FIXTURES, 'chicken-foot/classic-3-players.json'), 'utf8') },
@@ -398,13 +426,24 @@ export class HostileGenerator {
     } else token = this.pick(target.tokens);
     // A real game id poisons only with a token of another game (or none).
     if (owner && owner !== target && token !== undefined && owner.tokens.includes(token)) token = undefined;
-    const moveId = poisoned.has('moveId') ? this.unlike(MOVE_ID) : `fuzz-${this.moveCounter++}`;
+    const moveId = poisoned.has('moveId') ? this.unlike(CLIENT_ID) : `fuzz-${this.moveCounter++}`;
     const expectedVersion = poisoned.has('version') ? this.pick(BAD_VERSIONS) : this.pick([null, undefined]);
     const action = withAction ? (poisoned.has('action') ? this.badAction() : this.json()) : undefined;
     return { gameId, token, moveId, expectedVersion, action };
   }
 
+  /**
+   * One field of a document: a game's (most), a tournament's or a webhook's. `headerToken` is the
+   * request's token when another field of the document fixes it (aliases), else null.
+   */
   private field(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const n = this.int(100);
+    if (n < 22) return this.tournamentField(headerToken, sfx);
+    if (n < 32) return this.webhookField(headerToken, sfx);
+    return this.gameField(headerToken, sfx);
+  }
+
+  private gameField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
     const v = (name: string) => `$${name}${sfx}`;
     const n = this.int(100);
     if (n < 6) {
@@ -547,9 +586,9 @@ export class HostileGenerator {
     };
   }
 
-  /** Reads: no token, a seat of some game, or garbage. */
+  /** Reads: no token, a seat of some game, a tournament's organizer or participant, or garbage. */
   private readToken(): string | undefined {
-    return this.pick([undefined, this.pick(this.game().tokens), 'arb_nope', 'x']);
+    return this.pick([undefined, this.pick(this.game().tokens), this.pick(this.tournamentTokens()), 'arb_nope', 'x']);
   }
 
   private seatsInput(poison: boolean, count: number): unknown {
@@ -741,6 +780,597 @@ export class HostileGenerator {
     return { op: 'mutation', name, text: `${name}(${turnArgs}${extraArgs}) ${MOVE_SEL}`, defs: [...turnDefs, ...extraDefs], vars, token: a.token };
   }
 
+  // ------------------------------------------------------------ tournament fields
+
+  private tournamentList(): SeededTournament[] {
+    return Object.values(this.tournaments);
+  }
+
+  /** Every organizer's and participant's token. */
+  private tournamentTokens(): string[] {
+    return this.tournamentList().flatMap((t) => [t.organizerToken, ...t.participants.map((p) => p.token)]);
+  }
+
+  /** A tournament id: a real one, one that names no tournament, or a malformed one. */
+  private anyTournamentId(): unknown {
+    switch (this.int(4)) {
+      case 0:
+        return this.pick(this.tournamentList()).id;
+      case 1:
+        return this.pick(['t-AAAAAAAAAAAA', 't-', `t-${'a'.repeat(65)}`, 'AAAAAAAAAAAA', this.game().id, `${this.tournaments.running.id}x`, `${this.tournaments.running.id}\u0000`, 't-\ud800']);
+      case 2:
+        return this.pick([0, -1, 1e308, true, null, [], {}]);
+      default:
+        return this.string();
+    }
+  }
+
+  /** Tokens that hold no role in `t`: garbage, seats of games outside tournaments, other tournaments' organizers and participants. */
+  private strangerTokens(t: SeededTournament): string[] {
+    const plain = this.all.filter((g) => g !== this.games.paired);
+    const others = this.tournamentList().filter((o) => o !== t);
+    return [
+      'arb_not-a-token',
+      'arbo_not-a-token',
+      'arbp_not-a-token',
+      'x'.repeat(300),
+      this.pick(this.pick(plain).tokens),
+      ...others.flatMap((o) => [o.organizerToken, this.pick(o.participants).token]),
+    ];
+  }
+
+  /**
+   * The tournament of a command and which of its slots to poison: at least one of the tournament
+   * (a malformed or unknown id, or a tournament whose state refuses the command), the token (not
+   * with `headerToken` fixed: it is never the only poison) or one of the command's `slots`.
+   */
+  private tournamentCommand(command: TournamentCommand, slots: string[], headerToken: string | undefined | null) {
+    const choices = ['tournament', ...(headerToken === null ? ['token'] : []), ...slots];
+    const poisoned = new Set([this.pick(choices)]);
+    for (const s of choices) if (this.chance(0.15)) poisoned.add(s);
+    const labels = Object.keys(this.tournaments) as TournamentLabel[];
+    const open = ACCEPTED_ON[command];
+    let label: TournamentLabel | null = this.pick(open.length > 0 ? open : labels);
+    let id: unknown = this.tournaments[label].id;
+    if (poisoned.has('tournament')) {
+      const refusing = labels.filter((l) => !open.includes(l));
+      if (this.chance(0.5)) {
+        label = this.pick(refusing);
+        id = this.tournaments[label].id;
+      } else {
+        label = null;
+        id = this.pick(['t-AAAAAAAAAAAA', 'AAAAAAAAAAAA', this.game().id, this.unlike(TOURNAMENT_ID), `t-${'a'.repeat(65)}`, `${this.tournaments.running.id}\u0000`]);
+      }
+    }
+    return { poisoned, label, target: label ? this.tournaments[label] : null, id };
+  }
+
+  /**
+   * The token of a command on the tournament `label`: the header's when fixed; poisoned, one the
+   * command is refused with there; else one it is accepted with (the organizer's, and where
+   * registration is open or participants withdraw themselves, theirs or none).
+   */
+  private commandToken(command: TournamentCommand, label: TournamentLabel | null, poisoned: Set<string>, headerToken: string | undefined | null, participantId?: unknown): string | undefined {
+    if (headerToken !== null) return headerToken;
+    if (!label) return this.pick([undefined, ...this.tournamentTokens(), this.pick(this.game().tokens)]);
+    const t = this.tournaments[label];
+    const selfWithdrawing = (p: SeededParticipant) => command === 'withdraw' && label === 'registering' && p.id === participantId;
+    if (!poisoned.has('token')) {
+      if (command === 'register' && label === 'registering') return this.pick([undefined, t.organizerToken, this.pick(t.participants).token]);
+      const self = t.participants.find(selfWithdrawing);
+      return self && this.chance(0.5) ? self.token : t.organizerToken;
+    }
+    if (!ACCEPTED_ON[command].includes(label)) return this.pick([undefined, t.organizerToken, ...t.participants.map((p) => p.token), ...this.strangerTokens(t)]);
+    if (command === 'register' && label === 'registering') return this.pick(this.strangerTokens(t));
+    return this.pick([undefined, ...t.participants.filter((p) => !selfWithdrawing(p)).map((p) => p.token), ...this.strangerTokens(t)]);
+  }
+
+  private commandId(poisoned: Set<string>): unknown {
+    return poisoned.has('commandId') ? this.unlike(CLIENT_ID) : this.pick([undefined, null, `fuzz-${this.moveCounter++}`]);
+  }
+
+  /**
+   * A participant id `label`'s tournament refuses: another tournament's, unknown or malformed; and
+   * with `withdrawn`, the running tournament's withdrawn participant (refused by a withdrawal, not
+   * by round settings: it is still one of the tournament's participants).
+   */
+  private strangerParticipant(label: TournamentLabel | null, withdrawn: boolean): unknown {
+    const others = this.tournamentList().filter((t) => t !== (label ? this.tournaments[label] : null));
+    return this.pick([
+      this.pick(this.pick(others).participants).id,
+      ...(withdrawn && label === 'running' ? [this.tournaments.running.withdrawn] : []),
+      'p-AAAAAAAAAAAA',
+      this.tournaments.running.id,
+      this.pick(this.tournamentTokens()),
+      this.string(),
+    ]);
+  }
+
+  /** A reason every command refuses: a refused character, or longer than 500. */
+  private badReason(): string {
+    return this.chance(0.8) ? this.insert(this.pick(['forfeit', '', 'did not show up']), this.pick(REFUSED_CHARS)) : 'r'.repeat(501 + this.int(2000));
+  }
+
+  private tournamentField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const n = this.int(100);
+    if (n < 14) return this.createTournamentField(sfx);
+    if (n < 26) return this.registerField(headerToken, sfx);
+    if (n < 36) return this.withdrawField(headerToken, sfx);
+    if (n < 48) return this.setPairingsField(headerToken, sfx);
+    if (n < 55) return this.pairRoundField(headerToken, sfx);
+    if (n < 75) return this.recordResultField(headerToken, sfx);
+    if (n < 80) return this.finishField(headerToken, sfx);
+    if (n < 90) {
+      const read = this.pick([...ODD_NUMBERS, undefined]);
+      return {
+        op: 'query',
+        name: 'tournament',
+        text: `tournament(id: $i${sfx}) { id status version participants { id name } rounds { round boards { board games { gameId game { id status } } } } standings(afterRound: $a${sfx}) { rank tp } crosstable(afterRound: $c${sfx}) { participantId } events(afterSeq: $s${sfx}) { seq type } }`,
+        defs: [`$i${sfx}: ID!`, `$a${sfx}: Int`, `$c${sfx}: Int`, `$s${sfx}: Int`],
+        vars: { [`i${sfx}`]: this.anyTournamentId(), [`a${sfx}`]: read, [`c${sfx}`]: this.pick([read, ...ODD_NUMBERS]), [`s${sfx}`]: this.pick([undefined, ...ODD_NUMBERS]) },
+        token: this.readToken(),
+      };
+    }
+    if (n < 96) {
+      return {
+        op: 'query',
+        name: 'tournaments',
+        text: `tournaments(first: $f${sfx}, after: $a${sfx}) { id status }`,
+        defs: [`$f${sfx}: Int`, `$a${sfx}: ID`],
+        vars: { [`f${sfx}`]: this.pick([...ODD_NUMBERS, 20, 100, 101]), [`a${sfx}`]: this.pick([null, this.anyTournamentId(), `${this.tournaments.finished.id}\u0000`]) },
+        token: this.readToken(),
+      };
+    }
+    return {
+      op: 'subscription',
+      name: 'tournamentEvents',
+      text: `tournamentEvents(tournamentId: $t${sfx}, afterSeq: $s${sfx}) { seq type }`,
+      defs: [`$t${sfx}: ID!`, `$s${sfx}: Int`],
+      vars: { [`t${sfx}`]: this.anyTournamentId(), [`s${sfx}`]: this.pick(ODD_NUMBERS) },
+      token: this.readToken(),
+    };
+  }
+
+  /** A configuration out of its bounds in at least one place; anyone may create a tournament, so the input is the only poison. */
+  private createTournamentField(sfx: string): Field {
+    const base = this.pick<[string, Record<string, unknown>]>([
+      ['swiss', { kind: 'backgammon', ruleset: this.pick([undefined, { matchLength: 1 }]), format: 'SWISS', rounds: this.pick([1, 5, 64]) }],
+      ['roundRobin', { kind: 'cerke', format: this.pick(['ROUND_ROBIN', 'DOUBLE_ROUND_ROBIN']) }],
+      ['knockout', { kind: 'backgammon', format: 'KNOCKOUT', gamesPerMatch: this.pick([undefined, 1, 3]), koTieRule: this.pick([undefined, ['REPLAY(1)', 'LOTS']]) }],
+      ['tables', { kind: 'chicken-foot', ruleset: { players: 4 }, format: 'TABLES', rounds: 3, minSeats: this.pick([undefined, 3]) }],
+    ]);
+    const [format, input] = [base[0], ownObject(Object.entries(base[1]))];
+    input.name = this.pick([undefined, 'Spring open', '中文 open', 'n'.repeat(120)]);
+    const slots = ['name', 'kind', 'ruleset', 'format', 'rounds', 'points', 'byes', 'tieBreaks', 'choices', 'knockout', 'placement', 'minSeats', 'flags', 'timeControl', 'key'];
+    const poisoned = new Set([this.pick(slots)]);
+    if (this.chance(0.2)) poisoned.add(this.pick(slots));
+    if (poisoned.has('name')) input.name = this.chance(0.8) ? this.insert(this.pick(['Spring open', '', 'Club']), this.pick(REFUSED_CHARS)) : 'n'.repeat(121 + this.int(500));
+    if (poisoned.has('kind')) input.kind = this.unlike(/^(backgammon|chicken-foot|cerke|duel)$/);
+    if (poisoned.has('ruleset')) input.ruleset = this.badRuleset();
+    if (poisoned.has('format')) input.format = this.pick([format === 'tables' ? 'SWISS' : 'TABLES', format === 'tables' ? 'KNOCKOUT' : 'TABLES', 'swiss', 'NOPE', '', null, this.string()]);
+    if (poisoned.has('rounds')) input.rounds = format === 'swiss' || format === 'tables' ? this.pick([0, 65, -1, null, 2147483647, -2147483648, 1.5, '3']) : this.pick([1, 5, 64]);
+    if (poisoned.has('points'))
+      input.points = this.pick<Record<string, unknown>>([
+        { win: '0' },
+        { win: '1', draw: '2' },
+        { draw: '1', loss: '2' },
+        { draw: '1/3' },
+        { loss: '-1' },
+        { win: 'abc' },
+        { win: '½' },
+        ownObject([
+          ['win', '1'],
+          [this.pick(PROTO_KEYS), '1'],
+        ]),
+      ]);
+    if (poisoned.has('byes')) {
+      const [key, value] = this.pick<[string, unknown]>([
+        ['byePoints', format === 'tables' ? '-1' : '2'],
+        ['lateEntryPoints', '5'],
+        ['requestedByePoints', this.pick(['7', 'x'])],
+        ['maxRequestedByes', this.pick([-1, 65, 2147483647])],
+        ['tableByePoints', this.pick(['-1', 'x'])],
+      ]);
+      input[key] = value;
+    }
+    // A knockout ranks by placings: it reads no tie-breaks, so its poison is elsewhere.
+    if (poisoned.has('tieBreaks')) {
+      if (format === 'knockout') input.gamesPerMatch = 0;
+      else input.tieBreaks = this.pick([['NOPE'], ['BH', 'BH'], [this.pick(PROTO_KEYS)], ['bh'], [this.string()]]);
+    }
+    if (poisoned.has('choices')) {
+      const key = this.pick(['rrNumbering', 'koSeeding', 'tableSeating']);
+      input[key] = this.unlike(/^(lots|rating|manual|greedy|avoidRepeats)$/);
+    }
+    if (poisoned.has('knockout')) {
+      if (this.chance(0.5)) input.gamesPerMatch = this.pick([0, 16, -1, 2147483647]);
+      else input.koTieRule = this.pick([['REPLAY(0)'], ['LOTS', 'GAME_POINTS'], ['x'], [this.pick(PROTO_KEYS)], ['REPLAY(1000000000)']]);
+    }
+    if (poisoned.has('placement'))
+      input.placementPoints = this.pick<unknown>([
+        { '1': ['1'] },
+        { '3': ['1', '2', '0'] },
+        { '3': ['2', '1'] },
+        { '3': ['2', '1', '-1'] },
+        ownObject([[this.pick(PROTO_KEYS), ['1', '0']]]),
+        'x',
+        [],
+        this.deep(),
+      ]);
+    if (poisoned.has('minSeats')) input.minSeats = format === 'tables' ? this.pick([0, 1, 5, 99]) : this.pick([3, 1]);
+    if (poisoned.has('flags')) input[this.pick(['openRegistration', 'selfWithdrawal'])] = this.pick(['yes', 1, 'true']);
+    if (poisoned.has('timeControl'))
+      input.timeControl = this.pick<unknown>([
+        { kind: 'FISCHER' },
+        { kind: 'FISCHER', baseSeconds: 1 },
+        { kind: 'FISCHER', baseSeconds: 3600, incrementSeconds: -1 },
+        { kind: 'CORRESPONDENCE', perMoveSeconds: 5 },
+        { kind: 'NOPE' },
+        ownObject([
+          ['kind', 'FISCHER'],
+          ['baseSeconds', 3600],
+          [this.pick(PROTO_KEYS), 1],
+        ]),
+      ]);
+    if (poisoned.has('key')) setOwn(input, this.pick(['bogus', ...PROTO_KEYS]), 1);
+    return {
+      op: 'mutation',
+      name: 'createTournament',
+      text: `createTournament(input: $i${sfx}) { organizerToken tournament { id } }`,
+      defs: [`$i${sfx}: CreateTournamentInput!`],
+      vars: { [`i${sfx}`]: input },
+      changes: true,
+    };
+  }
+
+  private registerField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const c = this.tournamentCommand('register', ['name', 'rating', 'commandId'], headerToken);
+    const name = c.poisoned.has('name') ? this.pick([this.badName(), null]) : this.pick(['Zed', 'Ann Lee', '中文', 'é'.repeat(64), "O'Neil"]);
+    const rating = c.poisoned.has('rating') ? this.pick([-1, 10_001, 2147483647, -2147483648, 2147483648, 0.5, '5']) : this.pick([undefined, null, 0, 1500, 10_000]);
+    return {
+      op: 'mutation',
+      name: 'registerParticipant',
+      text: `registerParticipant(tournamentId: $t${sfx}, name: $n${sfx}, rating: $r${sfx}, commandId: $c${sfx}) { participantId participantToken tournament ${TOURNAMENT_SEL} }`,
+      defs: [`$t${sfx}: ID!`, `$n${sfx}: String!`, `$r${sfx}: Int`, `$c${sfx}: String`],
+      vars: { [`t${sfx}`]: c.id, [`n${sfx}`]: name, [`r${sfx}`]: rating, [`c${sfx}`]: this.commandId(c.poisoned) },
+      token: this.commandToken('register', c.label, c.poisoned, headerToken),
+      changes: true,
+    };
+  }
+
+  private withdrawField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const c = this.tournamentCommand('withdraw', ['participant', 'reason', 'commandId'], headerToken);
+    const active = c.target?.participants.filter((p) => p.id !== this.tournaments.running.withdrawn) ?? [];
+    const participantId = c.poisoned.has('participant') || active.length === 0 ? this.strangerParticipant(c.label, true) : this.pick(active).id;
+    const reason = c.poisoned.has('reason') ? this.badReason() : this.pick([undefined, null, '', 'unwell']);
+    return {
+      op: 'mutation',
+      name: 'withdrawParticipant',
+      text: `withdrawParticipant(tournamentId: $t${sfx}, participantId: $p${sfx}, reason: $r${sfx}, commandId: $c${sfx}) ${TOURNAMENT_SEL}`,
+      defs: [`$t${sfx}: ID!`, `$p${sfx}: ID!`, `$r${sfx}: String`, `$c${sfx}: String`],
+      vars: { [`t${sfx}`]: c.id, [`p${sfx}`]: participantId, [`r${sfx}`]: reason, [`c${sfx}`]: this.commandId(c.poisoned) },
+      token: this.commandToken('withdraw', c.label, c.poisoned, headerToken, participantId),
+      changes: true,
+    };
+  }
+
+  /** Settings for the next round of `label`'s tournament (the running one's participants when there is none). */
+  private roundSettings(label: TournamentLabel | null, poison: boolean): unknown {
+    const pool = this.tournaments[label ?? 'running'].participants.filter((p) => p.id !== this.tournaments.running.withdrawn).map((p) => p.id);
+    const [a, b] = [pool[0], pool[1]];
+    const next = label === 'running' ? 2 : 1;
+    if (!poison) {
+      return this.pick<Record<string, unknown>>([
+        {},
+        { round: next },
+        { absent: [a] },
+        { requestedByes: [b] },
+        { forbiddenPairs: [[a, b]] },
+        { manualPairings: [{ a, b }] },
+        { manualPairings: [{ a, b, seats: [b, a] }] },
+        { manualBye: a },
+      ]);
+    }
+    const stranger = this.strangerParticipant(label, false);
+    switch (this.int(9)) {
+      case 0:
+        return { round: this.pick([0, -1, next - 1, next + 1, 64, 2147483647, -2147483648, 1.5]) };
+      case 1:
+        return this.pick<Record<string, unknown>>([
+          { absent: [stranger] },
+          { requestedByes: [a, stranger] },
+          { forbiddenPairs: [[a, stranger]] },
+          { manualPairings: [{ a: stranger, b }] },
+          { manualBye: stranger },
+          { manualPairings: [{ a, b, seats: [a, stranger] }] },
+        ]);
+      case 2:
+        // Seeds name every participant (knockout with manual seeding); a stranger among them is refused as in any other list.
+        return { seeds: [a, stranger] };
+      case 3:
+        return this.pick<Record<string, unknown>>([{ absent: [a], requestedByes: [a] }, { manualPairings: [{ a, b }], absent: [b] }, { manualBye: a, absent: [a] }, { absent: [a, a] }]);
+      case 4:
+        return this.pick<Record<string, unknown>>([{ manualPairings: [{ a, b: a }] }, { forbiddenPairs: [[a, a]] }, { forbiddenPairs: [[a]] }, { forbiddenPairs: [[a, b, a]] }]);
+      case 5:
+        return this.pick<Record<string, unknown>>([{ manualPairings: [{ a, b, seats: [a] }] }, { manualPairings: [{ a, b, seats: [a, a] }] }, { manualPairings: [{ a, b, seats: [a, b, a] }] }]);
+      case 6:
+        // Tables are for the tables format: these are Swiss tournaments.
+        return { manualTables: [pool.slice(0, 2)] };
+      case 7:
+        return this.pick<unknown>([{ absent: [null] }, { absent: 'x' }, { manualPairings: [{ a }] }, ownObject([[this.pick(PROTO_KEYS), 1]]), null]);
+      default:
+        return ownObject([
+          ['absent', [a]],
+          [this.pick(['bogus', ...PROTO_KEYS]), [b]],
+        ]);
+    }
+  }
+
+  private setPairingsField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const c = this.tournamentCommand('settings', ['settings', 'commandId'], headerToken);
+    return {
+      op: 'mutation',
+      name: 'setPairings',
+      text: `setPairings(tournamentId: $t${sfx}, input: $i${sfx}, commandId: $c${sfx}) ${TOURNAMENT_SEL}`,
+      defs: [`$t${sfx}: ID!`, `$i${sfx}: RoundSettingsInput!`, `$c${sfx}: String`],
+      vars: { [`t${sfx}`]: c.id, [`i${sfx}`]: this.roundSettings(c.label, c.poisoned.has('settings')), [`c${sfx}`]: this.commandId(c.poisoned) },
+      token: this.commandToken('settings', c.label, c.poisoned, headerToken),
+      changes: true,
+    };
+  }
+
+  private pairRoundField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const c = this.tournamentCommand('pair', ['round', 'commandId'], headerToken);
+    const round = c.poisoned.has('round') ? this.pick([0, -1, 2, 3, 99, 2147483647, -2147483648, 1.5, '1']) : this.pick([undefined, null, 1]);
+    return {
+      op: 'mutation',
+      name: 'pairRound',
+      text: `pairRound(tournamentId: $t${sfx}, round: $r${sfx}, commandId: $c${sfx}) ${TOURNAMENT_SEL}`,
+      defs: [`$t${sfx}: ID!`, `$r${sfx}: Int`, `$c${sfx}: String`],
+      vars: { [`t${sfx}`]: c.id, [`r${sfx}`]: round, [`c${sfx}`]: this.commandId(c.poisoned) },
+      token: this.commandToken('pair', c.label, c.poisoned, headerToken),
+      changes: true,
+    };
+  }
+
+  /**
+   * An organizer's result, with or without a record (1 in 3 carries the backgammon fixture,
+   * which imports). A poison that is checked after the record is imported (an outcome the record
+   * does not give, a correction of no result, a command id, a finished tournament) is one too:
+   * the import must not stay when the result is refused.
+   */
+  private recordResultField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const c = this.tournamentCommand('record', ['round', 'board', 'gameId', 'outcome', 'gamePoints', 'reason', 'correction', 'commandId', 'record'], headerToken);
+    const p = c.poisoned;
+    const { running, finished } = this.tournaments;
+    const board = c.label === 'running' ? running.board : 1;
+    const ownGame = c.label === 'running' ? running.gameId : c.label === 'finished' ? finished.gameId : null;
+    const backgammonRecord = this.records[0].text;
+    const record = p.has('record')
+      ? this.pick([this.badRecord().text, this.records[1].text, this.records[2].text])
+      : !p.has('gamePoints') && this.chance(0.33)
+        ? backgammonRecord
+        : this.pick([undefined, null]);
+    const imports = record === backgammonRecord;
+    const played = ['WIN_SEAT0', 'WIN_SEAT1', 'DRAW'];
+    const outcome = p.has('outcome')
+      ? imports
+        ? this.pick(['DRAW', 'FORFEIT_WIN_SEAT0', 'FORFEIT_WIN_SEAT1', 'DOUBLE_FORFEIT'])
+        : this.pick([undefined, null, 'win', 'SEAT0', this.string()])
+      : imports
+        ? this.pick([undefined, null])
+        : p.has('gamePoints')
+          ? this.pick(played)
+          : this.pick([...played, 'FORFEIT_WIN_SEAT0', 'FORFEIT_WIN_SEAT1', 'DOUBLE_FORFEIT']);
+    const gamePoints = p.has('gamePoints')
+      ? this.pick<unknown>([[], ['1'], ['-1', '0'], ['x', '0'], [null, '0'], ['1', '-2'], ['one', 'two'], null])
+      : this.pick([
+          ['1', '0'],
+          ['0', '1'],
+          ['2', '0'],
+          ['1/2', '1/2'],
+          ['0.5', '0'],
+        ]);
+    const otherGames = [finished.gameId, running.gameId, this.games.duel.id, 'AAAAAAAAAAAA', this.unlike(GAME_ID), running.id].filter((g) => g !== ownGame);
+    const input = ownObject([
+      ['round', p.has('round') ? this.pick([0, -1, 2, 3, 64, 2147483647, -2147483648, 1.5, null]) : 1],
+      ['board', p.has('board') ? this.pick([0, -1, board + 1, 99, 2147483647, null]) : board],
+      ['gameId', p.has('gameId') ? this.pick(otherGames) : this.pick([undefined, null, ownGame])],
+      ['outcome', outcome],
+      ['gamePoints', gamePoints],
+      ['present', this.pick([undefined, null, [true, false], [true], []])],
+      ['record', record],
+      ['reason', p.has('reason') ? this.badReason() : this.pick([undefined, null, 'over the board'])],
+      ['correction', p.has('correction') ? true : this.pick([undefined, null, false])],
+    ]);
+    return {
+      op: 'mutation',
+      name: 'recordResult',
+      text: `recordResult(tournamentId: $t${sfx}, input: $i${sfx}, commandId: $c${sfx}) ${TOURNAMENT_SEL}`,
+      defs: [`$t${sfx}: ID!`, `$i${sfx}: ResultInput!`, `$c${sfx}: String`],
+      vars: { [`t${sfx}`]: c.id, [`i${sfx}`]: input, [`c${sfx}`]: this.commandId(p) },
+      token: this.commandToken('record', c.label, p, headerToken),
+      changes: true,
+    };
+  }
+
+  private finishField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const c = this.tournamentCommand('finish', ['commandId'], headerToken);
+    return {
+      op: 'mutation',
+      name: 'finishTournament',
+      text: `finishTournament(tournamentId: $t${sfx}, commandId: $c${sfx}) ${TOURNAMENT_SEL}`,
+      defs: [`$t${sfx}: ID!`, `$c${sfx}: String`],
+      vars: { [`t${sfx}`]: c.id, [`c${sfx}`]: this.commandId(c.poisoned) },
+      token: this.commandToken('finish', c.label, c.poisoned, headerToken),
+      changes: true,
+    };
+  }
+
+  // ------------------------------------------------------------ webhook fields
+
+  private webhookField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const n = this.int(100);
+    if (n < 40) return this.registerWebhookField(headerToken, sfx);
+    if (n < 55) return this.manageWebhookField('rotateWebhookSecret', headerToken, sfx);
+    if (n < 70) return this.manageWebhookField('deleteWebhook', headerToken, sfx);
+    const hook = this.pick(this.webhooks);
+    return {
+      op: 'query',
+      name: 'webhookDeliveries',
+      text: `webhookDeliveries(id: $w${sfx}, first: $f${sfx}, after: $a${sfx}) { deliveries { messageId attempts } endCursor hasNextPage }`,
+      defs: [`$w${sfx}: ID!`, `$f${sfx}: Int`, `$a${sfx}: String`],
+      vars: {
+        [`w${sfx}`]: this.pick([hook.id, this.unknownWebhookId()]),
+        [`f${sfx}`]: this.pick([undefined, 20, ...ODD_NUMBERS]),
+        [`a${sfx}`]: this.pick([undefined, null, '0', '123', '-1', '9'.repeat(19), this.string()]),
+      },
+      token: this.pick([hook.ownerToken, this.readToken()]),
+    };
+  }
+
+  /** A webhook id that names none of the registrations. */
+  private unknownWebhookId(): unknown {
+    return this.pick(['wh_AAAAAAAAAAAAAAAA', 'wh_', `wh_${'A'.repeat(17)}`, this.unlike(WEBHOOK_ID), `${this.webhooks[0].id}\u0000`, 0, null]);
+  }
+
+  /** A URL the service refuses: a host (or port) not allowed, a private or metadata address, another scheme, credentials, too long, not a URL. */
+  private badWebhookUrl(): string {
+    const { host, port } = new URL(this.webhookUrl);
+    return this.pick([
+      'http://example.com/hooks',
+      'https://hooks.example.net/',
+      `http://127.0.0.1:${Number(port) === 65535 ? 65534 : Number(port) + 1}/hooks`,
+      'http://127.0.0.1/hooks',
+      `http://localhost:${port}/hooks`,
+      `http://[::1]:${port}/hooks`,
+      `http://0.0.0.0:${port}/hooks`,
+      'http://10.0.0.1/hooks',
+      'http://192.168.1.1/',
+      'http://169.254.169.254/latest/meta-data/',
+      `http://user:secret@${host}/hooks`,
+      `http://user@${host}/hooks`,
+      `ftp://${host}/hooks`,
+      `file:///etc/passwd`,
+      'javascript:alert(1)',
+      `data:text/plain,${host}`,
+      `ws://${host}/hooks`,
+      `${this.webhookUrl}/${'a'.repeat(2100)}`,
+      '/hooks',
+      '',
+      this.string(),
+    ]);
+  }
+
+  /** The token and scope of a registration: one the token holds, or (poisoned) one it does not. */
+  private webhookScope(poison: boolean, headerToken: string | undefined | null): { token: string | undefined; gameId?: unknown; tournamentId?: unknown } {
+    const plain = this.all.filter((g) => g !== this.games.paired);
+    const { running } = this.tournaments;
+    const fixed = headerToken !== null;
+    const token = (t: string | undefined) => (fixed ? headerToken : t);
+    if (!poison) {
+      const t = this.pick(this.tournamentList());
+      const g = this.pick(plain);
+      return this.pick<{ token: string | undefined; gameId?: unknown; tournamentId?: unknown }>([
+        { token: token(this.pick(g.tokens)) },
+        { token: token(this.pick(g.tokens)), gameId: g.id },
+        { token: token(this.pick(t.participants).token) },
+        { token: token(this.pick(t.participants).token), tournamentId: t.id },
+        { token: token(t.organizerToken) },
+        { token: token(t.organizerToken), tournamentId: t.id },
+        { token: token(running.organizerToken), gameId: running.gameId },
+      ]);
+    }
+    // Refused whatever the token: both scopes, a tournament no token holds, a game that is none.
+    const anyToken = this.pick([this.pick(this.game().tokens), this.pick(this.tournamentTokens())]);
+    const always = [
+      { token: token(anyToken), gameId: this.game().id, tournamentId: this.pick(this.tournamentList()).id },
+      { token: token(anyToken), tournamentId: this.pick(['t-AAAAAAAAAAAA', this.unlike(TOURNAMENT_ID)]) },
+      { token: token(anyToken), gameId: this.pick(['AAAAAAAAAAAA', `${this.game().id}\u0000`, this.unlike(GAME_ID)]) },
+    ];
+    if (fixed) return this.pick(always);
+    const g = this.pick(plain);
+    const otherGame = this.pick([...plain.filter((x) => x !== g), this.games.paired]);
+    const t = this.pick(this.tournamentList());
+    const otherTournament = this.pick(this.tournamentList().filter((x) => x !== t));
+    const tournamentToken = this.pick([t.organizerToken, this.pick(t.participants).token]);
+    return this.pick<{ token: string | undefined; gameId?: unknown; tournamentId?: unknown }>([
+      ...always,
+      { token: undefined, ...this.pick([{}, { gameId: g.id }, { tournamentId: t.id }]) },
+      { token: this.pick(['arb_not-a-token', 'arbo_not-a-token', 'x'.repeat(300)]), ...this.pick([{}, { gameId: g.id }, { tournamentId: t.id }]) },
+      { token: this.pick(g.tokens), gameId: otherGame.id },
+      { token: this.pick(g.tokens), tournamentId: t.id },
+      { token: tournamentToken, tournamentId: otherTournament.id },
+      { token: this.pick(t.participants).token, gameId: this.pick([g.id, this.games.paired.id]) },
+      { token: (t === running ? otherTournament : t).organizerToken, gameId: this.pick([g.id, this.games.paired.id]) },
+    ]);
+  }
+
+  private registerWebhookField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const slots = ['url', 'events', 'thresholds', 'scope'];
+    const poisoned = new Set([this.pick(slots)]);
+    for (const s of slots) if (this.chance(0.15)) poisoned.add(s);
+    const events = poisoned.has('events')
+      ? this.pick<unknown>([[], ['your_turn'], ['NOPE'], [this.string()], ['YOUR_TURN', this.pick(PROTO_KEYS)], null, [null]])
+      : WEBHOOK_EVENTS.filter(() => this.chance(0.5)).concat(this.chance(0.5) ? ['TIME_RUNNING_LOW'] : ['GAME_OVER']);
+    const lowTime = Array.isArray(events) && events.includes('TIME_RUNNING_LOW');
+    const thresholds = poisoned.has('thresholds')
+      ? lowTime
+        ? this.pick<unknown>([[0], [-1], [2_592_001], [1, 2, 3, 4, 5, 6], [2147483647], [60, -60], [1.5], ['60']])
+        : this.pick([[60], [300, 60]])
+      : lowTime
+        ? this.pick([undefined, null, [], [60], [300, 60, 10], [1, 2_592_000]])
+        : this.pick([undefined, null, []]);
+    const scope = this.webhookScope(poisoned.has('scope'), headerToken);
+    const input = ownObject([
+      ['url', poisoned.has('url') ? this.badWebhookUrl() : this.pick([this.webhookUrl, `${this.webhookUrl}?fuzz=1`, `${this.webhookUrl}/deeper`])],
+      ['events', events],
+      ['lowTimeThresholdsSeconds', thresholds],
+      ...(scope.gameId !== undefined ? ([['gameId', scope.gameId]] as [string, unknown][]) : []),
+      ...(scope.tournamentId !== undefined ? ([['tournamentId', scope.tournamentId]] as [string, unknown][]) : []),
+    ]);
+    return {
+      op: 'mutation',
+      name: 'registerWebhook',
+      text: `registerWebhook(input: $i${sfx}) { id secret webhook { id } }`,
+      defs: [`$i${sfx}: RegisterWebhookInput!`],
+      vars: { [`i${sfx}`]: input },
+      token: scope.token,
+      changes: true,
+    };
+  }
+
+  /** A new secret or a deletion: an id that names no webhook, or a token that does not manage the one named. */
+  private manageWebhookField(name: 'rotateWebhookSecret' | 'deleteWebhook', headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+    const hook = this.pick(this.webhooks);
+    const other = this.webhooks.find((w) => w !== hook)!;
+    let id: unknown = hook.id;
+    let token: string | undefined;
+    if (headerToken !== null) {
+      id = this.unknownWebhookId();
+      token = headerToken;
+    } else {
+      const poisoned = new Set([this.pick(['id', 'token'])]);
+      if (this.chance(0.2)) poisoned.add(this.pick(['id', 'token']));
+      token = hook.ownerToken;
+      // The other registration's owner manages neither this one nor (by its own tournament) any other.
+      if (poisoned.has('id')) id = this.chance(0.3) ? other.id : this.unknownWebhookId();
+      if (poisoned.has('token') || id === other.id) {
+        const refused = [undefined, 'arb_not-a-token', ...this.all.flatMap((g) => g.tokens), ...this.tournamentTokens()].filter((t) => t !== hook.ownerToken && t !== other.ownerToken);
+        token = id === other.id ? this.pick([hook.ownerToken, ...refused]) : this.pick(refused);
+      }
+    }
+    return {
+      op: 'mutation',
+      name,
+      text: name === 'deleteWebhook' ? `deleteWebhook(id: $w${sfx})` : `rotateWebhookSecret(id: $w${sfx}) { id secret }`,
+      defs: [`$w${sfx}: ID!`],
+      vars: { [`w${sfx}`]: id },
+      token,
+      changes: true,
+    };
+  }
+
   // ------------------------------------------------------------ requests
 
   /** One GraphQL document: a single field (most), or several aliased fields of one operation type. */
@@ -756,11 +1386,12 @@ export class HostileGenerator {
         if (f.op === op) fields.push(f);
       }
       const doc = `${op} Aliased(${fields.flatMap((f) => f.defs).join(', ')}) { ${fields.map((f, i) => `a${i}: ${f.text}`).join(' ')} }`;
-      return gql(`gql:aliases:${op}`, doc, Object.assign({}, ...fields.map((f) => f.vars)), token);
+      const changes = Object.fromEntries(fields.flatMap((f, i) => (f.changes ? [[`a${i}`, f.name]] : [])));
+      return gql(`gql:aliases:${op}`, doc, Object.assign({}, ...fields.map((f) => f.vars)), token, changes);
     }
     const f = this.field(null, '');
     const defs = f.defs.length > 0 ? `(${f.defs.join(', ')})` : '';
-    return gql(`gql:${f.name}`, `${f.op} Op${defs} { ${f.text} }`, f.vars, f.token);
+    return gql(`gql:${f.name}`, `${f.op} Op${defs} { ${f.text} }`, f.vars, f.token, f.changes ? { [f.name]: f.name } : undefined);
   }
 
   /** GraphQL over HTTP gone wrong: malformed bodies, content types, methods, unknown fields, limits. */
@@ -773,7 +1404,9 @@ export class HostileGenerator {
       body,
     });
     const id = this.game().id;
-    switch (this.int(16)) {
+    // Valid but for how it is sent: anyone may register on the open tournament, in a POST of JSON.
+    const register = `mutation { registerParticipant(tournamentId: "${this.tournaments.registering.id}", name: "Mallory") { participantId } }`;
+    switch (this.int(17)) {
       case 0:
         return post(
           'malformed-json',
@@ -823,6 +1456,9 @@ export class HostileGenerator {
               `{ nope }`,
               `{ game(id: "${id}", bogus: 1) { id } }`,
               `mutation { createGame(input: { kind: "duel", bogus: 1 }) { __typename } }`,
+              `mutation { createTournament(input: { kind: "backgammon", format: SWISS, rounds: 1, bogus: 1 }) { organizerToken } }`,
+              `mutation { registerWebhook(input: { url: "${this.webhookUrl}", events: [GAME_OVER], bogus: 1 }) { id } }`,
+              `{ tournament(id: "${this.tournaments.running.id}") { nope } }`,
               `{ __schema { types { name } } }`,
               `{ __type(name: "Game") { fields { name } } }`,
             ]),
@@ -851,11 +1487,23 @@ export class HostileGenerator {
       case 11:
         return post('bad-encoding', new Uint8Array([1, 2, 3, 4]), 'application/json', { 'content-encoding': this.pick(['gzip', 'deflate', 'br', 'compress', 'x-nope']) });
       case 12:
+        // A mutation over GET is refused (it could be a link or an image): the open registration is one.
         return {
           family: 'graphql-http:get',
           method: 'GET',
-          path: `/graphql?query=${encodeSegment(this.pick([`mutation { resignGame(gameId: "${id}", moveId: "m") { __typename } }`, '{ gameKinds }', this.string()]))}&variables=${encodeSegment(this.pick(['{', '[]', '{"a":1}', this.string()]))}`,
+          path: `/graphql?query=${encodeSegment(this.pick([`mutation { resignGame(gameId: "${id}", moveId: "m") { __typename } }`, register, '{ gameKinds }', this.string()]))}&variables=${encodeSegment(this.pick(['{', '[]', '{"a":1}', this.string()]))}`,
           headers: this.chance(0.5) ? { 'apollo-require-preflight': 'true' } : {},
+          changes: { registerParticipant: 'registerParticipant' },
+        };
+      case 15:
+        // What a form on another site can send without a preflight: GraphQL takes none of it.
+        return {
+          ...post(
+            'form-post',
+            this.pick([toJson({ query: register }), `query=${encodeURIComponent(register)}`, register]),
+            this.pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']),
+          ),
+          changes: { registerParticipant: 'registerParticipant' },
         };
       case 13:
         return { family: 'graphql-http:method', method: this.pick(['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']), path: '/graphql', headers: { 'content-type': 'application/json' }, body: undefined };
@@ -869,22 +1517,74 @@ export class HostileGenerator {
   /** REST: real and hostile ids, percent-encoded garbage, odd paths, methods, query strings and import bodies. */
   private rest(): HostileRequest {
     const n = this.int(100);
-    const idSegment = () => {
+    const gameId = () => this.game().id;
+    const tournamentId = () => this.pick(this.tournamentList()).id;
+    /** A path segment: one of the real ids `real` gives, or percent-encoded garbage. */
+    const idSegment = (real: () => string = gameId) => {
       switch (this.int(5)) {
         case 0:
-          return this.game().id;
+          return real();
         case 1:
-          return this.pick(['%00', '%E2%80%AE', '%ED%A0%80', '%C0%AF', '%zz', '%', '%%', '%E2%80', '%2e%2e', '..%2f..%2fetc%2fpasswd', '%0d%0aSet-Cookie:x', '%FF', '%u0000', 'AAAAAAAAAAAA']);
+          return this.pick([
+            '%00',
+            '%E2%80%AE',
+            '%ED%A0%80',
+            '%C0%AF',
+            '%zz',
+            '%',
+            '%%',
+            '%E2%80',
+            '%2e%2e',
+            '..%2f..%2fetc%2fpasswd',
+            '%0d%0aSet-Cookie:x',
+            '%FF',
+            '%u0000',
+            'AAAAAAAAAAAA',
+            't-AAAAAAAAAAAA',
+          ]);
         case 2:
           return encodeSegment(this.string()).slice(0, 3000);
         case 3:
-          return `${this.game().id}${this.pick(['%00', '%20', '.json', '%2F', ';x=1', '%ED%A0%80'])}`;
+          return `${real()}${this.pick(['%00', '%20', '.json', '%2F', ';x=1', '%ED%A0%80'])}`;
         default:
-          return encodeSegment(this.insert(this.game().id, this.pick([...REFUSED_CHARS, ...ODD_CHARS])));
+          return encodeSegment(this.insert(real(), this.pick([...REFUSED_CHARS, ...ODD_CHARS])));
       }
     };
     const auth = (): Record<string, string> =>
-      this.chance(0.4) ? { authorization: this.pick([`Bearer ${this.pick(this.game().tokens)}`, 'Bearer', 'Bearer  x y', 'Basic Zm9vOmJhcg==', `Bearer ${'é'.repeat(20)}`, 'bearer arb_x']) } : {};
+      this.chance(0.4)
+        ? {
+            authorization: this.pick([
+              `Bearer ${this.pick(this.game().tokens)}`,
+              `Bearer ${this.pick(this.tournamentTokens())}`,
+              'Bearer',
+              'Bearer  x y',
+              'Basic Zm9vOmJhcg==',
+              `Bearer ${'é'.repeat(20)}`,
+              'bearer arb_x',
+            ]),
+          }
+        : {};
+    const whole = () => this.pick(['-1', '-5000', 'abc', '1e3', '0x10', '%00', '', '1.5', '99999999999999999999', '2147483648', ' 5', '0', '1', '2', encodeSegment(this.string()).slice(0, 200)]);
+    if (n < 15) {
+      // A tournament's reads; standings as JSON or CSV.
+      const sub = this.pick(['', '', '/standings', '/standings', '/games', '/events', '/events', '/bundle', '/x', '/standings/', '/']);
+      const format = () => this.pick(['csv', 'json', 'CSV', 'xml', '', '%00', 'csv&format=json', encodeSegment(this.string()).slice(0, 50)]);
+      const query =
+        sub === '/standings' && this.chance(0.7)
+          ? `?${this.pick([`afterRound=${whole()}`, `format=${format()}`, `afterRound=${whole()}&format=${format()}`, 'afterRound=1&afterRound=0'])}`
+          : sub === '/events' && this.chance(0.7)
+            ? `?afterSeq=${this.pick([whole(), '5&afterSeq=6'])}`
+            : this.chance(0.1)
+              ? `?${encodeSegment(this.string()).slice(0, 100)}`
+              : '';
+      const accept: Record<string, string> = this.chance(0.3) ? { accept: this.pick(['text/csv', 'text/csv;q=0.9, application/json', '*/*', 'application/xml', 'text/*', 'text/csv;q=x']) } : {};
+      return {
+        family: `rest:GET /api/tournaments/:id${sub}`,
+        method: this.chance(0.9) ? 'GET' : 'HEAD',
+        path: `/api/tournaments/${idSegment(tournamentId)}${sub}${query}`,
+        headers: { ...auth(), ...accept },
+      };
+    }
     if (n < 45) {
       const sub = this.pick(['', '', '/events', '/events', '/bundle', '/record', '/x', '/events/', '/bundle/x', '/']);
       const query =
@@ -896,7 +1596,19 @@ export class HostileGenerator {
       return { family: `rest:GET /api/games/:id${sub}`, method: this.chance(0.9) ? 'GET' : 'HEAD', path: `/api/games/${idSegment()}${sub}${query}`, headers: auth() };
     }
     if (n < 60) {
-      const path = this.pick([`/api/games/${idSegment()}`, `/api/games/${this.game().id}/events`, '/api/games/import', '/api/games', '/healthz', '/metrics', `/api/games/${idSegment()}/bundle`]);
+      const path = this.pick([
+        `/api/games/${idSegment()}`,
+        `/api/games/${this.game().id}/events`,
+        '/api/games/import',
+        '/api/games',
+        '/healthz',
+        '/metrics',
+        `/api/games/${idSegment()}/bundle`,
+        '/api/tournaments',
+        `/api/tournaments/${tournamentId()}`,
+        `/api/tournaments/${idSegment(tournamentId)}/${this.pick(['standings', 'games', 'events', 'bundle', 'participants', 'rounds/1/pair', 'finish'])}`,
+        `/api/webhooks/${this.pick(this.webhooks).id}`,
+      ]);
       const method = this.pick(['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'POST', 'PROPFIND']);
       return { family: `rest:${method} odd`, method, path, headers: { 'content-type': 'application/json', ...auth() }, body: method === 'OPTIONS' ? undefined : toJson(this.json()) };
     }
@@ -933,6 +1645,12 @@ export class HostileGenerator {
       '/api/games/%ED%A0%80/record',
       '/%2e%2e/%2e%2e/etc/passwd',
       '/api/games/x/y/z/w',
+      '/api/tournaments',
+      '/api/tournaments/',
+      '/api/webhooks',
+      `/api/tournaments/${this.tournaments.running.id}/standings/x`,
+      '/api/tournaments/%ED%A0%80/bundle',
+      `/api/tournaments/t-${'a'.repeat(this.pick([100, 4000]))}/events`,
       '/graphql/x',
       '/healthz/%00',
       '/metrics?x=%00',
@@ -956,7 +1674,7 @@ export interface Verdict {
   status: number;
   /** A problem: a 5xx, an INTERNAL code, an error without a code, a REST error not in the JSON shape. */
   problem: string | null;
-  /** A union answer that changed state (GameCreated, SeatJoined, MoveAccepted). */
+  /** An answer that changed state: a union's (GameCreated, SeatJoined, MoveAccepted), or a field the request lists in `changes` answered. */
   accepted: string[];
   /** GraphQL error codes and Rejection codes seen, for the figures. */
   codes: string[];
@@ -999,6 +1717,7 @@ export function judge(req: HostileRequest, status: number, contentType: string, 
       for (const x of Object.values(o)) walk(x);
     };
     walk(body.data);
+    for (const [key, field] of Object.entries(req.changes ?? {})) if (body.data?.[key] !== undefined && body.data[key] !== null) accepted.push(field);
   } else if (status === 431 && !text) {
     // Node's HTTP parser refuses headers (here: a URL) over 16 KB before the application sees them.
     codes.push('HTTP_431');
