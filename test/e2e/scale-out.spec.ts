@@ -3,6 +3,7 @@ import net from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startService, type RunningService } from '../../tools/service.js';
+import { freePort } from '../support/net.js';
 import { seededRandom } from '../../src/engines/kit/index.js';
 
 /**
@@ -176,8 +177,8 @@ describeOnPostgres('three instances on one PostgreSQL behind a round-robin proxy
     database = await cuttable(url.hostname, Number(url.port || 5432));
     const throughProxy = new URL(pgUrl!);
     throughProxy.host = `127.0.0.1:${database.port}`;
-    const base = 3900 + Math.floor(Math.random() * 80) * 3;
-    instances = await Promise.all([pgUrl!, pgUrl!, throughProxy.toString()].map((db, i) => startService({ DATABASE_URL: db }, base + i)));
+    // Ports the OS says are free: a port of a fixed range may be one fetch refuses (4045).
+    instances = await Promise.all([pgUrl!, pgUrl!, throughProxy.toString()].map(async (db) => startService({ DATABASE_URL: db }, await freePort())));
     proxy = await roundRobin(instances.map((s) => s.url));
   }, 300_000);
 
