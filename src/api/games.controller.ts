@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RefereeError, RefereeService } from '../referee/index.js';
+import { gameDocument, RefereeError, RefereeService } from '../referee/index.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
-import { gameIdOf, toRestGame } from './mapping.js';
+import { gameIdOf } from './mapping.js';
 import { ndjsonResponse } from './ndjson.js';
 import { gameEventStream } from './subscriptions.js';
 
@@ -29,7 +29,7 @@ export class GamesController {
       reply.code(304);
       return;
     }
-    return toRestGame(this.referee.answer(game, viewer));
+    return gameDocument(this.referee.answer(game, viewer), { play: true });
   }
 
   /**

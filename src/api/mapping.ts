@@ -1,5 +1,6 @@
 import {
   type ClockView,
+  clockDocument,
   type GameAnswer,
   type GameSnapshot,
   type GameSummary,
@@ -10,6 +11,7 @@ import {
   type StoredEvent,
   summaryOf,
   type TimeControl as TimeControlRules,
+  timeControlDocument,
 } from '../referee/index.js';
 import type { Viewer } from '../engines/kit/index.js';
 import { type Game, type GameClock, type GameEvent, type GameStatusEnum, type MoveAccepted, type Rejection, type TimeControl, TimeControlKind, type TimeControlInput } from './models.js';
@@ -48,20 +50,6 @@ export const asGameEvent = (game: { gameId: string; kind: string }, e: StoredEve
 
 export const ofGame = (game: { gameId: string; kind: string }, events: readonly StoredEvent[]): GameEvent[] => events.map((e) => asGameEvent(game, e));
 
-/** The REST answer of GET /api/games/:id: the fields of a Game, each as GraphQL answers it. */
-export function toRestGame(answer: GameAnswer) {
-  return {
-    ...answer.summary,
-    mySeat: answer.seat,
-    toAct: answer.toAct,
-    view: answer.view,
-    legalActions: answer.legalActions,
-    result: answer.outcome,
-    fairness: answer.fairness,
-    clock: answer.clock && toGameClock(answer.clock),
-  };
-}
-
 /**
  * A game id argument, checked before it goes anywhere near the database: anything that is not
  * an id this referee could have given out (base64url, 12 characters today; not a NUL, a control
@@ -90,32 +78,13 @@ export function timeControlOf(input: TimeControlInput | null | undefined): unkno
   return { kind: kind.toLowerCase(), ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)) };
 }
 
-const seconds = (ms: number) => ms / 1000;
-
 /** A time control as created (a game's, a tournament's), in seconds. */
 export function toTimeControl(c: TimeControlRules): TimeControl {
-  return {
-    kind: c.kind === 'fischer' ? TimeControlKind.FISCHER : TimeControlKind.CORRESPONDENCE,
-    perMoveSeconds: c.kind === 'correspondence' ? seconds(c.perMoveMs) : null,
-    bankCapSeconds: c.kind === 'correspondence' && c.bankCapMs !== null ? seconds(c.bankCapMs) : null,
-    vacationSeconds: c.kind === 'correspondence' ? seconds(c.vacationMs) : null,
-    baseSeconds: c.kind === 'fischer' ? seconds(c.baseMs) : null,
-    incrementSeconds: c.kind === 'fischer' ? seconds(c.incrementMs) : null,
-  };
+  const document = timeControlDocument(c);
+  return { ...document, kind: TimeControlKind[document.kind] };
 }
 
 export function toGameClock(view: ClockView): GameClock {
-  const control = toTimeControl(view.control);
-  return {
-    kind: control.kind,
-    control,
-    remainingMs: view.remainingMs,
-    running: view.running,
-    deadline: view.deadline,
-    paused: view.paused,
-    pauseRequests: view.requests,
-    timedOut: view.timedOut,
-    autoPlayed: view.autoPlayed,
-    vacationLeftMs: view.vacationLeftMs,
-  };
+  const document = clockDocument(view);
+  return { ...document, kind: TimeControlKind[document.kind], control: toTimeControl(view.control) };
 }

@@ -1,5 +1,16 @@
-import type { Outcome } from '../engines/kit/index.js';
-import { type Clock, type ClockState, type ConsequenceHandler, deadlineMs, decodeGameEvent, type GameStatus, type LowTimeListener, sha256Hex, type StoredEvent } from '../referee/index.js';
+import {
+  type Clock,
+  type ConsequenceHandler,
+  deadlineMs,
+  decodeGameEvent,
+  type GameSnapshot,
+  gameAnswer,
+  gameDocument,
+  type LowTimeListener,
+  seatsToAct,
+  sha256Hex,
+  type StoredEvent,
+} from '../referee/index.js';
 import { type OutboxMessage, WEBHOOK_OUTBOX } from './outbox.js';
 
 /** What a webhook registration may ask to be told. */
@@ -45,25 +56,6 @@ export interface NotificationStore {
   enqueue(messages: readonly OutboxMessage[]): Promise<void>;
 }
 
-/**
- * A game as the notifications read it: the referee's game as stored (before or after a batch of
- * its events), of which they need no more (and no secret).
- */
-export interface NotifiedGame {
-  gameId: string;
-  kind: string;
-  version: number;
-  status: GameStatus;
-  ended: boolean;
-  outcome: Outcome | null;
-  seats: readonly { index: number; participantId?: string | null }[];
-  tournamentId: string | null;
-  clock: ClockState | null;
-  /** Who is to act: the engine's answer for its state. */
-  engine: { toAct(state: unknown): number[] };
-  state: unknown;
-}
-
 const NONE: OutboxMessage[] = [];
 
 /** Games whose registrations are held at most (least recently used first out). */
@@ -88,8 +80,6 @@ interface Cause {
   data: Record<string, unknown>;
 }
 
-const seatsToAct = (g: NotifiedGame): number[] => (g.status === 'ACTIVE' ? g.engine.toAct(g.state) : []);
-
 /**
  * The webhooks' consequences of the games' appends: the messages each stored batch of events
  * causes (the outbox projection, stored with the events), from the game before and after it: a
@@ -100,7 +90,7 @@ const seatsToAct = (g: NotifiedGame): number[] => (g.status === 'ACTIVE' ? g.eng
  * Changes are dropped from the cache at once on this instance and within a poll (`refresh`) on
  * the others.
  */
-export class Notifications implements ConsequenceHandler<NotifiedGame>, LowTimeListener<NotifiedGame> {
+export class Notifications implements ConsequenceHandler<GameSnapshot>, LowTimeListener<GameSnapshot> {
   readonly projection = WEBHOOK_OUTBOX;
   private any = false;
   private readonly byGame = new Map<string, { tournamentId: string | null; registrations: readonly Registration[] }>();
@@ -118,7 +108,7 @@ export class Notifications implements ConsequenceHandler<NotifiedGame>, LowTimeL
   ) {}
 
   /** The messages a stored batch of events causes, to store with them. */
-  async rowsOf(before: NotifiedGame, after: NotifiedGame, events: readonly StoredEvent[]): Promise<OutboxMessage[]> {
+  async rowsOf(before: GameSnapshot, after: GameSnapshot, events: readonly StoredEvent[]): Promise<OutboxMessage[]> {
     if (!this.any) return NONE;
     const registrations = await this.registrationsOf(after);
     if (registrations.length === 0) return NONE;
@@ -134,7 +124,7 @@ export class Notifications implements ConsequenceHandler<NotifiedGame>, LowTimeL
    * each registration whose lowest threshold at or above it was not told yet this turn. Safe to
    * repeat: one message per registration, threshold and turn.
    */
-  async timeRunningLow(game: NotifiedGame, seat: number, remainingMs: number): Promise<void> {
+  async timeRunningLow(game: GameSnapshot, seat: number, remainingMs: number): Promise<void> {
     if (!this.any) return;
     // The turn is known by its deadline, which stays put while the seat's clock runs (a roll
     // and its play are one turn); time added or a pause moves it, and time may run low again.
@@ -162,7 +152,7 @@ export class Notifications implements ConsequenceHandler<NotifiedGame>, LowTimeL
   }
 
   /** Per seat, the thresholds (seconds, highest first) registrations of the game want `timeRunningLow` called at; a seat past the end has none. */
-  async lowTimeThresholds(game: NotifiedGame): Promise<number[][]> {
+  async lowTimeThresholds(game: GameSnapshot): Promise<number[][]> {
     // Asked on every move of a game with a clock: with no registration anywhere, no seat has thresholds.
     if (!this.any) return [];
     const perSeat = game.seats.map((): number[] => []);
@@ -209,7 +199,7 @@ export class Notifications implements ConsequenceHandler<NotifiedGame>, LowTimeL
     if (scope.tournamentId) for (const [id, held] of this.byGame) if (held.tournamentId === scope.tournamentId) this.byGame.delete(id);
   }
 
-  private async registrationsOf(game: NotifiedGame): Promise<readonly Registration[]> {
+  private async registrationsOf(game: GameSnapshot): Promise<readonly Registration[]> {
     const held = this.byGame.get(game.gameId);
     if (held) {
       // Most recently used last: a Map keeps its keys in the order they were set.
@@ -228,7 +218,7 @@ export class Notifications implements ConsequenceHandler<NotifiedGame>, LowTimeL
 }
 
 /** What a batch of events tells, in order: whose time ran out, who is now to act, how the game ended. */
-function causesOf(before: NotifiedGame, after: NotifiedGame, events: readonly StoredEvent[]): Cause[] {
+function causesOf(before: GameSnapshot, after: GameSnapshot, events: readonly StoredEvent[]): Cause[] {
   const causes: Cause[] = events.flatMap((e): Cause[] => {
     const typed = e.type === 'TimedOut' ? decodeGameEvent(e) : null;
     return typed?.ok && typed.value.type === 'TimedOut' ? [{ event: 'TIMED_OUT', seat: typed.value.payload.seat, toSeat: false, data: { rule: typed.value.payload.rule } }] : [];
@@ -243,7 +233,7 @@ function causesOf(before: NotifiedGame, after: NotifiedGame, events: readonly St
 }
 
 /** The seats of `game` a registration is about (none: the game is not its concern). */
-function seatsOf(r: Registration, game: NotifiedGame): number[] {
+function seatsOf(r: Registration, game: GameSnapshot): number[] {
   const all = game.seats.map((s) => s.index);
   if (r.gameId === game.gameId) return r.seat === null ? all : [r.seat];
   if (r.tournamentId !== null && r.tournamentId === game.tournamentId) return r.participantId === null ? all : game.seats.filter((s) => s.participantId === r.participantId).map((s) => s.index);
@@ -254,14 +244,16 @@ function seatsOf(r: Registration, game: NotifiedGame): number[] {
  * The message telling `r` of `cause`, or null when `r` did not ask for it or it is not about its
  * game or seat. Its id is derived from `identity`: by default the cause at this version.
  */
-function messageOf(r: Registration, game: NotifiedGame, cause: Cause, seq: number, n: number, at: string, identity = `${seq} ${cause.event}`): OutboxMessage | null {
+function messageOf(r: Registration, game: GameSnapshot, cause: Cause, seq: number, n: number, at: string, identity = `${seq} ${cause.event}`): OutboxMessage | null {
   if (!r.events.includes(cause.event)) return null;
   const seats = seatsOf(r, game);
   if (seats.length === 0 || (cause.toSeat && !seats.includes(cause.seat!))) return null;
   const oneSeat = r.seat !== null || r.participantId !== null;
   const seat = cause.seat ?? (oneSeat ? seats[0] : null);
   const type = MESSAGE_TYPES[cause.event];
-  const data = { gameId: game.gameId, kind: game.kind, seq, seat, tournamentId: game.tournamentId, ...cause.data };
+  // The game as the registrant's seat sees it (a game-wide registration: as a spectator), as REST answers it.
+  const shown = gameDocument(gameAnswer(game, oneSeat ? seats[0] : 'spectator', at), { play: false });
+  const data = { gameId: game.gameId, kind: game.kind, seq, seat, tournamentId: game.tournamentId, ...cause.data, game: shown };
   return {
     // Derived from the registration and the cause: the same cause is never two messages.
     id: `msg_${sha256Hex(`${r.id} ${game.gameId} ${identity} ${cause.seat ?? ''}`).slice(0, 32)}`,

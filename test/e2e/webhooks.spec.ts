@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import request from 'supertest';
 import { type RunningService, startService } from '../../tools/service.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
@@ -564,6 +565,28 @@ describe('webhooks of a game with a clock', () => {
       expect(bodies[4].data).toMatchObject({ result: { winners: [0] } });
       // Each was delivered at its first attempt: nothing came twice.
       expect(receiver.received.filter(ofGame(id))).toHaveLength(all.length);
+    } finally {
+      await t.close();
+      await receiver.stop();
+    }
+  });
+
+  it("carries the game as REST answers the registrant's seat at that version (its clock and deadline included), without the view and legal actions", async () => {
+    const receiver = await WebhookReceiver.start();
+    const clock = new ManualClock();
+    const t = await startAppWithClock(clock, hosts(receiver));
+    const gql: Gql = (q, v, token) => t.gql(q, v, token);
+    try {
+      const { id, token0 } = await timedDuel(gql, 120);
+      const hook = await register(gql, token0, { url: receiver.url, events: ['YOUR_TURN'] });
+      // Seat 0's own registration. The join starts its clock: its turn, told with the game as it stands, the clock not moved since.
+      await joinDuel(gql, id);
+      await receiver.until(() => receiver.delivered().filter(ofGame(id)).length === 1);
+      const told = WebhookReceiver.verify(receiver.delivered().filter(ofGame(id))[0], hook.secret).data;
+      const rest = await request(t.app.getHttpServer()).get(`/api/games/${id}`).set('authorization', `Bearer ${token0}`).expect(200);
+      const { view: _view, legalActions: _legal, ...shown } = rest.body;
+      expect(told.game).toEqual(shown);
+      expect(told.game).toMatchObject({ version: told.seq, mySeat: 0, toAct: [0], clock: { running: [0], deadline: expect.any(String), remainingMs: [120 * SECOND, 120 * SECOND] } });
     } finally {
       await t.close();
       await receiver.stop();
