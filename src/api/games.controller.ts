@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { gameDocument, RefereeError, RefereeService } from '../referee/index.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
-import { gameIdOf } from './mapping.js';
+import { gameIdOf, wholeNumber } from './mapping.js';
 import { ndjsonResponse } from './ndjson.js';
 import { gameEventStream } from './subscriptions.js';
 
@@ -108,11 +108,4 @@ export class GamesController {
     reply.code(201);
     return { id: game.gameId, kind: game.kind, status: game.status, version: game.version, result: game.outcome, tokens };
   }
-}
-
-/** A query parameter that must be a whole number. */
-/** A query parameter's whole number, within what the database's integer columns hold. */
-function wholeNumber(value: unknown, name: string): number {
-  if (typeof value === 'string' && /^[0-9]{1,10}$/.test(value) && Number(value) <= 2_147_483_647) return Number(value);
-  throw new RefereeError('INVALID_INPUT', `${name} must be a whole number from 0 to 2147483647`);
 }

@@ -60,6 +60,12 @@ export function gameIdOf(id: unknown): string {
   return id;
 }
 
+/** A query parameter's whole number, within what the database's integer columns hold. */
+export function wholeNumber(value: unknown, name: string): number {
+  if (typeof value === 'string' && /^[0-9]{1,10}$/.test(value) && Number(value) <= 2_147_483_647) return Number(value);
+  throw new RefereeError('INVALID_INPUT', `${name} must be a whole number from 0 to 2147483647`);
+}
+
 /** For mutations that answer a union: the Rejection for an id that names no game, or null. */
 export function rejectGameId(id: unknown): Rejection | null {
   return isGameId(id) ? null : { code: 'NOT_FOUND', message: 'no such game', currentVersion: null };

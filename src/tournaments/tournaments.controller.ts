@@ -1,6 +1,7 @@
 import { Controller, Get, Header, Param, Query, Req, Res } from '@nestjs/common';
 import accepts from 'accepts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { wholeNumber } from '../api/mapping.js';
 import { ndjsonResponse } from '../api/ndjson.js';
 import { completedRounds, RefereeError, RefereeService, TournamentService } from '../referee/index.js';
 import { crosstableView, scheduledGames, standingsCsv, standingsView, tournamentView } from './mapping.js';
@@ -74,11 +75,4 @@ export class TournamentsController {
       after = page.endCursor;
     }
   }
-}
-
-/** A query parameter that must be a whole number. */
-/** A query parameter's whole number, within what the database's integer columns hold. */
-function wholeNumber(value: unknown, name: string): number {
-  if (typeof value === 'string' && /^[0-9]{1,10}$/.test(value) && Number(value) <= 2_147_483_647) return Number(value);
-  throw new RefereeError('INVALID_INPUT', `${name} must be a whole number from 0 to 2147483647`);
 }
