@@ -34,10 +34,17 @@ module.exports = {
       name: 'engines-are-pure',
       severity: 'error',
       comment:
-        'src/engines/<game>/ imports only its own folder and src/engines/kit/; src/engines/kit/ ($1 = kit) imports only itself. ' +
+        "A game's engine (src/games/<game>/engine/) imports only its own folder and src/engines/kit/. " +
         'No node builtins (node:crypto, node:fs, ...) and no npm packages: engines are pure functions of their inputs.',
-      from: { path: '^src/engines/([^/]+)/' },
-      to: { pathNot: ['^src/engines/$1/', '^src/engines/kit/'] },
+      from: { path: '^src/games/([^/]+)/engine/' },
+      to: { pathNot: ['^src/games/$1/engine/', '^src/engines/kit/'] },
+    },
+    {
+      name: 'engine-kit-is-pure',
+      severity: 'error',
+      comment: 'src/engines/kit/, the contract every engine meets, imports only itself: no node builtins, no npm packages.',
+      from: { path: '^src/engines/kit/' },
+      to: { pathNot: '^src/engines/kit/' },
     },
     {
       name: 'referee-core-is-pure',
@@ -65,7 +72,7 @@ module.exports = {
     {
       name: 'referee-and-engines-below-the-wiring',
       severity: 'error',
-      comment: 'src/referee/** and src/engines/** must not import src/games/**, src/api/**, src/ops/**, src/app*, src/main.ts.',
+      comment: 'src/referee/** and src/engines/kit/ must not import src/games/**, src/api/**, src/ops/**, src/app*, src/main.ts.',
       from: { path: '^src/(referee|engines)/' },
       to: { path: ['^src/games/', '^src/api/', '^src/ops/', '^src/app[^/]*$', '^src/main\\.ts$'] },
     },

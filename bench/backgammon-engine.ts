@@ -4,8 +4,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { seededRandom } from '../src/engines/kit/index.js';
-import { generatePlays } from '../src/engines/backgammon/board.js';
-import { backgammonEngine, type BackgammonState } from '../src/engines/backgammon/index.js';
+import { generatePlays } from '../src/games/backgammon/engine/board.js';
+import { backgammonEngine, type BackgammonState } from '../src/games/backgammon/engine/index.js';
 
 const ruleset = backgammonEngine.parseRuleset({ cubeEnabled: false });
 if (!ruleset.ok) throw new Error(ruleset.error.message);

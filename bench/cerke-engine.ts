@@ -4,7 +4,7 @@
  * Run: node dist/bench/cerke-engine.js
  */
 import { playRandomGame, seededRandom } from '../src/engines/kit/index.js';
-import { cerkeEngine as engine, type CerkeRuleset, type CerkeState } from '../src/engines/cerke/index.js';
+import { cerkeEngine as engine, type CerkeRuleset, type CerkeState } from '../src/games/cerke/engine/index.js';
 
 function ruleset(input: unknown): CerkeRuleset {
   const parsed = engine.parseRuleset(input);

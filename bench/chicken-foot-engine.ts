@@ -4,7 +4,7 @@
  * Run: node dist/bench/chicken-foot-engine.js
  */
 import { playRandomGame, seededRandom } from '../src/engines/kit/index.js';
-import { chickenFootEngine as engine, type ChickenFootRuleset, type ChickenFootState } from '../src/engines/chicken-foot/index.js';
+import { chickenFootEngine as engine, type ChickenFootRuleset, type ChickenFootState } from '../src/games/chicken-foot/engine/index.js';
 
 function ruleset(input: Record<string, unknown>): ChickenFootRuleset {
   const parsed = engine.parseRuleset(input);

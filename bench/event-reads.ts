@@ -10,7 +10,7 @@
  * it served equals the whole stream folded once.
  */
 import { Logger } from '@nestjs/common';
-import { type ChickenFootAction, type ChickenFootState, chickenFootEngine } from '../src/engines/chicken-foot/index.js';
+import { type ChickenFootAction, type ChickenFootState, chickenFootEngine } from '../src/games/chicken-foot/engine/index.js';
 import { seededRandom, type Viewer } from '../src/engines/kit/index.js';
 import type { RefereeMetrics } from '../src/referee/application/metrics.port.js';
 import { RefereeService } from '../src/referee/application/referee.service.js';

@@ -9,7 +9,7 @@ import { spelledRuleset } from './ruleset-spellings.js';
 /**
  * Every game this referee ships, and the only list of them: the service, its schema, the offline
  * verifier and the record parser's thread take the games from here. Adding a game: its folder
- * (src/engines/<game>/ and src/games/<game>/) and one line here.
+ * (src/games/<game>/, its engine in engine/) and one line here.
  */
 export const GAMES: readonly GamePackage[] = [backgammon, chickenFoot, cerke];
 

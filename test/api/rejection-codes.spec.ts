@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ChickenFootCodes } from '../../src/engines/chicken-foot/game.js';
+import { ChickenFootCodes } from '../../src/games/chicken-foot/engine/game.js';
 import { Codes } from '../../src/engines/kit/index.js';
 import { REJECTION_CODES as SHARED } from '../../src/api/rejection-codes.js';
 import { GAMES } from '../../src/games/index.js';

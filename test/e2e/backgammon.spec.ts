@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Bot } from '../../tools/bot.js';
-import { backgammonEngine, encodePositionId } from '../../src/engines/backgammon/index.js';
+import { backgammonEngine, encodePositionId } from '../../src/games/backgammon/engine/index.js';
 import { seededRandom } from '../../src/engines/kit/index.js';
 import { createRegistry } from '../../src/games/index.js';
 import { verifyBundle } from '../../src/referee/core/audit.js';

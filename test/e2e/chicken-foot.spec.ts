@@ -1,7 +1,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
-import { buildSet } from '../../src/engines/chicken-foot/index.js';
+import { buildSet } from '../../src/games/chicken-foot/engine/index.js';
 import { hashOf } from '../../src/referee/core/canonical.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { CREATE, GAME, VERIFY } from '../support/queries.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Bot } from '../../tools/bot.js';
-import { backgammonEngine } from '../../src/engines/backgammon/index.js';
+import { backgammonEngine } from '../../src/games/backgammon/engine/index.js';
 import { seededRandom } from '../../src/engines/kit/index.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { eventHash } from '../../src/referee/core/stream.js';

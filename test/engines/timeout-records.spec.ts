@@ -4,9 +4,9 @@
  * Chicken Foot: "timedOut" on resignGame and "auto" on auto-played actions), and import reads it
  * back as a plain concession with the same outcome.
  */
-import { backgammonEngine } from '../../src/engines/backgammon/index.js';
-import { cerkeEngine } from '../../src/engines/cerke/index.js';
-import { chickenFootEngine } from '../../src/engines/chicken-foot/index.js';
+import { backgammonEngine } from '../../src/games/backgammon/engine/index.js';
+import { cerkeEngine } from '../../src/games/cerke/engine/index.js';
+import { chickenFootEngine } from '../../src/games/chicken-foot/engine/index.js';
 import { type Engine, playRandomGame, replay, type ReplayEntry, seededRandom } from '../../src/engines/kit/index.js';
 
 type AnyEngine = Engine<any, any, any>;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { backgammonEngine, type BackgammonState } from '../../src/engines/backgammon/index.js';
-import { cerkeEngine } from '../../src/engines/cerke/index.js';
+import { backgammonEngine, type BackgammonState } from '../../src/games/backgammon/engine/index.js';
+import { cerkeEngine } from '../../src/games/cerke/engine/index.js';
 import type { Result } from '../../src/engines/kit/index.js';
 import { verifyStream } from '../../src/referee/core/audit.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import fc from 'fast-check';
-import { type ChickenFootAction, type ChickenFootState, chickenFootEngine } from '../../src/engines/chicken-foot/index.js';
+import { type ChickenFootAction, type ChickenFootState, chickenFootEngine } from '../../src/games/chicken-foot/engine/index.js';
 import { seededRandom, type Viewer } from '../../src/engines/kit/index.js';
 import { EventViews } from '../../src/referee/application/event-views.js';
 import { GameQueries } from '../../src/referee/application/game-queries.js';

@@ -1,4 +1,4 @@
-import { backgammonEngine, type BackgammonState } from '../../src/engines/backgammon/index.js';
+import { backgammonEngine, type BackgammonState } from '../../src/games/backgammon/engine/index.js';
 import { backgammonBoard } from '../../web/src/boards/backgammon.js';
 import { PALETTE } from '../../web/src/boards/backgammon-svg.js';
 import type { BoardContext } from '../../web/src/boards/board.js';

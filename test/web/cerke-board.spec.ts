@@ -1,4 +1,4 @@
-import { type CerkeAction, type CerkeState, cerkeEngine, castValues } from '../../src/engines/cerke/index.js';
+import { type CerkeAction, type CerkeState, cerkeEngine, castValues } from '../../src/games/cerke/engine/index.js';
 import { seededRandom } from '../../src/engines/kit/index.js';
 import type { BoardContext } from '../../web/src/boards/board.js';
 import { PALETTE, cerkeBoard } from '../../web/src/boards/cerke.js';

@@ -3,7 +3,7 @@
  * and no one else's, one clickable element per legal action, everything inside the viewBox however
  * big the table grows, names escaped, and the move-list notation.
  */
-import { chickenFootEngine as engine, parseRuleset, type ChickenFootAction, type ChickenFootState, type ChickenFootView, type TreeView } from '../../src/engines/chicken-foot/index.js';
+import { chickenFootEngine as engine, parseRuleset, type ChickenFootAction, type ChickenFootState, type ChickenFootView, type TreeView } from '../../src/games/chicken-foot/engine/index.js';
 import { seededRandom } from '../../src/engines/kit/index.js';
 import type { BoardContext } from '../../web/src/boards/board.js';
 import { chickenFootBoard as board } from '../../web/src/boards/chicken-foot.js';

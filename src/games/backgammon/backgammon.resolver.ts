@@ -3,7 +3,7 @@ import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { Limits } from '../../api/limits.js';
 import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
-import { backgammonEngine, legalPlays, playsForPosition, type BackgammonAction, type BackgammonState, type ResignationLevel } from '../../engines/backgammon/index.js';
+import { backgammonEngine, legalPlays, playsForPosition, type BackgammonAction, type BackgammonState, type ResignationLevel } from './engine/index.js';
 import { type GameSnapshot, RefereeError, RefereeService } from '../../referee/index.js';
 import { checkRuleset, createTypedGame, definedOptions, seatPlans } from '../rulesets.js';
 import { BackgammonResignationLevel } from './dto/enums.js';

@@ -1,4 +1,4 @@
-import { backgammonEngine } from '../../engines/backgammon/index.js';
+import { backgammonEngine } from './engine/index.js';
 import type { GamePackage } from '../game-package.js';
 import { BACKGAMMON_CHOICES } from './ruleset-choices.js';
 

@@ -1,6 +1,6 @@
 /** Engine values to the typed GraphQL objects: checker locations become numbers (bar 25, off 0). */
-import { locationNumber } from '../../engines/backgammon/board.js';
-import type { BackgammonAction, BackgammonView, CheckerMove, PlayedMove, PlayOption } from '../../engines/backgammon/index.js';
+import { locationNumber } from './engine/board.js';
+import type { BackgammonAction, BackgammonView, CheckerMove, PlayedMove, PlayOption } from './engine/index.js';
 import { type GameAnswer, type GameSnapshot } from '../../referee/index.js';
 import { shownIn } from '../typed-game.js';
 import type { BackgammonActionTaken, BackgammonLegalActions } from './dto/answers.js';

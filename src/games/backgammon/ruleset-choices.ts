@@ -1,5 +1,5 @@
 /** Backgammon's ruleset options whose values are words: GraphQL names on the left, the engine's own values on the right. */
-import type { BackgammonRuleset } from '../../engines/backgammon/index.js';
+import type { BackgammonRuleset } from './engine/index.js';
 
 export const BackgammonOpeningRoll = {
   USE_OPENING_DICE: 'use-opening-dice',

@@ -1,5 +1,5 @@
 /** Backgammon ruleset advice: options the engine accepts that have no effect, or a surprising one, in this ruleset. */
-import type { BackgammonRuleset } from '../../engines/backgammon/index.js';
+import type { BackgammonRuleset } from './engine/index.js';
 
 export function backgammonRulesetWarnings(r: BackgammonRuleset): string[] {
   const warnings: string[] = [];

@@ -1,5 +1,5 @@
 /** Backgammon's typed answers on the generic API (Game.state, Game.legalMoves, outcomes and event details). */
-import { type BackgammonAction, type BackgammonState, type GameResult, legalPlays } from '../../engines/backgammon/index.js';
+import { type BackgammonAction, type BackgammonState, type GameResult, legalPlays } from './engine/index.js';
 import type { TypedAnswers } from '../typed-game.js';
 import { BackgammonActionTaken, BackgammonLegalActions, BackgammonOutcome } from './dto/answers.js';
 import { BackgammonPosition } from './dto/position.js';

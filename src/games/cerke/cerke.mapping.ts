@@ -1,8 +1,8 @@
 import type { GameStatusEnum } from '../../api/models.js';
-import { sideOf } from '../../engines/cerke/board.js';
-import type { GameResult, Hand, NegativeHand, SeasonResult, Side, StickCast } from '../../engines/cerke/index.js';
+import { sideOf } from './engine/board.js';
+import type { GameResult, Hand, NegativeHand, SeasonResult, Side, StickCast } from './engine/index.js';
 import type { Outcome } from '../../engines/kit/index.js';
-import type { view } from '../../engines/cerke/view.js';
+import type { view } from './engine/view.js';
 import { type GameAnswer, type GameSnapshot } from '../../referee/index.js';
 import { shownIn } from '../typed-game.js';
 import type { CerkeHand, CerkeOutcome, CerkeSeasonResult, CerkeStateModel, CerkeStickCast } from './dto/state.model.js';
@@ -56,7 +56,7 @@ export function toCerkeState(game: GameSnapshot, answer: GameAnswer): CerkeState
   };
 }
 
-/** The outcome's details as the engine writes them (src/engines/cerke/view.ts). */
+/** The outcome's details as the engine writes them (src/games/cerke/engine/view.ts). */
 type OutcomeDetails = { reason: GameResult['reason']; resignedBy: Side | null; points: { IA: number; A: number }; seasons: SeasonResult[] };
 
 export function toCerkeOutcome(outcome: Outcome): CerkeOutcome | null {

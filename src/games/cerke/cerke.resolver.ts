@@ -3,7 +3,7 @@ import { tokenOf, type GqlContext } from '../../api/caller.js';
 import { Limits } from '../../api/limits.js';
 import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
-import { cerkeEngine, type CerkeAction } from '../../engines/cerke/index.js';
+import { cerkeEngine, type CerkeAction } from './engine/index.js';
 import { type GameSnapshot, RefereeService } from '../../referee/index.js';
 import { toCerkeState } from './cerke.mapping.js';
 import { CerkeCompleteStepArgs, CerkeDropArgs, CerkeLegalAction, CerkeMoveArgs, CerkeMoveTam2Args, CerkeTurnArgs } from './dto/actions.js';

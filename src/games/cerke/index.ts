@@ -1,4 +1,4 @@
-import { cerkeEngine } from '../../engines/cerke/index.js';
+import { cerkeEngine } from './engine/index.js';
 import type { GamePackage } from '../game-package.js';
 import { CERKE_CHOICES } from './ruleset-choices.js';
 

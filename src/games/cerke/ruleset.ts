@@ -1,5 +1,5 @@
 /** Cerke ruleset advice: each flag set otherwise than its profile sets it (a game that is then neither profile). */
-import { type CerkeRuleset, PROFILES } from '../../engines/cerke/index.js';
+import { type CerkeRuleset, PROFILES } from './engine/index.js';
 
 export function cerkeRulesetWarnings(r: CerkeRuleset): string[] {
   const profile = PROFILES[r.profile];

@@ -1,5 +1,5 @@
 /** Cerke's typed answers on the generic API (Game.state, Game.legalMoves, outcomes and event details). */
-import type { CerkeAction } from '../../engines/cerke/index.js';
+import type { CerkeAction } from './engine/index.js';
 import type { TypedAnswers } from '../typed-game.js';
 import { toCerkeOutcome, toCerkeState } from './cerke.mapping.js';
 import { CerkeLegalAction, CerkeLegalActions } from './dto/actions.js';

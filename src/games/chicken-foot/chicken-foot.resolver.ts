@@ -4,7 +4,7 @@ import { Limits } from '../../api/limits.js';
 import { JSONScalar } from '../../api/json.scalar.js';
 import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/mapping.js';
 import { CreateGameResult, MoveResult } from '../../api/models.js';
-import { chickenFootEngine, rulesetWarnings, type ChickenFootAction } from '../../engines/chicken-foot/index.js';
+import { chickenFootEngine, rulesetWarnings, type ChickenFootAction } from './engine/index.js';
 import { type GameSnapshot, RefereeService } from '../../referee/index.js';
 import { ChickenFootLegalActions, ChickenFootRulesetCheck } from './dto/answers.js';
 import { ChickenFootGameInput } from './dto/game.input.js';

@@ -1,4 +1,4 @@
-import { ChickenFootCodes, chickenFootEngine } from '../../engines/chicken-foot/index.js';
+import { ChickenFootCodes, chickenFootEngine } from './engine/index.js';
 import type { GamePackage } from '../game-package.js';
 import { CHICKEN_FOOT_CHOICES } from './ruleset-choices.js';
 

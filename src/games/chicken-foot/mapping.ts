@@ -1,4 +1,4 @@
-import type { ChickenFootAction, ChickenFootView, RoundEnd } from '../../engines/chicken-foot/index.js';
+import type { ChickenFootAction, ChickenFootView, RoundEnd } from './engine/index.js';
 import { type GameAnswer, type GameSnapshot } from '../../referee/index.js';
 import { shownIn } from '../typed-game.js';
 import type { ChickenFootActionTaken, ChickenFootLegalActions } from './dto/answers.js';

@@ -1,5 +1,5 @@
 /** Chicken Foot's ruleset options whose values are words: GraphQL names on the left, the engine's own values on the right. */
-import type { ChickenFootRuleset, Preset } from '../../engines/chicken-foot/index.js';
+import type { ChickenFootRuleset, Preset } from './engine/index.js';
 
 export const ChickenFootPreset = {
   CLASSIC: 'classic',

@@ -1,4 +1,4 @@
-import { dealValues, type ChickenFootRuleset, type OrganizerDeal } from '../../engines/chicken-foot/index.js';
+import { dealValues, type ChickenFootRuleset, type OrganizerDeal } from './engine/index.js';
 import { RefereeError } from '../../referee/index.js';
 import { spelledRuleset } from '../ruleset-spellings.js';
 import { CHICKEN_FOOT_CHOICES } from './ruleset-choices.js';

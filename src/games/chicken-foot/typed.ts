@@ -1,5 +1,5 @@
 /** Chicken Foot's typed answers on the generic API (Game.state, Game.legalMoves, outcomes and event details). */
-import type { ChickenFootAction } from '../../engines/chicken-foot/index.js';
+import type { ChickenFootAction } from './engine/index.js';
 import type { TypedAnswers } from '../typed-game.js';
 import { ChickenFootActionTaken, ChickenFootLegalActions, ChickenFootOutcome } from './dto/answers.js';
 import { ChickenFootTable } from './dto/table.js';

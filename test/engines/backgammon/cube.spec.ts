@@ -1,4 +1,4 @@
-import { backgammonEngine as bg, type BackgammonState, type BackgammonView } from '../../../src/engines/backgammon/index.js';
+import { backgammonEngine as bg, type BackgammonState, type BackgammonView } from '../../../src/games/backgammon/engine/index.js';
 import { act, ok, playText, position, roll, ruleset } from './helpers.js';
 
 const view = (s: BackgammonState) => bg.view(s, 'spectator') as BackgammonView;

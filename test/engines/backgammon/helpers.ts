@@ -1,4 +1,4 @@
-import { backgammonEngine, type BackgammonAction, type BackgammonRuleset, type BackgammonState } from '../../../src/engines/backgammon/index.js';
+import { backgammonEngine, type BackgammonAction, type BackgammonRuleset, type BackgammonState } from '../../../src/games/backgammon/engine/index.js';
 import type { Seat } from '../../../src/engines/kit/index.js';
 
 /** Checkers of one side in its own numbering: { 6: 5, 8: 3, bar: 1 }; the rest are borne off. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { decodeMatchId, decodePositionId, encodeMatchId, encodePositionId, swapSides, type MatchIdFields } from '../../../src/engines/backgammon/index.js';
+import { decodeMatchId, decodePositionId, encodeMatchId, encodePositionId, swapSides, type MatchIdFields } from '../../../src/games/backgammon/engine/index.js';
 import { checkers, ok } from './helpers.js';
 
 const start = checkers({ 24: 2, 13: 5, 8: 3, 6: 5 }).slice(0, 25);

@@ -1,4 +1,4 @@
-import { backgammonEngine, legalPlays, playsForPosition, encodePositionId } from '../../../src/engines/backgammon/index.js';
+import { backgammonEngine, legalPlays, playsForPosition, encodePositionId } from '../../../src/games/backgammon/engine/index.js';
 import { act, checkers, ok, playText, position } from './helpers.js';
 
 /** The plays on offer, as gnubg notation, sorted. */

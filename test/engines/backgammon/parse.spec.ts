@@ -1,4 +1,4 @@
-import { backgammonEngine as bg, importRecord } from '../../../src/engines/backgammon/index.js';
+import { backgammonEngine as bg, importRecord } from '../../../src/games/backgammon/engine/index.js';
 import { ruleset } from './helpers.js';
 
 describe('ruleset input', () => {

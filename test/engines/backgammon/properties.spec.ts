@@ -9,8 +9,8 @@ import {
   type BackgammonAction,
   type BackgammonState,
   type BackgammonView,
-} from '../../../src/engines/backgammon/index.js';
-import { type CheckerMove, followDice, generatePlays } from '../../../src/engines/backgammon/board.js';
+} from '../../../src/games/backgammon/engine/index.js';
+import { type CheckerMove, followDice, generatePlays } from '../../../src/games/backgammon/engine/board.js';
 import { ruleset } from './helpers.js';
 
 /** Random legal play, choosing resignations rarely so that games are mostly played out. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { replay } from '../../../src/engines/kit/index.js';
-import { backgammonEngine, exportRecord, importRecord } from '../../../src/engines/backgammon/index.js';
+import { backgammonEngine, exportRecord, importRecord } from '../../../src/games/backgammon/engine/index.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/backgammon');
 const expected = JSON.parse(readFileSync(join(fixtures, 'expected.json'), 'utf8')) as Record<string, { matchLength: number; games: number; players: string[]; finalScore: number[]; winner: string }>;

@@ -1,5 +1,5 @@
 import { replay, seededRandom, type ReplayEntry } from '../../../src/engines/kit/index.js';
-import { backgammonEngine as bg, exportRecord, importRecord, type BackgammonAction, type BackgammonRuleset, type BackgammonState } from '../../../src/engines/backgammon/index.js';
+import { backgammonEngine as bg, exportRecord, importRecord, type BackgammonAction, type BackgammonRuleset, type BackgammonState } from '../../../src/games/backgammon/engine/index.js';
 import { ruleset } from './helpers.js';
 
 /** Random legal play for a random while (a few games of a match at most), then `engine.resign` by a random seat. */

@@ -10,9 +10,9 @@ import {
   parseSquare,
   squareName,
   stateFromPosition,
-} from '../../../src/engines/cerke/index.js';
-import { forEachPieceIntent, forEachTarget, isInHue } from '../../../src/engines/cerke/movement.js';
-import { positionOf } from '../../../src/engines/cerke/state.js';
+} from '../../../src/games/cerke/engine/index.js';
+import { forEachPieceIntent, forEachTarget, isInHue } from '../../../src/games/cerke/engine/movement.js';
+import { positionOf } from '../../../src/games/cerke/engine/state.js';
 import { replay } from '../../../src/engines/kit/index.js';
 
 export const engine = cerkeEngine;

@@ -1,4 +1,4 @@
-import { PROFILES } from '../../../src/engines/cerke/index.js';
+import { PROFILES } from '../../../src/games/cerke/engine/index.js';
 import { engine, online } from './helpers.js';
 
 describe('ruleset input', () => {

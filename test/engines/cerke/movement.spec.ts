@@ -1,5 +1,5 @@
-import { IS_FIXED_HUE, IS_WATER, parseSquare, squareName } from '../../../src/engines/cerke/board.js';
-import { isInHue } from '../../../src/engines/cerke/movement.js';
+import { IS_FIXED_HUE, IS_WATER, parseSquare, squareName } from '../../../src/games/cerke/engine/board.js';
+import { isInHue } from '../../../src/games/cerke/engine/movement.js';
 import { afterRecord, cast, engine, initial, intents, move, online, pieceOn, play, position, rejection, rules, sorted, strict, targets } from './helpers.js';
 
 const names = (flags: boolean[]) => flags.flatMap((f, i) => (f ? [squareName(i)] : [])).sort();

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type CerkeState, evaluatePile } from '../../../src/engines/cerke/index.js';
+import { type CerkeState, evaluatePile } from '../../../src/games/cerke/engine/index.js';
 import { playRandomGame, replay, seededRandom } from '../../../src/engines/kit/index.js';
 import { engine, initial, rules } from './helpers.js';
 

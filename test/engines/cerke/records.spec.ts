@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { type CerkeAction, castValues } from '../../../src/engines/cerke/index.js';
-import { readPekzepNumeral, toPekzepNumeral } from '../../../src/engines/cerke/numerals.js';
+import { type CerkeAction, castValues } from '../../../src/games/cerke/engine/index.js';
+import { readPekzepNumeral, toPekzepNumeral } from '../../../src/games/cerke/engine/numerals.js';
 import { type ReplayEntry, playRandomGame, replay, seededRandom } from '../../../src/engines/kit/index.js';
 import { engine, online, rules, strict } from './helpers.js';
 

@@ -1,6 +1,6 @@
 /** A game conceded with engine.resign: cerke_online text with a {投了:黒|赤} header tag, imported back as a resign entry. */
 import { readFileSync } from 'node:fs';
-import type { CerkeAction, CerkeRuleset, CerkeState } from '../../../src/engines/cerke/index.js';
+import type { CerkeAction, CerkeRuleset, CerkeState } from '../../../src/games/cerke/engine/index.js';
 import { Codes, playRandomGame, replay, seededRandom, type ReplayEntry } from '../../../src/engines/kit/index.js';
 import { engine, online, rules, strict } from './helpers.js';
 

@@ -1,4 +1,4 @@
-import { type CapturedPiece, type CerkeState, castValues, evaluatePile } from '../../../src/engines/cerke/index.js';
+import { type CapturedPiece, type CerkeState, castValues, evaluatePile } from '../../../src/games/cerke/engine/index.js';
 import { cast, engine, initial, move, online, pieceOn, play, position, rejection, resolve, rules, strict } from './helpers.js';
 
 const KIND_OF: Record<string, CapturedPiece['kind']> = {

@@ -1,4 +1,4 @@
-import { type ChickenFootAction, type ChickenFootState, chickenFootEngine, parseRuleset } from '../../../src/engines/chicken-foot/index.js';
+import { type ChickenFootAction, type ChickenFootState, chickenFootEngine, parseRuleset } from '../../../src/games/chicken-foot/engine/index.js';
 import { replay, type Seat } from '../../../src/engines/kit/index.js';
 import { EngineRegistry } from '../../../src/referee/core/engine-registry.js';
 import { clockView, deadlineOf, parseTimeControl, type TimeControl } from '../../../src/referee/core/game/clock.js';

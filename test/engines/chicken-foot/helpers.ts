@@ -3,9 +3,9 @@
  * "9-5 · [5-5]{5-1, 5-6}") directly as engine states, and short-hands for actions and results.
  */
 import type { Result, Seat } from '../../../src/engines/kit/index.js';
-import { chickenFootEngine, parseRuleset, type ChickenFootAction, type ChickenFootRuleset, type ChickenFootState } from '../../../src/engines/chicken-foot/index.js';
-import { attach, newTable, type TableNode } from '../../../src/engines/chicken-foot/table.js';
-import { buildSet, compareTiles, tileId } from '../../../src/engines/chicken-foot/tiles.js';
+import { chickenFootEngine, parseRuleset, type ChickenFootAction, type ChickenFootRuleset, type ChickenFootState } from '../../../src/games/chicken-foot/engine/index.js';
+import { attach, newTable, type TableNode } from '../../../src/games/chicken-foot/engine/table.js';
+import { buildSet, compareTiles, tileId } from '../../../src/games/chicken-foot/engine/tiles.js';
 
 export const engine = chickenFootEngine;
 

@@ -1,6 +1,6 @@
 /** Ruleset and action input: defaults of both presets, and precise refusals of anything malformed or impossible. */
 import { Codes } from '../../../src/engines/kit/index.js';
-import { CLASSIC_HAND_SIZES } from '../../../src/engines/chicken-foot/index.js';
+import { CLASSIC_HAND_SIZES } from '../../../src/games/chicken-foot/engine/index.js';
 import { engine, rules } from './helpers.js';
 
 function refusal(input: unknown): string {

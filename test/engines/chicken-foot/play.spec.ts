@@ -1,6 +1,6 @@
 /** Rules beyond the vectors: resigning, acting out of turn or between rounds, house options, how winners are announced. */
 import { Codes, playRandomGame, seededRandom } from '../../../src/engines/kit/index.js';
-import { buildSet, dealValues } from '../../../src/engines/chicken-foot/index.js';
+import { buildSet, dealValues } from '../../../src/games/chicken-foot/engine/index.js';
 import { accepted, DRAW, engine, lastRound, PASS, play, playAll, position, refusedWith, round, rules } from './helpers.js';
 
 describe('Chicken Foot turns and rounds', () => {

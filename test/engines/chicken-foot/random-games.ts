@@ -1,6 +1,6 @@
 /** Seeded random games of Chicken Foot with every step checked (tiles, blocks, scores, views), shared by the whole-game specs. */
 import { playRandomGame, seededRandom, type ReplayEntry, type Seat } from '../../../src/engines/kit/index.js';
-import { buildSet, handValue, isBlocked, type ChickenFootAction, type ChickenFootRuleset, type ChickenFootState } from '../../../src/engines/chicken-foot/index.js';
+import { buildSet, handValue, isBlocked, type ChickenFootAction, type ChickenFootRuleset, type ChickenFootState } from '../../../src/games/chicken-foot/engine/index.js';
 import { engine } from './helpers.js';
 
 /** Every tile is on the table, in a hand or in the yard, exactly once (docs/rules/chicken-foot.md §2.1, I4). */

@@ -1,8 +1,8 @@
 /** Game records (arbiter-chicken-foot/1) and organizer deals. */
 import { readFileSync } from 'node:fs';
 import { Codes, playRandomGame, replay, seededRandom } from '../../../src/engines/kit/index.js';
-import { buildSet, dealValues, RECORD_FORMAT } from '../../../src/engines/chicken-foot/index.js';
-import { compareTiles } from '../../../src/engines/chicken-foot/tiles.js';
+import { buildSet, dealValues, RECORD_FORMAT } from '../../../src/games/chicken-foot/engine/index.js';
+import { compareTiles } from '../../../src/games/chicken-foot/engine/tiles.js';
 import { accepted, engine, round, rules } from './helpers.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/chicken-foot/${name}`, import.meta.url), 'utf8');

@@ -1,6 +1,6 @@
 /** A game conceded with engine.resign ("resignGame" in the record) exports and imports to the same outcome. */
 import { Codes, playRandomGame, replay, seededRandom, type ReplayEntry } from '../../../src/engines/kit/index.js';
-import type { ChickenFootAction, ChickenFootRuleset, ChickenFootState } from '../../../src/engines/chicken-foot/index.js';
+import type { ChickenFootAction, ChickenFootRuleset, ChickenFootState } from '../../../src/games/chicken-foot/engine/index.js';
 import { accepted, engine, rules } from './helpers.js';
 
 /** Random legal play for `steps` entries (then on to the next decision), then `seat` concedes. */

@@ -15,8 +15,8 @@ import {
   yardAfterDeal,
   type ChickenFootRuleset,
   type ChickenFootState,
-} from '../../../src/engines/chicken-foot/index.js';
-import type { RoundView } from '../../../src/engines/chicken-foot/views.js';
+} from '../../../src/games/chicken-foot/engine/index.js';
+import type { RoundView } from '../../../src/games/chicken-foot/engine/views.js';
 import { accepted, DRAW, engine, hubArms, lastRound, PASS, play, playAll, position, refusedWith, round, rules, type Position } from './helpers.js';
 
 const C = {

@@ -1,6 +1,6 @@
 /** What seats and spectators are shown: hands stay private while a round goes on, and everything is revealed after it. */
 import { applyShuffle, playRandomGame, seededRandom } from '../../../src/engines/kit/index.js';
-import { buildSet, type ChickenFootState, type ChickenFootView } from '../../../src/engines/chicken-foot/index.js';
+import { buildSet, type ChickenFootState, type ChickenFootView } from '../../../src/games/chicken-foot/engine/index.js';
 import { accepted, DRAW, engine, play, position, round, rules } from './helpers.js';
 
 const viewOf = (s: ChickenFootState, viewer: number | 'spectator') => engine.view(s, viewer) as ChickenFootView;

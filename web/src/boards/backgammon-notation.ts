@@ -3,7 +3,7 @@
  * own numbering (he moves from his 24-point towards his 1-point), as the engine takes them:
  * "24/18 13/11", "bar/22*", "6/off", repeated moves counted ("8/5(2) 6/5(2)").
  */
-import type { BackgammonAction, BackgammonView, CheckerMove, ResignationLevel } from '../../../src/engines/backgammon/index.js';
+import type { BackgammonAction, BackgammonView, CheckerMove, ResignationLevel } from '../../../src/games/backgammon/engine/index.js';
 
 /** The engine's seat names: seat 0 plays White, seat 1 Black. */
 export const SEAT_COLOURS = ['White', 'Black'] as const;

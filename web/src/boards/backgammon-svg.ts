@@ -3,7 +3,7 @@
  * bear-off trays, the cube, the dice, a row per player (name, pips, borne off, score) and the
  * outcome. The bottom seat's home board is bottom right and its numbering labels the points.
  */
-import type { BackgammonView, CheckerMove } from '../../../src/engines/backgammon/index.js';
+import type { BackgammonView, CheckerMove } from '../../../src/games/backgammon/engine/index.js';
 import { type Markup, svg } from '../html.js';
 
 /**

@@ -3,7 +3,7 @@
  * one button per legal action, in standard notation. The viewing seat sits at the bottom (a
  * spectator sees White there); the first play listed is outlined on the board.
  */
-import type { BackgammonAction, BackgammonView, CheckerMove } from '../../../src/engines/backgammon/index.js';
+import type { BackgammonAction, BackgammonView, CheckerMove } from '../../../src/games/backgammon/engine/index.js';
 import { type Markup, html } from '../html.js';
 import type { Board, BoardContext } from './board.js';
 import { SEAT_COLOURS, asAction, asView, comparePlays, movesNotation, notation, resignText, sortMoves } from './backgammon-notation.js';

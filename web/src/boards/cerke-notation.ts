@@ -1,10 +1,10 @@
 /**
  * Cerke actions written as cerke_online records write moves (`LAU弓LAILY`, `赤弓LY`,
  * `ZO皇[ZU]ZY`, `再行`), and spelled out in words for screen readers. A small copy of the
- * engine's record writer (src/engines/cerke/record.ts): boards import no runtime code from src/.
+ * engine's record writer (src/games/cerke/engine/record.ts): boards import no runtime code from src/.
  */
-import type { CerkeAction, Colour, Kind, Side } from '../../../src/engines/cerke/index.js';
-import type { view } from '../../../src/engines/cerke/view.js';
+import type { CerkeAction, Colour, Kind, Side } from '../../../src/games/cerke/engine/index.js';
+import type { view } from '../../../src/games/cerke/engine/view.js';
 
 /** What `game.view` answers for a Cerke game. */
 export type CerkeView = ReturnType<typeof view>;

@@ -4,7 +4,7 @@
  * records' notation, grouped by piece. The viewing seat's side is drawn at the bottom (the
  * IA side for a spectator), its pieces upright and the other side's turned round.
  */
-import type { CerkeAction, Colour, Kind, Side } from '../../../src/engines/cerke/index.js';
+import type { CerkeAction, Colour, Kind, Side } from '../../../src/games/cerke/engine/index.js';
 import { type Markup, html, svg } from '../html.js';
 import type { Board, BoardContext } from './board.js';
 import { type CerkeView, COLOUR_CHARS, KIND_CHARS, TAM2_CHAR, cerkeNotation, describeAction, pieceOn } from './cerke-notation.js';

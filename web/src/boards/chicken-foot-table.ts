@@ -6,7 +6,7 @@
  * that lets the whole table be drawn largest in its area, which keeps it inside however long the
  * arms grow.
  */
-import type { TreeView } from '../../../src/engines/chicken-foot/index.js';
+import type { TreeView } from '../../../src/games/chicken-foot/engine/index.js';
 import { type Markup, svg } from '../html.js';
 import { domino, face, n, placeNames } from './chicken-foot-tiles.js';
 

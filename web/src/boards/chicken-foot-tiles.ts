@@ -2,7 +2,7 @@
  * Dominoes as the Chicken Foot board draws them, and the words players use for tiles ("6|4") and
  * for places on the table ("arm 2, toe 3"). Pure functions of the view: nothing here runs engine code.
  */
-import type { TileId, TreeView } from '../../../src/engines/chicken-foot/index.js';
+import type { TileId, TreeView } from '../../../src/games/chicken-foot/engine/index.js';
 import { type Markup, svg } from '../html.js';
 
 /** Both pips of a tile id "a-b". */

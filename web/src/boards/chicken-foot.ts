@@ -4,7 +4,7 @@
  * clickable tile) for each legal action. Everything drawn comes from the view the API answers to
  * the viewer, so a spectator's board has no hand at all.
  */
-import type { ChickenFootAction, ChickenFootView, FinishedRoundView, RoundView, TileId, TreeView } from '../../../src/engines/chicken-foot/index.js';
+import type { ChickenFootAction, ChickenFootView, FinishedRoundView, RoundView, TileId, TreeView } from '../../../src/games/chicken-foot/engine/index.js';
 import { type Markup, svg } from '../html.js';
 import type { Board, BoardContext } from './board.js';
 import { drawTable } from './chicken-foot-table.js';

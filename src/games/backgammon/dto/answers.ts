@@ -1,6 +1,6 @@
 /** Backgammon's typed answers on the generic API: legal actions, an action taken, and the outcome. */
 import { Field, Int, ObjectType } from '@nestjs/graphql';
-import type { BackgammonAction, ResignationLevel } from '../../../engines/backgammon/index.js';
+import type { BackgammonAction, ResignationLevel } from '../engine/index.js';
 import { BackgammonActionType, BackgammonResignationLevel } from './enums.js';
 import { BackgammonPlay } from './play.js';
 import { BackgammonGameResult } from './position.js';

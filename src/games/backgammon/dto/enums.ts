@@ -1,5 +1,5 @@
 import { registerEnumType } from '@nestjs/graphql';
-import type { BackgammonAction, GameEnd, Phase, PendingDouble, ResignationLevel } from '../../../engines/backgammon/index.js';
+import type { BackgammonAction, GameEnd, Phase, PendingDouble, ResignationLevel } from '../engine/index.js';
 import { BackgammonOpeningRoll, BackgammonResignWhen } from '../ruleset-choices.js';
 
 export { BackgammonOpeningRoll, BackgammonResignWhen };

@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
-import type { GameEnd, Phase, PendingDouble, ResignationLevel } from '../../../engines/backgammon/index.js';
+import type { GameEnd, Phase, PendingDouble, ResignationLevel } from '../engine/index.js';
 import { BackgammonCubeStage, BackgammonGameEnd, BackgammonPhase, BackgammonResignationLevel } from './enums.js';
 import { GameShown } from '../../typed-game.js';
 import { BackgammonCheckerMove } from './play.js';

@@ -1,7 +1,7 @@
-/** Backgammon's typed ruleset: every option of the engine's parser (src/engines/backgammon/parse.ts), its input and its resolved form. */
+/** Backgammon's typed ruleset: every option of the engine's parser (src/games/backgammon/engine/parse.ts), its input and its resolved form. */
 import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { SeatInput, TimeControlled } from '../../../api/models.js';
-import type { BackgammonRuleset } from '../../../engines/backgammon/index.js';
+import type { BackgammonRuleset } from '../engine/index.js';
 import { RulesetCheckFields } from '../../rulesets.js';
 import { BackgammonOpeningRoll, BackgammonResignWhen } from './enums.js';
 

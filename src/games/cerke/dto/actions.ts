@@ -1,6 +1,6 @@
 /** Arguments of the typed Cerke mutations, and a legal action as `cerkeLegalActions` lists it. */
 import { ArgsType, Field, ID, Int, ObjectType } from '@nestjs/graphql';
-import type { CerkeAction, Colour, Kind } from '../../../engines/cerke/index.js';
+import type { CerkeAction, Colour, Kind } from '../engine/index.js';
 import { CerkeActionType, CerkeColour, CerkeKind, CerkeStepDuring, type StepDuring } from './enums.js';
 
 const SQUARE = 'A square: column K L N T Z X C M P, then row A E I U O Y AI AU IA (e.g. ZO, ZAI)';

@@ -3,8 +3,8 @@
  * (named in SCREAMING_CASE in the schema), so engine data passes through without translation.
  */
 import { registerEnumType } from '@nestjs/graphql';
-import { type CerkeAction, type CerkeRuleset, type GameResult, type HandName, type NegativeHand, type Phase, type Profile, type SeasonResult, type StickCast } from '../../../engines/cerke/index.js';
-import { COLOURS, KINDS, SIDES } from '../../../engines/cerke/board.js';
+import { type CerkeAction, type CerkeRuleset, type GameResult, type HandName, type NegativeHand, type Phase, type Profile, type SeasonResult, type StickCast } from '../engine/index.js';
+import { COLOURS, KINDS, SIDES } from '../engine/board.js';
 import { CERKE_CHOICES } from '../ruleset-choices.js';
 
 /** Checks at compile time that a list holds every value of `V` (and nothing else). */

@@ -1,7 +1,7 @@
-/** Cerke's typed ruleset: every option of the engine's parser (src/engines/cerke/ruleset.ts), its input and its resolved form. */
+/** Cerke's typed ruleset: every option of the engine's parser (src/games/cerke/engine/ruleset.ts), its input and its resolved form. */
 import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { SeatInput, TimeControlled } from '../../../api/models.js';
-import { type CerkeRuleset, PROFILES, type Profile } from '../../../engines/cerke/index.js';
+import { type CerkeRuleset, PROFILES, type Profile } from '../engine/index.js';
 import { RulesetCheckFields } from '../../rulesets.js';
 import { CerkeCastAnnouncement, CerkeProfile, CerkeTamAfterTamMoved, CerkeTamMunMok } from './enums.js';
 

@@ -2,7 +2,7 @@
 import { Field, ID, Int, ObjectType, createUnionType } from '@nestjs/graphql';
 import { JSONScalar } from '../../../api/json.scalar.js';
 import { GameStatusEnum } from '../../../api/models.js';
-import type { Colour, GameResult, HandName, Kind, NegativeHand, Phase, Profile, SeasonResult, Side, StickCast } from '../../../engines/cerke/index.js';
+import type { Colour, GameResult, HandName, Kind, NegativeHand, Phase, Profile, SeasonResult, Side, StickCast } from '../engine/index.js';
 import { GameShown } from '../../typed-game.js';
 import { CerkeCastPurpose, CerkeColour, CerkeGameEndReason, CerkeHandName, CerkeKind, CerkePhase, CerkeProfile, CerkeSeasonEndCause, CerkeSide } from './enums.js';
 

@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from '@nestjs/graphql';
-import type { ChickenFootAction, RoundEnd } from '../../../engines/chicken-foot/index.js';
+import type { ChickenFootAction, RoundEnd } from '../engine/index.js';
 import { RulesetCheckFields } from '../../rulesets.js';
 import { ChickenFootActionType, ChickenFootRoundEnd } from './enums.js';
 

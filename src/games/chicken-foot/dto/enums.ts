@@ -1,5 +1,5 @@
 import { registerEnumType } from '@nestjs/graphql';
-import type { BoardPhase, ChickenFootAction, ChickenFootView, RoundEnd } from '../../../engines/chicken-foot/index.js';
+import type { BoardPhase, ChickenFootAction, ChickenFootView, RoundEnd } from '../engine/index.js';
 import { ChickenFootDrawPolicy, ChickenFootPreset } from '../ruleset-choices.js';
 
 export { ChickenFootDrawPolicy, ChickenFootPreset };

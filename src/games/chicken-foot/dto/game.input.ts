@@ -1,7 +1,7 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
 import { JSONScalar } from '../../../api/json.scalar.js';
 import { SeatInput, TimeControlled } from '../../../api/models.js';
-import type { ChickenFootRuleset, Preset } from '../../../engines/chicken-foot/index.js';
+import type { ChickenFootRuleset, Preset } from '../engine/index.js';
 import { ChickenFootDrawPolicy, ChickenFootPreset } from './enums.js';
 
 @InputType({ description: 'Chicken Foot ruleset: a preset, the number of players and the options people change most; `overrides` takes any other option by its ruleset name' })

@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { JSONScalar } from '../../../api/json.scalar.js';
-import type { BoardPhase, ChickenFootView, Preset, RoundEnd } from '../../../engines/chicken-foot/index.js';
+import type { BoardPhase, ChickenFootView, Preset, RoundEnd } from '../engine/index.js';
 import { GameShown } from '../../typed-game.js';
 import { ChickenFootPhase, ChickenFootPreset, ChickenFootRoundEnd, ChickenFootStatus } from './enums.js';
 

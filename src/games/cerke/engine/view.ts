@@ -2,7 +2,7 @@
 import { type CapturedPiece, type Colour, type Kind, type Side, SIDES, TAM2, isPiece, sideOf, squareName } from './board.js';
 import { handsOf, scoreOf } from './hands.js';
 import { type CerkeState, declaredHands, seasonName } from './state.js';
-import type { Outcome, Viewer } from '../kit/index.js';
+import type { Outcome, Viewer } from '../../../engines/kit/index.js';
 
 export function view(state: CerkeState, viewer: Viewer) {
   const board: { square: string; kind: Kind; colour: Colour; side: Side }[] = [];

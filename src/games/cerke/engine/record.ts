@@ -26,7 +26,7 @@ import { readPekzepNumeral, toPekzepNumeral } from './numerals.js';
 import { type CerkeRuleset, PROFILES, parseRuleset } from './ruleset.js';
 import { type CerkeState, type NegativeHandName, apply, declaredHands, init, pendingChance, positionOf, resign, resolveChance, tam2Action } from './state.js';
 import { forEachTam2Intent } from './movement.js';
-import { Codes, type EngineReplay, fail, ok, type ImportedRecord, type ReplayEntry, type Result, step } from '../kit/index.js';
+import { Codes, type EngineReplay, fail, ok, type ImportedRecord, type ReplayEntry, type Result, step } from '../../../engines/kit/index.js';
 
 /** The rules a record replays through (the kit's one replay step). */
 const cerkeReplay: EngineReplay<CerkeState, CerkeAction> = { pendingChance, resolveChance, apply, resign };

@@ -1,4 +1,4 @@
-import type { Seat } from '../kit/index.js';
+import type { Seat } from '../../../engines/kit/index.js';
 import type { CheckerMove, Checkers, PlayedMove } from './board.js';
 import type { ResignationLevel } from './ids.js';
 

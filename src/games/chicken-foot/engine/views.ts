@@ -4,7 +4,7 @@
  * shuffle values, the order they produced, the hands as dealt and as left are public, so any
  * player can recompute the committed shuffle and check that no tile moved.
  */
-import type { Outcome, Seat, Viewer } from '../kit/index.js';
+import type { Outcome, Seat, Viewer } from '../../../engines/kit/index.js';
 import { FIRST_DEALER_LABEL, legalActions, rankWinners, roundTargets, SHUFFLE_LABEL, type ChickenFootAction, type ChickenFootState, type FinishedRound, type RoundInPlay } from './game.js';
 import { boardPhase, openFoot, targetName, treeView, type TreeView } from './table.js';
 import { isDouble, type TileId } from './tiles.js';

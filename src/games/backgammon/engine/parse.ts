@@ -1,5 +1,5 @@
 /** JSON input checks: rulesets and actions (shape only, never legality). */
-import { fail, ok, type Result } from '../kit/index.js';
+import { fail, ok, type Result } from '../../../engines/kit/index.js';
 import type { CheckerMove } from './board.js';
 import type { BackgammonAction, BackgammonRuleset } from './types.js';
 

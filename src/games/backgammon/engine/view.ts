@@ -1,5 +1,5 @@
 /** What players and spectators see (backgammon has no hidden information) and the gnubg IDs of a state. */
-import type { Seat } from '../kit/index.js';
+import type { Seat } from '../../../engines/kit/index.js';
 import { BAR, OFF, pipCount, playNotation, type Checkers, type PlayedMove } from './board.js';
 import { cubeLimit, finalScore, mayDouble, toAct } from './game.js';
 import { encodeMatchId, encodePositionId, type GnubgGameState, type MatchIdFields } from './ids.js';

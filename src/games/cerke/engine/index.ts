@@ -3,7 +3,7 @@
  * seasons, stick casts as chance requests, hands and declarations, and cerke_online / CKKA
  * records. Seat 0 is the IA side (black King, home rows AI AU IA), seat 1 the A side.
  */
-import type { Engine } from '../kit/index.js';
+import type { Engine } from '../../../engines/kit/index.js';
 import { type CerkeAction, parseAction } from './actions.js';
 import { exportRecord, importRecord } from './record.js';
 import { type CerkeRuleset, parseRuleset } from './ruleset.js';

@@ -3,7 +3,7 @@
  * turns run START -> AFTER_DRAW -> next seat, and a round ends on a domino or a block, is scored
  * and starts the next round on the next lower double until the game ends.
  */
-import { applyShuffle, checkValues, Codes, fail, ok, shuffleRanges, type ChanceRequest, type Result, type Seat } from '../kit/index.js';
+import { applyShuffle, checkValues, Codes, fail, ok, shuffleRanges, type ChanceRequest, type Result, type Seat } from '../../../engines/kit/index.js';
 import type { ChickenFootRuleset, TieBreak } from './ruleset.js';
 import { attach, boardPhase, findNode, hasPlay, HUB, newTable, openFoot, targetName, targets, type TableNode } from './table.js';
 import { buildSet, compareTiles, contains, doubleId, handValue, isDouble, normalizeTile, setSize, type TileId } from './tiles.js';

@@ -20,7 +20,7 @@ import {
 } from './movement.js';
 import type { CerkeRuleset } from './ruleset.js';
 import type { CerkeAction } from './actions.js';
-import { Codes, checkValues, fail, ok, type Result } from '../kit/index.js';
+import { Codes, checkValues, fail, ok, type Result } from '../../../engines/kit/index.js';
 
 export type NegativeHandName = 'Stepping' | 'FutileMove';
 /** [strict] events of a turn that count as hands (docs/rules/cerke.md §11.5). */

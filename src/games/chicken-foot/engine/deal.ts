@@ -2,7 +2,7 @@
  * Organizer deals: the exact shuffle values that make a round come out as a given deal, so an
  * organizer's prepared deal can be fed to the referee as supplied chance values (kit drawsForOrder).
  */
-import { Codes, drawsForOrder, fail, ok, type Result, type Seat } from '../kit/index.js';
+import { Codes, drawsForOrder, fail, ok, type Result, type Seat } from '../../../engines/kit/index.js';
 import type { ChickenFootState } from './game.js';
 import type { ChickenFootRuleset } from './ruleset.js';
 import { buildSet, normalizeTile, setSize, type TileId } from './tiles.js';

@@ -1,5 +1,5 @@
 /** The Engine contract over the state machine in game.ts: outcome and wiring. */
-import type { Engine, Outcome, Seat } from '../kit/index.js';
+import type { Engine, Outcome, Seat } from '../../../engines/kit/index.js';
 import { apply, awaited, finalScore, forcedAction, forfeit, initialState, legalActions, pendingChance, resolveChance, SEAT_NAMES, toAct } from './game.js';
 import { parseAction, parseRuleset } from './parse.js';
 import type { BackgammonAction, BackgammonRuleset, BackgammonState, GameResult } from './types.js';

@@ -3,7 +3,7 @@
  * cells exactly as gnubg's exporter does (two columns, 5 + 28 characters); import reads the two
  * columns back into replay entries, with the record's own dice as chance values.
  */
-import { fail, ok, step, type ImportedRecord, type ReplayEntry, type Result, type Seat } from '../kit/index.js';
+import { fail, ok, step, type ImportedRecord, type ReplayEntry, type Result, type Seat } from '../../../engines/kit/index.js';
 import type { CheckerMove, PlayedMove } from './board.js';
 import { initialState, SEAT_NAMES } from './game.js';
 import type { ResignationLevel } from './ids.js';

@@ -2,7 +2,7 @@
  * Actions as JSON. Squares are written column letter then row name (`ZO`, `ZAI`, `LIA`, docs/rules/cerke.md §2.1).
  */
 import { type Colour, type Kind, COLOURS, KINDS, parseSquare } from './board.js';
-import { fail, ok, type Result } from '../kit/index.js';
+import { fail, ok, type Result } from '../../../engines/kit/index.js';
 
 export type CerkeAction =
   /** Move one of your pieces: directly, or stepping on `via`. With a stick-limited second leg, `to` is the planned square. */

@@ -2,7 +2,7 @@
  * Chicken Foot dominoes (docs/rules/chicken-foot.md): the whole game of N+1 rounds, presets
  * "classic" and "malta-cross", every option of docs/rules/chicken-foot.md §13.
  */
-import type { Engine } from '../kit/index.js';
+import type { Engine } from '../../../engines/kit/index.js';
 import { autoAction, forcedAction, onTimeout, roundOf } from './auto-play.js';
 import * as game from './game.js';
 import type { ChickenFootAction, ChickenFootState } from './game.js';

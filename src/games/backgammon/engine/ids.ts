@@ -3,8 +3,8 @@
  * everything else), docs/rules/backgammon.md §2.2–§2.3. Both are bit strings packed least-significant-bit first into
  * bytes and written in standard Base64 without padding.
  */
-import { fail, ok, type Result } from '../kit/index.js';
-import type { Seat } from '../kit/index.js';
+import { fail, ok, type Result } from '../../../engines/kit/index.js';
+import type { Seat } from '../../../engines/kit/index.js';
 import { BAR, CHECKERS_PER_SIDE, homeBoardClosed } from './board.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

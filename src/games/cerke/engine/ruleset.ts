@@ -2,7 +2,7 @@
  * Ruleset input: a profile (docs/rules/cerke.md §0) whose flags can each be overridden per game, and the number
  * of seasons. Flag names follow the community's Rust reference (its Config), in camelCase.
  */
-import { fail, ok, type Result } from '../kit/index.js';
+import { fail, ok, type Result } from '../../../engines/kit/index.js';
 
 export type Profile = 'online' | 'strict';
 

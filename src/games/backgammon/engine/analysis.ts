@@ -1,5 +1,5 @@
 /** Legal plays as integrations want them: checker moves and the resulting gnubg Position ID. */
-import { fail, ok, type Result } from '../kit/index.js';
+import { fail, ok, type Result } from '../../../engines/kit/index.js';
 import { CHECKERS_PER_SIDE, OFF, generatePlays, playNotation, type LegalPlay, type PlayedMove } from './board.js';
 import { currentPlays } from './game.js';
 import { decodePositionId, encodePositionId } from './ids.js';

@@ -3,7 +3,7 @@
  * with the King as a wildcard of its own colour (§11.3) and flash (§11.2).
  */
 import { type CapturedPiece, type Colour, type Kind, COLOURS, KINDS } from './board.js';
-import { fail, ok, type Result } from '../kit/index.js';
+import { fail, ok, type Result } from '../../../engines/kit/index.js';
 
 export type HandName = 'Unbeatable' | 'SocialOrder' | 'Culture' | 'Cavalry' | 'Attack' | 'King' | 'Animals' | 'Army' | 'Comrades' | 'DeadlyArmy';
 

@@ -2,7 +2,7 @@
  * Backgammon (money games and matches to N points) for the referee. Pure: dice come in through
  * chance requests, states are plain JSON and never mutated.
  */
-import type { Engine } from '../kit/index.js';
+import type { Engine } from '../../../engines/kit/index.js';
 import { backgammonRules } from './engine.js';
 import { exportRecord, importRecord } from './record.js';
 import type { BackgammonAction, BackgammonRuleset, BackgammonState } from './types.js';

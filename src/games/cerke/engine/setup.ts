@@ -2,7 +2,7 @@
 import { type Cell, type Colour, type Kind, type Side, TAM2, parseSquare, seatOf } from './board.js';
 import type { CerkeRuleset } from './ruleset.js';
 import { type CerkeState, INITIAL_POINTS, init } from './state.js';
-import { fail, ok, type Result } from '../kit/index.js';
+import { fail, ok, type Result } from '../../../engines/kit/index.js';
 
 export interface PositionSetup {
   /** Every piece on the board; all other squares are empty. */

@@ -8,7 +8,7 @@
  * the lowest pip total (on a tie, the first such play in `legalActions` order). With
  * `onTimeout: "forfeit"` the seat concedes the whole game.
  */
-import type { Seat } from '../kit/index.js';
+import type { Seat } from '../../../engines/kit/index.js';
 import { type ChickenFootAction, type ChickenFootState, legalActions } from './game.js';
 import type { ChickenFootRuleset } from './ruleset.js';
 import { pips } from './tiles.js';

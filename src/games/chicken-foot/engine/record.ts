@@ -21,7 +21,7 @@
  * and an action the referee played for a seat after its timeout carries `"auto": true`. Import
  * accepts both marks and drops them: an imported game has no clock.
  */
-import { checkValues, Codes, fail, ok, shuffleRanges, type ImportedRecord, type ReplayEntry, type Result } from '../kit/index.js';
+import { checkValues, Codes, fail, ok, shuffleRanges, type ImportedRecord, type ReplayEntry, type Result } from '../../../engines/kit/index.js';
 import { parseAction, type ChickenFootAction } from './game.js';
 import { parseRuleset, type ChickenFootRuleset } from './ruleset.js';
 import { setSize } from './tiles.js';

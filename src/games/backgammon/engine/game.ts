@@ -1,5 +1,5 @@
 /** The referee's state machine (docs/rules/backgammon.md §3, §4, §8–§12): turns, the cube, resignations, scoring, matches. */
-import { checkValues, fail, ok, type ChanceRequest, type Result, type Seat } from '../kit/index.js';
+import { checkValues, fail, ok, type ChanceRequest, type Result, type Seat } from '../../../engines/kit/index.js';
 import { anyStep, BAR, CHECKERS_PER_SIDE, OFF, followDice, generatePlays, homeBoardClosed, startingCheckers, type CheckerMove, type LegalPlay } from './board.js';
 import type { ResignationLevel } from './ids.js';
 import { CUBE_LIMIT } from './parse.js';

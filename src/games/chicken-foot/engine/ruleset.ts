@@ -3,7 +3,7 @@
  * resolved to concrete values (a table of hand sizes becomes the number for this player count,
  * "players"/"required"/"classic" become numbers), so the rest of the engine never re-derives them.
  */
-import { Codes, fail, ok, type Result, type Seat } from '../kit/index.js';
+import { Codes, fail, ok, type Result, type Seat } from '../../../engines/kit/index.js';
 import { setSize } from './tiles.js';
 
 export type Preset = 'classic' | 'malta-cross';
