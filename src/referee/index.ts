@@ -44,5 +44,6 @@ export { RefereeMetrics } from './application/metrics.port.js';
 export { InThreadRecordParser, RecordParser } from './application/record-parser.js';
 export { RefereeModule } from './application/referee.module.js';
 export { RefereeService } from './application/referee.service.js';
+export type { CreationAllowance } from './application/stream-commands.js';
 export { isCleanText, tokenHash } from './application/seat-tokens.js';
 export { type EnteredResult, type LiveTournament, type TournamentEventsAppended, TournamentService } from './application/tournament.service.js';
