@@ -47,8 +47,8 @@ export class AppModule {
           resolvers: { JSON: JSONScalar },
           // graphql-ws: connections counted per caller, every operation limited like over HTTP, subscriptions capped.
           subscriptions: { 'graphql-ws': limits.graphqlWs() },
-          // Over HTTP Apollo's Fastify integration passes Fastify's request (it has `raw`); graphql-ws its connection's context.
-          context: (c: { raw?: unknown; connectionParams?: unknown }) => (c.raw ? { req: c } : { connectionParams: c.connectionParams ?? {} }),
+          // The request or the graphql-ws connection, and the caller's creation quota.
+          context: (c: Parameters<typeof limits.graphqlContext>[0]) => limits.graphqlContext(c),
           validationRules: [queryLimits(config.maxQueryDepth, config.maxQueryComplexity, config.maxExpensiveFields)],
           // No landing page from Apollo (Sandbox, loaded from a CDN) nor the driver's GraphiQL: Apollo's landing page is
           // disabled, and src/api/graphiql.controller.ts serves a GraphiQL bundled at build time at /graphiql.

@@ -1,12 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import { RefereeError } from '../referee/index.js';
+import { type CreationAllowance, RefereeError } from '../referee/index.js';
 
 /** The GraphQL context: the HTTP request, or the graphql-ws connection's parameters. */
 export interface GqlContext {
   req?: FastifyRequest;
   connectionParams?: Record<string, unknown>;
+  /** The caller's address's creation quota, for what a command creates beyond the operation's own creations (a tournament's games). */
+  creations?: CreationAllowance;
 }
 
 const bearer = (value: unknown): string | null => {

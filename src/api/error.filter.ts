@@ -7,6 +7,7 @@ import { isUnavailable, STORAGE_UNAVAILABLE } from '../database/storage-errors.j
 import { RefereeError } from '../referee/index.js';
 import { bodyFailure } from './body.js';
 import { isGraphqlPath, pathOf } from './caller.js';
+import { refusalError } from './limits.js';
 
 /**
  * One place that turns failures into answers: a RefereeError becomes a GraphQL error with its
@@ -24,12 +25,15 @@ export class ErrorFilter implements ExceptionFilter {
   catch(err: unknown, host: ArgumentsHost) {
     const body = bodyFailure(err, this.config.maxBodyBytes);
     const { code, message, status } = body ?? this.describe(err);
+    // A refusal that passes in time (a quota a command charged as it went) answers as the limits' own do: 429 with Retry-After.
+    const retryAfter = err instanceof RefereeError ? err.retryAfter : undefined;
     if (host.getType<GqlContextType>() === 'graphql') {
-      return new GraphQLError(message, { extensions: { code } });
+      return code === 'RATE_LIMITED' ? refusalError({ code, message, retryAfter }) : new GraphQLError(message, { extensions: { code } });
     }
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     if (reply.sent || reply.raw.headersSent) return reply.raw.end();
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     const graphql = body !== null && isGraphqlPath(pathOf(http.getRequest<FastifyRequest>()));
     return reply.code(status).send(graphql ? { errors: [{ message, extensions: { code } }] } : { error: { code, message } });
   }

@@ -27,7 +27,7 @@ import {
 import type { Context as WsContext, ServerOptions as WsServerOptions } from 'graphql-ws';
 import { Extensions } from '@nestjs/graphql';
 import type { Config } from '../config/config.js';
-import { sha256Hex } from '../referee/index.js';
+import { type CreationAllowance, RefereeError, sha256Hex } from '../referee/index.js';
 import { addressKey, addressOf, clientAddress, type GqlContext, isGraphqlPath, pathOf, type TrustProxy, tokenOf } from './caller.js';
 
 // ------------------------------------------------------------------ what a query costs
@@ -417,6 +417,35 @@ export class CallerLimits {
     }
     b.tokens -= n;
     return null;
+  }
+
+  /**
+   * The GraphQL context: over HTTP Fastify's request (Apollo's Fastify integration passes it; it
+   * has `raw`), over graphql-ws the connection's parameters; with the caller's address's creation
+   * quota for the commands that create games as they go (a tournament's pairing, a record).
+   */
+  graphqlContext(c: { raw?: unknown; connectionParams?: unknown; extra?: { request?: IncomingMessage } }): GqlContext {
+    if (c.raw) return { req: c as FastifyRequest, creations: this.creationAllowance(addressOf(c as FastifyRequest)) };
+    const request = c.extra?.request;
+    const address = request ? clientAddress(request, this.trust) : 'unknown';
+    return { connectionParams: (c.connectionParams ?? {}) as Record<string, unknown>, creations: this.creationAllowance(address) };
+  }
+
+  /**
+   * An address's creation quota as the referee's command path charges it: the games a tournament
+   * command creates or imports are counted once decided, and given back if nothing is stored.
+   */
+  creationAllowance(address: string): CreationAllowance {
+    return {
+      take: (games) => {
+        const refused = this.takeCreations(address, games);
+        if (refused) throw new RefereeError(refused.code, refused.message, refused.retryAfter);
+      },
+      giveBack: (games) => {
+        const b = this.creations.get(addressKey(address));
+        if (b) b.tokens = Math.min(this.settings.createQuotaPerHour, b.tokens + games);
+      },
+    };
   }
 
   /** Opens a subscription for a caller at an address: the release, or a refusal. */

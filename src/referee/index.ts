@@ -38,10 +38,12 @@ export { GameDirectory, TokenDirectory, type TokenLookup, type TokenRole } from 
 export { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, seatsToAct, summaryOf } from './application/game-answer.js';
 export { clockDocument, gameDocument, timeControlDocument } from './application/game-document.js';
 export type { CreateGameInput } from './application/game-setup.js';
+export { KeyedLock } from './application/keyed-lock.js';
 export { type LowTimeListener, LowTimeListeners } from './application/low-time.js';
 export { RefereeMetrics } from './application/metrics.port.js';
 export { InThreadRecordParser, RecordParser } from './application/record-parser.js';
 export { RefereeModule } from './application/referee.module.js';
 export { RefereeService } from './application/referee.service.js';
+export type { CreationAllowance } from './application/stream-commands.js';
 export { isCleanText, tokenHash } from './application/seat-tokens.js';
 export { type EnteredResult, type LiveTournament, type TournamentEventsAppended, TournamentService } from './application/tournament.service.js';

@@ -76,25 +76,31 @@ export class TournamentsResolver {
     return toTournament(await this.service.setRoundSettings(tournamentId, tokenOf(ctx), roundSettingsOf(input), commandId));
   }
 
-  @Limits({ creates: true })
-  @Mutation(() => Tournament, { complexity: 10, description: "Pairs the next round and schedules its games (the organizer's token); the previous round must have all its results" })
+  // Not `creates`: the pairing charges every game it schedules to the caller's creation quota once they are known.
+  @Mutation(() => Tournament, {
+    complexity: 10,
+    description: "Pairs the next round and schedules its games (the organizer's token); the previous round must have all its results. Each game counts against the caller's creation quota",
+  })
   async pairRound(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
     @Args('round', { type: () => Int, nullable: true, description: 'The round expected to be paired (refused if it is not the next one); omitted: the next one' }) round: number | null,
     @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
     @Context() ctx: GqlContext,
   ): Promise<TournamentModel> {
-    return toTournament(await this.service.pairRound(tournamentId, tokenOf(ctx), round, commandId));
+    return toTournament(await this.service.pairRound(tournamentId, tokenOf(ctx), round, commandId, ctx.creations));
   }
 
-  @Mutation(() => Tournament, { description: "Records the organizer's result for a scheduled game (an over-the-board game, a forfeit, a correction) and closes the game with it" })
+  @Mutation(() => Tournament, {
+    description:
+      "Records the organizer's result for a scheduled game (an over-the-board game, a forfeit, a correction) and closes the game with it; a record's game counts against the caller's creation quota",
+  })
   async recordResult(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
     @Args('input', { description: 'The game and its result' }) input: ResultInput,
     @Args('commandId', { type: () => String, nullable: true, description: `${COMMAND_ID}; omitted: one derived from the result` }) commandId: string | null,
     @Context() ctx: GqlContext,
   ): Promise<TournamentModel> {
-    return toTournament(await this.service.recordResult(tournamentId, tokenOf(ctx), enteredResultOf(input), commandId));
+    return toTournament(await this.service.recordResult(tournamentId, tokenOf(ctx), enteredResultOf(input), commandId, ctx.creations));
   }
 
   @Mutation(() => Tournament, {

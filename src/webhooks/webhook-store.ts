@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service.js';
+import { KeyedLock } from '../referee/index.js';
 import type { NotificationStore, Registration, RegistrationChange, WebhookEvent } from './notifications.js';
 import { insertOutboxSql, type OutboxMessage, outboxRows } from './outbox.js';
 
@@ -49,6 +50,8 @@ export type NewWebhook = Omit<WebhookRow, 'createdAt'>;
 /** The webhooks' tables (prisma/migrations/*_webhooks): registrations, their outbox and its log. */
 @Injectable()
 export class WebhookStore implements NotificationStore {
+  private readonly scopes = new KeyedLock();
+
   constructor(private readonly db: DatabaseService) {}
 
   async registrationsFor(gameId: string, tournamentId: string | null): Promise<Registration[]> {
@@ -75,16 +78,36 @@ export class WebhookStore implements NotificationStore {
     await this.db.pool.query(insertOutboxSql('$1'), [outboxRows(messages)]);
   }
 
-  /** Stores a registration unless its scope has `limit` already; false then. */
+  /**
+   * Stores a registration unless its scope has `limit` already; false then. Registrations for one
+   * scope are counted and stored one at a time: in this process they wait in a queue per scope
+   * (not each on a pooled connection), and across processes on the scope's transaction-scoped
+   * advisory lock; without both, registrations made at once all counted the same rows and stored
+   * past the limit.
+   */
   async create(w: NewWebhook, limit: number): Promise<boolean> {
-    const { rowCount } = await this.db.pool.query(
-      `INSERT INTO webhooks (id, url, secret, events, low_time_thresholds, game_id, seat, tournament_id, participant_id, owner_token_hash)
-       SELECT $1, $2, $3, $4::text[], $5::int[], $6, $7::int, $8, $9, $10
-       WHERE (SELECT count(*) FROM webhooks WHERE game_id IS NOT DISTINCT FROM $6 AND seat IS NOT DISTINCT FROM $7::int
-              AND tournament_id IS NOT DISTINCT FROM $8 AND participant_id IS NOT DISTINCT FROM $9) < $11`,
-      [w.id, w.url, w.secret, w.events, w.lowTimeThresholdsSeconds, w.gameId, w.seat, w.tournamentId, w.participantId, w.ownerTokenHash, limit],
-    );
-    return rowCount === 1;
+    const scope = JSON.stringify([w.gameId, w.seat, w.tournamentId, w.participantId]);
+    return this.scopes.run(scope, async () => {
+      const client = await this.db.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhooks:${scope}`]);
+        const { rowCount } = await client.query(
+          `INSERT INTO webhooks (id, url, secret, events, low_time_thresholds, game_id, seat, tournament_id, participant_id, owner_token_hash)
+           SELECT $1, $2, $3, $4::text[], $5::int[], $6, $7::int, $8, $9, $10
+           WHERE (SELECT count(*) FROM webhooks WHERE game_id IS NOT DISTINCT FROM $6 AND seat IS NOT DISTINCT FROM $7::int
+                  AND tournament_id IS NOT DISTINCT FROM $8 AND participant_id IS NOT DISTINCT FROM $9) < $11`,
+          [w.id, w.url, w.secret, w.events, w.lowTimeThresholdsSeconds, w.gameId, w.seat, w.tournamentId, w.participantId, w.ownerTokenHash, limit],
+        );
+        await client.query('COMMIT');
+        return rowCount === 1;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    });
   }
 
   async get(id: string): Promise<WebhookRow | null> {

@@ -42,6 +42,21 @@ async function pairedSwiss(i: Instance) {
 
 const results = async (s: Stores, id: string) => (await s.tournaments.events(id)).filter((e) => e.type === 'ResultRecorded');
 
+/** Counts the appends that lost their race (AppendConflict) from here on. */
+function countConflicts(s: Stores): { count: number } {
+  const conflicts = { count: 0 };
+  const append = s.tournaments.append.bind(s.tournaments);
+  s.tournaments.append = async (...args) => {
+    try {
+      await append(...args);
+    } catch (err) {
+      if (err instanceof AppendConflict) conflicts.count++;
+      throw err;
+    }
+  };
+  return conflicts;
+}
+
 /** Waits for what a workflow does in the background (no time limit but the test's). */
 async function until(done: () => Promise<boolean>): Promise<void> {
   while (!(await done())) await new Promise((r) => setTimeout(r, 5));
@@ -78,22 +93,13 @@ describe('tournament commands over the in-memory stores', () => {
     const { tournament, organizerToken } = await a.tournaments.create({ kind: 'duel', format: 'swiss', rounds: 2 });
     const id = tournament.tournamentId;
     await b.tournaments.tournament(id);
-    const append = s.tournaments.append.bind(s.tournaments);
-    let conflicts = 0;
-    s.tournaments.append = async (...args) => {
-      try {
-        await append(...args);
-      } catch (err) {
-        if (err instanceof AppendConflict) conflicts++;
-        throw err;
-      }
-    };
+    const conflicts = countConflicts(s);
     const [ann, bob] = await Promise.all([a.tournaments.register(id, organizerToken, { name: 'Ann' }), b.tournaments.register(id, organizerToken, { name: 'Bob' })]);
     const registered = (await a.tournaments.tournament(id)).participants;
     expect(registered.map((p) => p.id).sort()).toEqual([ann.participantId, bob.participantId].sort());
     expect(registered.map((p) => p.registrationNo).sort()).toEqual([1, 2]);
     // Both decided at version 1: the one stored second lost the race and was decided again.
-    expect(conflicts).toBe(1);
+    expect(conflicts.count).toBe(1);
     const paired = await Promise.all([a.tournaments.pairRound(id, organizerToken, 1, 'pair-1'), b.tournaments.pairRound(id, organizerToken, 1, 'pair-1')]);
     expect(paired[0].version).toBe(paired[1].version);
     expect((await s.tournaments.events(id)).filter((e) => e.type === 'RoundPaired')).toHaveLength(1);
@@ -125,6 +131,33 @@ describe('tournament commands over the in-memory stores', () => {
     await Promise.all(started.map((i) => i.tournaments.onModuleDestroy()));
     expect((await results(s, t.id)).map((e) => e.moveId)).toEqual([`game:${t.game.gameId}`]);
     expect((await started[0].tournaments.tournament(t.id)).finished).toBe(true);
+  });
+
+  it("charges a pairing's games to its caller's allowance once stored, and gives them back to the caller whose pairing lost the race", async () => {
+    const s = stores();
+    const [a, b] = [await instance(s), await instance(s)];
+    const { tournament, organizerToken } = await a.tournaments.create({ kind: 'duel', format: 'swiss', rounds: 1 });
+    const id = tournament.tournamentId;
+    for (const name of ['Ann', 'Bob', 'Cid', 'Dee']) await a.tournaments.register(id, organizerToken, { name });
+    await b.tournaments.tournament(id);
+    const conflicts = countConflicts(s);
+    const charged = { a: 0, b: 0, taken: 0 };
+    const allowance = (who: 'a' | 'b') => ({
+      take: (games: number) => {
+        charged[who] += games;
+        charged.taken += games;
+      },
+      giveBack: (games: number) => {
+        charged[who] -= games;
+      },
+    });
+    const paired = await Promise.allSettled([a.tournaments.pairRound(id, organizerToken, 1, 'pair-a', allowance('a')), b.tournaments.pairRound(id, organizerToken, 1, 'pair-b', allowance('b'))]);
+    // Both decided at the same version and paid for their 2 games; the one stored second gave its 2 back, then was refused.
+    expect(conflicts.count).toBe(1);
+    expect(paired.map((p) => p.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(charged.taken).toBe(4);
+    expect(charged.a + charged.b).toBe(2);
+    expect(charged[paired[0].status === 'fulfilled' ? 'b' : 'a']).toBe(0);
   });
 
   it('an append at a taken version stores nothing, not even the games it schedules', async () => {

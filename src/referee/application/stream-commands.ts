@@ -12,10 +12,22 @@ export interface Advanced<S, B> {
   batch: B;
 }
 
+/**
+ * The caller's allowance of games created or imported (the API's creation quota): what an append
+ * creates is taken from it before the append, and given back when the append stores nothing.
+ */
+export interface CreationAllowance {
+  /** Takes `games`, or throws the refusal (a RefereeError RATE_LIMITED, with its retryAfter). */
+  take(games: number): void;
+  giveBack(games: number): void;
+}
+
 /** One aggregate's part of the command path: how a decision is chained and how its events are stored. */
 export interface StreamWriter<S, D, A extends Advanced<S, unknown>> {
   /** The stream after the decision, its events chained after `before`'s head. */
   advance(before: S, decision: D): A;
+  /** The games the append stores besides the events (a tournament's pairing, an imported record). */
+  created?(advanced: A): number;
   /** Stores the events at `before`'s version with what they cause, all or nothing; AppendConflict when another writer took that version. */
   append(before: S, advanced: A, decision: D): Promise<void>;
   /** Once stored, held and published: what this process does next about it. */
@@ -31,13 +43,16 @@ export interface StreamCommand<S, D, A, R> {
   accepted(advanced: A, decision: D): R;
   /** A refusal as answered (a move's is a typed answer); without it, thrown as a RefereeError. */
   refused?(code: string, message: string, state: S): R;
+  /** The caller's allowance the games the append creates are charged to; without it, they are not charged (the referee's own steps). */
+  allowance?: CreationAllowance;
 }
 
 /**
  * The command path every aggregate's commands take: gate (closed while draining for shutdown) →
  * the stream's queue → the stream as held, or read from its log → a command id already stored
  * answered as before → decide (pure) → chain → append at the expected version with what it
- * causes → hold → publish. Nothing is acknowledged before it is stored. A refusal made from a
+ * causes (the games it creates charged to the caller's allowance first) → hold → publish.
+ * Nothing is acknowledged before it is stored. A refusal made from a
  * held stream the store was not asked about is confirmed against the stored version, and a lost
  * race (AppendConflict) is decided once more on fresh state, then refused as VERSION_CONFLICT.
  * The workflows' steps the publication sets off in this process are awaited (outside the
@@ -79,9 +94,13 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
         }
         const advanced = this.writer.advance(state, decided.value);
         if (advanced.events.length === 0) return command.accepted(advanced, decided.value);
+        // Paid before storing (a refusal stores nothing), given back if nothing is stored.
+        const games = command.allowance ? (this.writer.created?.(advanced) ?? 0) : 0;
+        if (games > 0) command.allowance!.take(games);
         try {
           await this.writer.append(state, advanced, decided.value);
         } catch (err) {
+          if (games > 0) command.allowance!.giveBack(games);
           this.held.forget(id);
           if (!(err instanceof AppendConflict)) throw err;
           if (attempt === 1) continue;

@@ -108,6 +108,10 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
     return { next, events, batch: { tournamentId: t.tournamentId, events }, games: imported ? [...games, imported] : games };
   }
 
+  created({ games }: AdvancedTournament): number {
+    return games.length;
+  }
+
   async append(t: LiveTournament, { next, events, games }: AdvancedTournament, { participant }: TournamentStep): Promise<void> {
     const registered = participant && next.participants.find((p) => p.id === participant.id);
     await this.store.append(

@@ -23,7 +23,7 @@ import { Freshness } from './freshness.js';
 import type { GameSnapshot } from './game-answer.js';
 import { RefereeService } from './referee.service.js';
 import { checkName, newOrganizerToken, newParticipantToken, tokenHash, unwrap } from './seat-tokens.js';
-import { StreamCommands } from './stream-commands.js';
+import { type CreationAllowance, StreamCommands } from './stream-commands.js';
 import {
   type AdvancedTournament,
   founded,
@@ -138,10 +138,11 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return this.command(id, token, commandId, { type: 'SetRoundSettings', settings });
   }
 
-  async pairRound(id: string, token: string | null, round: number | null | undefined, commandId?: string | null): Promise<LiveTournament> {
+  /** Pairs the next round; its games are charged to `allowance` (the caller's creation quota), all or none. */
+  async pairRound(id: string, token: string | null, round: number | null | undefined, commandId?: string | null, allowance?: CreationAllowance): Promise<LiveTournament> {
     // The last games may have ended a moment ago on another instance, their results still on the way: take them first.
     await this.workflows.catchUp(id);
-    return this.command(id, token, commandId, { type: 'PairRound', round: round ?? null });
+    return this.command(id, token, commandId, { type: 'PairRound', round: round ?? null }, { allowance });
   }
 
   async finish(id: string, token: string | null, commandId?: string | null): Promise<LiveTournament> {
@@ -149,8 +150,12 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return this.command(id, token, commandId, { type: 'FinishTournament' });
   }
 
-  /** An organizer's result for a scheduled game, with an optional record that must agree with it; the workflow closes the game with it. */
-  async recordResult(id: string, token: string | null, input: EnteredResult, commandId?: string | null): Promise<LiveTournament> {
+  /**
+   * An organizer's result for a scheduled game, with an optional record that must agree with it;
+   * the workflow closes the game with it. The record's game (and a knockout's replay the result
+   * schedules) is charged to `allowance`.
+   */
+  async recordResult(id: string, token: string | null, input: EnteredResult, commandId?: string | null, allowance?: CreationAllowance): Promise<LiveTournament> {
     // A game that ended on the service has its own result, which an entry corrects only as a correction.
     await this.workflows.catchUp(id);
     const t = await this.held.get(id);
@@ -161,7 +166,13 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     const imported = input.record === undefined || input.record === null ? undefined : await this.referee.preparedRecord(t.config.kind, input.record);
     const record: RecordedGame | null = imported ? { gameId: imported.game.gameId, seq: imported.game.version, hash: imported.game.lastHash, outcome: imported.game.outcome } : null;
     const result = unwrap(enteredResult(t, input, game, record));
-    return this.command(id, token, commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`, { type: 'RecordResult', result, correction: input.correction === true }, { imported });
+    return this.command(
+      id,
+      token,
+      commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`,
+      { type: 'RecordResult', result, correction: input.correction === true },
+      { imported, allowance },
+    );
   }
 
   /** A scheduled game ended: its outcome becomes its board's result, once (the command's id is the game's). The workflows' step. */
@@ -259,7 +270,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     token: string | null,
     commandId: string | null | undefined,
     command: Exclude<TournamentCommand, { type: 'CreateTournament' }>,
-    options: { anonymous?: boolean; participant?: TournamentStep['participant']; imported?: TournamentStep['imported'] } = {},
+    options: { anonymous?: boolean; participant?: TournamentStep['participant']; imported?: TournamentStep['imported']; allowance?: CreationAllowance } = {},
   ): Promise<LiveTournament> {
     if (commandId !== undefined && commandId !== null && (typeof commandId !== 'string' || !COMMAND_ID.test(commandId))) {
       throw new RefereeError('INVALID_INPUT', 'commandId must be 1-128 characters: letters, digits, _ . : -');
@@ -275,6 +286,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
       },
       decide: (current) => this.step(current, actor, commandId ?? null, command, options),
       accepted: ({ next }) => next,
+      allowance: options.allowance,
     });
   }
 

@@ -3,6 +3,8 @@ export class RefereeError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Seconds before trying again helps (RATE_LIMITED). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }

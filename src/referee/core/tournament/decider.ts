@@ -16,6 +16,11 @@ import { type BoardState, currentRound, participantById, type RoundState, type T
  * final ranking and refuses a stream whose recorded ones differ (V10.3).
  */
 
+/** Participants one tournament takes (docs/rules/tournaments.md §P2.8): each adds its games to every pairing. */
+export const PARTICIPANT_LIMIT = 1000;
+/** Corrections one board's results take (docs/rules/tournaments.md §R3.8): each may import a record and close a game. */
+export const CORRECTION_LIMIT = 10;
+
 export type TournamentActor = { role: 'organizer' } | { role: 'participant'; participantId: string };
 
 export type TournamentCommand =
@@ -206,7 +211,7 @@ function recorded(t: TournamentState, result: GameResultPayload, correction: boo
   if (correction && t.config.format === 'knockout' && t.rounds.length > round.round) return fail('ROUND_ALREADY_PAIRED', 'the next knockout round is paired: its bracket stands (R3.7)');
   const shape = resultShapeProblem(t, game.seats, result);
   if (shape) return fail('INVALID_RESULT', shape);
-  let next: BoardState = { ...board, results: { ...board.results, [result.gameId]: result } };
+  let next: BoardState = { ...board, results: { ...board.results, [result.gameId]: result }, ...(correction ? { corrections: (board.corrections ?? 0) + 1 } : {}) };
   if (t.config.format === 'knockout') {
     const decision = decideBoard(t, next, recordedLots(t));
     if (!decision.ok) return broken(decision.error.message);
@@ -341,6 +346,7 @@ class Deciding {
         if (paired > 0 && !['swiss', 'tables'].includes(t.config.format)) return refuse('REGISTRATION_CLOSED', `a ${t.config.format} tournament takes no entries after round 1 is paired (P2.2)`);
         if (paired > 0 && !this.organizer) return refuse('REGISTRATION_CLOSED', 'registration closed when round 1 was paired; a late entry is added by the organizer (P2.1, P2.2)');
         if (t.totalRounds !== null && paired >= t.totalRounds) return refuse('REGISTRATION_CLOSED', 'every round is paired');
+        if (t.participants.length >= PARTICIPANT_LIMIT) return refuse('TOO_MANY_PARTICIPANTS', `a tournament takes at most ${PARTICIPANT_LIMIT} participants (P2.8)`);
         return this.apply({
           type: 'ParticipantRegistered',
           payload: { participantId: command.participantId, registrationNo: t.participants.length + 1, name: command.name, rating: command.rating, entryRound: paired + 1 },
@@ -464,6 +470,8 @@ class Deciding {
     const t = this.state;
     const lots = this.recordingLots();
     const at = boardAt(t, result.round, result.board);
+    if (correction && at && (at.board.corrections ?? 0) >= CORRECTION_LIMIT)
+      return refuse('TOO_MANY_CORRECTIONS', `board ${result.board} of round ${result.round} was corrected ${CORRECTION_LIMIT} times, the most allowed (R3.8)`);
     if (at && t.config.format === 'knockout' && !at.board.results[result.gameId]) {
       // Draw the match's lot now if the result leaves it to lots (K6.7), so it is recorded before it is used.
       const withResult = { ...at.board, results: { ...at.board.results, [result.gameId]: result } };

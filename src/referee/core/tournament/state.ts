@@ -13,6 +13,8 @@ export interface ParticipantRecord extends Participant {
 export interface BoardState extends BoardPlan {
   /** Results by game id; a correction replaces the earlier result (R3.7). */
   results: Record<string, GameResultPayload>;
+  /** Corrections its results have had (R3.8); absent before the first. */
+  corrections?: number;
   /** Knockout: the match's winner (null when both are out), undefined while it goes on. */
   winner?: string | null;
 }
