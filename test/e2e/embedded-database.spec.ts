@@ -326,7 +326,7 @@ describe(`health and concurrency (${pgUrl ? 'postgresql' : 'pglite'})`, () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 300_000);
 
   it('embedded: the process that creates it answers its pid and leaves an initialised folder; a failure says why', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'arbiter-create-')), 'pglite');
@@ -342,7 +342,7 @@ describe(`health and concurrency (${pgUrl ? 'postgresql' : 'pglite'})`, () => {
     } finally {
       rmSync(dirname(dir), { recursive: true, force: true });
     }
-  });
+  }, 300_000);
 });
 
 const tmpfs = suiteTmpfs(192, !pgUrl);
