@@ -48,7 +48,7 @@ db.waitReady.then(() => db.close()).then(
 
 /**
  * Creates the embedded database in `dir` in a short-lived child process, and answers its pid.
- * Creating it in the service's own process would leave initdb's PostgreSQL there: about 400 MB
+ * Creating it in the service's own process would leave initdb's PostgreSQL there: about 300 MB
  * of WebAssembly memory that V8 frees late or never, for as long as the service runs. A child's
  * memory is the operating system's again when it exits. Rejects with the child's last complaints.
  */
