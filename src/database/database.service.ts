@@ -9,6 +9,7 @@ import { CONFIG, type Config } from '../config/config.js';
 import { DataDirLock, HEARTBEAT_MS } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
 import { PGliteBridge } from './pglite-bridge.js';
+import { createDatabase, isNewDatabase, START_PARAMS } from './pglite-create.js';
 import { describeFailure, isStorageError } from './storage-errors.js';
 import { projectRoot } from '../config/project-root.js';
 
@@ -146,22 +147,28 @@ export class DatabaseService implements OnModuleDestroy {
 
     // PostgreSQL's last complaints, to say why a start failed (PGlite only says "failed to initialize properly").
     const said: string[] = [];
-    const engine = new PGlite(dir, {
-      // No effect on Node's file system (it has nothing to sync): stated for the reader.
-      relaxedDurability: false,
-      // PostgreSQL's start-up progress timer re-arms every 10 s; a start-up that fails (a full
-      // disk) would leave it running in this process, and the process could not exit.
-      startParams: [...PGlite.defaultStartParams, '-c', 'log_startup_progress_interval=0'],
-      onStderr: (line: string) => {
-        if (/\b(PANIC|FATAL|ERROR):/.test(line)) said.push(line);
-        if (said.length > 4) said.shift();
-        return false;
-      },
-    });
+    let engine: PGlite | null = null;
     try {
+      if (isNewDatabase(dir)) {
+        const pid = await createDatabase(dir).catch((err: Error) => {
+          said.push(err.message);
+          throw err;
+        });
+        this.logger.log(`created a new database in ${dir}, in a process of its own (pid ${pid}, exited)`);
+      }
+      engine = new PGlite(dir, {
+        // No effect on Node's file system (it has nothing to sync): stated for the reader.
+        relaxedDurability: false,
+        startParams: [...START_PARAMS],
+        onStderr: (line: string) => {
+          if (/\b(PANIC|FATAL|ERROR):/.test(line)) said.push(line);
+          if (said.length > 4) said.shift();
+          return false;
+        },
+      });
       await engine.waitReady;
     } catch (err) {
-      await closeFiles(engine);
+      if (engine) await closeFiles(engine);
       const last = said.at(-1)?.replace(/^.*?\b(PANIC|FATAL|ERROR):\s*/, '$1: ');
       const storage = isStorageError(err) || (last !== undefined && isStorageError({ message: last }));
       throw new Error(

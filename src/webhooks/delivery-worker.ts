@@ -59,6 +59,7 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
       appended: (gameId) => {
         if (this.delivers && this.notifications.mayConcern(gameId)) this.wake();
       },
+      altered: () => undefined,
       lost: () => undefined,
       restored: () => undefined,
     });

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { serviceEntry, startService, type RunningService } from '../../tools/service.js';
 import { readHolder } from '../../src/database/data-dir-lock.js';
 import { DatabaseService } from '../../src/database/database.service.js';
+import { createDatabase, isNewDatabase, START_PARAMS } from '../../src/database/pglite-create.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { freePort, gqlAt as gql } from '../support/net.js';
@@ -298,6 +299,50 @@ describe(`health and concurrency (${pgUrl ? 'postgresql' : 'pglite'})`, () => {
     expect(await ready.json()).toEqual({ status: 'unavailable', reason: 'DRAINING' });
     expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
   });
+});
+
+(pgUrl ? describe.skip : describe)('a new data folder', () => {
+  it('embedded: its database is created by a process of its own and runs with 16MB of shared buffers; a restart keeps its games', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'arbiter-new-'));
+    try {
+      const first = await startApp({ dataDir });
+      const setting = async (app: TestApp, name: string) => (await app.app.get(DatabaseService).pool.query(`SHOW ${name}`)).rows[0][name];
+      let id: string;
+      try {
+        expect(existsSync(join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
+        expect(await setting(first, 'shared_buffers')).toBe('16MB');
+        expect(await setting(first, 'maintenance_work_mem')).toBe('16MB');
+        id = (await gql(first.url, CREATE_BACKGAMMON)).data.createGame.game.id;
+      } finally {
+        await first.close();
+      }
+      const again = await startApp({ dataDir });
+      try {
+        expect(await setting(again, 'shared_buffers')).toBe('16MB');
+        expect((await gql(again.url, GAME_BY_ID, { id })).data.game.id).toBe(id);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it('embedded: the process that creates it answers its pid and leaves an initialised folder; a failure says why', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'arbiter-create-')), 'pglite');
+    try {
+      mkdirSync(dir);
+      expect(isNewDatabase(dir)).toBe(true);
+      const pid = await createDatabase(dir);
+      expect(pid).not.toBe(process.pid);
+      expect(isNewDatabase(dir)).toBe(false);
+      const other = join(dirname(dir), 'other');
+      mkdirSync(other);
+      await expect(createDatabase(other, [...START_PARAMS, '-c', 'shared_buffers=nonsense'])).rejects.toThrow(/shared_buffers/);
+    } finally {
+      rmSync(dirname(dir), { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 const tmpfs = suiteTmpfs(192, !pgUrl);

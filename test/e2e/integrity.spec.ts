@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import request from 'supertest';
 import { verifyFile } from '../../src/cli/verify.js';
 import { DatabaseService } from '../../src/database/database.service.js';
@@ -35,6 +36,7 @@ async function finishedDuel(): Promise<string> {
 }
 
 const bundleOf = async (id: string) => (await request(t.app.getHttpServer()).get(`/api/games/${id}/bundle`).expect(200)).body;
+const storedEvents = (id: string) => t.app.get(EventStore).events(id);
 const sql = (query: string, ...args: unknown[]) => t.app.get(DatabaseService).prisma.$executeRawUnsafe(query, ...args);
 
 describe('audit: the hash chain, the seed and every move are checkable', () => {
@@ -54,12 +56,13 @@ describe('audit: the hash chain, the seed and every move are checkable', () => {
     const id = await finishedDuel();
     const events: StoredEvent[] = (await bundleOf(id)).events;
     const victim = events.find((e) => e.type === 'ActionTaken')!;
+    const before = await bundleOf(id);
     await sql(`UPDATE events SET payload = jsonb_set(payload, '{action,card}', '99') WHERE game_id = $1 AND seq = $2`, id, victim.seq);
 
     const verdict = (await t.gql(VERIFY, { gameId: id })).data.verifyGame;
     expect(verdict).toMatchObject({ ok: false, badSeq: victim.seq });
     expect(verdict.problem).toMatch(/altered/);
-    const offline = verifyBundle(t.app.get(EngineRegistry), await bundleOf(id));
+    const offline = verifyBundle(t.app.get(EngineRegistry), { ...before, events: await storedEvents(id) });
     expect(offline).toMatchObject({ ok: false, badSeq: victim.seq });
 
     // Another instance (nothing cached) refuses to serve or extend the altered history...
@@ -160,7 +163,7 @@ describe("the log's head is anchored in the game row", () => {
     expect(await restarted().verify(id)).toMatchObject({ ok: false, badSeq: version });
   });
 
-  it('catches a finished game whose SeedRevealed was deleted, in verifyGame and in the bundle it serves', async () => {
+  it('catches a finished game whose SeedRevealed was deleted, in verifyGame and in a bundle of what is stored', async () => {
     const id = await finishedDuel();
     const before = await bundleOf(id);
     const last = before.events.at(-1) as StoredEvent;
@@ -168,12 +171,13 @@ describe("the log's head is anchored in the game row", () => {
     expect(before.head).toEqual({ seq: last.seq, hash: last.hash });
     await sql('DELETE FROM events WHERE game_id = $1 AND seq = $2', id, last.seq);
     expect((await t.gql(VERIFY, { gameId: id })).data.verifyGame).toMatchObject({ ok: false, badSeq: last.seq });
-    // This instance still holds the game: the bundle it serves carries the head, and fails offline.
-    const served = await bundleOf(id);
+    // A bundle of what is stored, with the head the game row anchors, fails offline.
+    const served = { ...before, events: await storedEvents(id) };
     expect(served.events).toHaveLength(before.events.length - 1);
     expect(verifyBundle(t.app.get(EngineRegistry), served)).toMatchObject({ ok: false, badSeq: last.seq });
     // A bundle cut short with its head moved back still claims a finished game, and fails for that.
-    const recut = { ...served, head: { seq: served.events.at(-1).seq, hash: served.events.at(-1).hash } };
+    const cut = served.events.at(-1) as StoredEvent;
+    const recut = { ...served, head: { seq: cut.seq, hash: cut.hash } };
     expect(verifyBundle(t.app.get(EngineRegistry), recut)).toMatchObject({ ok: false, problem: expect.stringMatching(/GameEnded and SeedRevealed/) });
     await expect(restarted().game(id)).rejects.toMatchObject({ code: 'INTEGRITY_ERROR' });
     expect((await restarted().verify(id)).ok).toBe(false);
@@ -190,5 +194,36 @@ describe("the log's head is anchored in the game row", () => {
     // The seat that made the move still gets its original answer on a retry.
     const retry = await t.gql(ACT, { gameId: id, moveId: 'move-1', action }, tokens[seat].token);
     expect(retry.data.submitAction).toMatchObject({ __typename: 'MoveAccepted', version });
+  });
+});
+
+(process.env.TEST_DATABASE_URL ? describe : describe.skip)('PostgreSQL: an event edited or deleted under a running service', () => {
+  /** The game as this service answers it, once its answer is no longer `was` (each read is one more try). */
+  async function answerOnceChanged(id: string, was: unknown) {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const res = await t.gql(GAME, { id });
+      if (JSON.stringify(res.data?.game ?? null) !== JSON.stringify(was)) return res;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return t.gql(GAME, { id });
+  }
+
+  it('is noticed: the next reads of the game answer INTEGRITY_ERROR, not the game as it was before', async () => {
+    const id = await finishedDuel();
+    const was = (await t.gql(GAME, { id })).data.game;
+    const victim = ((await bundleOf(id)).events as StoredEvent[]).find((e) => e.type === 'ActionTaken')!;
+    // Another connection, as an operator's or an intruder's would be.
+    const intruder = new pg.Client({ connectionString: (t.app.get(DatabaseService).clientConfig() as pg.ClientConfig).connectionString });
+    await intruder.connect();
+    try {
+      await intruder.query(`UPDATE events SET payload = jsonb_set(payload, '{action,card}', '99') WHERE game_id = $1 AND seq = $2`, [id, victim.seq]);
+    } finally {
+      await intruder.end();
+    }
+    const res = await answerOnceChanged(id, was);
+    expect(res.data?.game ?? null).toBeNull();
+    expect(res.errors?.[0]?.extensions?.code).toBe('INTEGRITY_ERROR');
+    const bundle = await request(t.app.getHttpServer()).get(`/api/games/${id}/bundle`);
+    expect(bundle.body.error?.code).toBe('INTEGRITY_ERROR');
   });
 });

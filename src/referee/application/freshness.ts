@@ -19,10 +19,17 @@ export class Freshness implements AppendWatcher {
   private failing = false;
   private unwatch: (() => Promise<void>) | null = null;
 
-  constructor(private readonly live: Pick<HeldStreams<never, unknown>, 'catchUp' | 'sweep'>) {}
+  constructor(private readonly live: Pick<HeldStreams<never, unknown>, 'catchUp' | 'sweep' | 'has' | 'forget'>) {}
 
   appended(id: string, version: number): void {
     this.live.catchUp(id, version).catch((err) => this.logger.warn(`${id}: could not catch up to version ${version}: ${(err as Error).message}`));
+  }
+
+  /** A stored event was edited or deleted: the held copy is dropped, and the next read checks the log (INTEGRITY_ERROR). */
+  altered(id: string): void {
+    if (!this.live.has(id)) return;
+    this.logger.warn(`${id}: a stored event was updated or deleted; the copy held here is dropped, and its log read again when asked for`);
+    this.live.forget(id);
   }
 
   lost(): void {

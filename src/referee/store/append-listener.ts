@@ -4,6 +4,8 @@ import type { AppendWatcher } from './event-store.js';
 
 /** The channel the `games_appended` trigger notifies on (prisma/migrations/*_append_notify). */
 export const APPENDED_CHANNEL = 'arbiter_appended';
+/** The channel the `events_altered` triggers notify on (prisma/migrations/*_altered_notify): "<stream id>". */
+export const ALTERED_CHANNEL = 'arbiter_altered';
 
 /** Waits between reconnection attempts: short at first, then no more often than this. */
 const FIRST_RETRY_MS = 100;
@@ -13,8 +15,9 @@ const PROBE_EVERY_MS = 5000;
 const PROBE_TIMEOUT_MS = 5000;
 
 /**
- * One connection that LISTENs for the trigger's notifications ("<game id> <version>", sent when
- * an append commits) and tells the watcher. When the connection is lost (the database restarted,
+ * One connection that LISTENs for the triggers' notifications ("<game id> <version>", sent when
+ * an append commits; "<stream id>" when a stored event was updated or deleted) and tells the
+ * watcher. When the connection is lost (the database restarted,
  * the network cut), notifications sent meanwhile are lost with it: the watcher is told `lost`,
  * the connection is made again with backoff, and `restored` once it listens again. A connection
  * that goes silent without closing (a half-open TCP connection) is found by a periodic probe.
@@ -54,7 +57,7 @@ export class AppendListener {
     client.on('error', () => void client.end().catch(() => undefined));
     try {
       await client.connect();
-      await client.query(`LISTEN ${APPENDED_CHANNEL}`);
+      await client.query(`LISTEN ${APPENDED_CHANNEL}; LISTEN ${ALTERED_CHANNEL}`);
     } catch (err) {
       await client.end().catch(() => undefined);
       this.lose(`cannot listen for appends: ${(err as Error).message}`);
@@ -67,6 +70,10 @@ export class AppendListener {
     this.client = client;
     this.retryMs = FIRST_RETRY_MS;
     client.on('notification', (n) => {
+      if (n.channel === ALTERED_CHANNEL) {
+        if (n.payload) this.watcher.altered(n.payload);
+        return;
+      }
       const [gameId, version] = (n.payload ?? '').split(' ');
       const v = Number(version);
       if (gameId && Number.isSafeInteger(v)) this.watcher.appended(gameId, v);

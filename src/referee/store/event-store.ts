@@ -81,6 +81,11 @@ export interface ConsequenceRows {
 export interface AppendWatcher {
   /** The game's stored version is now at least `version`. */
   appended(gameId: string, version: number): void;
+  /**
+   * A stored event of this stream (a game's or a tournament's) was updated or deleted: the log is
+   * append-only, so its cached copy is no longer what is stored, and must be read again.
+   */
+  altered(streamId: string): void;
   /** Appends may go untold from now on (the listening connection was lost)… */
   lost(): void;
   /** …and are told again: what was appended in between must be looked up. */
@@ -104,6 +109,10 @@ export class AppendWatchers implements AppendWatcher {
 
   appended(gameId: string, version: number): void {
     for (const w of this.all) w.appended(gameId, version);
+  }
+
+  altered(streamId: string): void {
+    for (const w of this.all) w.altered(streamId);
   }
 
   lost(): void {
