@@ -159,11 +159,13 @@ export class GameCommands {
 
   /**
    * Ends a running game with an organizer's outcome (a tournament result entered for it, a
-   * forfeit). A game already over is left as it is: this is safe to repeat.
+   * forfeit). A game already over is left as it is (safe to repeat), or, when `over` says so,
+   * refused with GAME_OVER: decided on the game as stored, at its version, so a seat's end
+   * stored first wins and this one is refused.
    */
-  adjudicate(gameId: string, outcome: Outcome, reason: string): Promise<LiveGame> {
+  adjudicate(gameId: string, outcome: Outcome, reason: string, over: 'left' | 'refused' = 'left'): Promise<LiveGame> {
     return this.path.run(gameId, {
-      replay: (game) => (game.ended ? game : null),
+      replay: (game) => (game.ended && over === 'left' ? game : null),
       decide: (game) => this.decide({ type: 'Adjudicate', outcome, reason }, game),
       accepted: ({ next }) => next,
     });

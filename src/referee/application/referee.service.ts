@@ -175,9 +175,9 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     }
   }
 
-  /** Ends a running game with an organizer's outcome; a game already over is left as it is (safe to repeat). */
-  adjudicate(gameId: string, outcome: Outcome, reason: string): Promise<LiveGame> {
-    return this.commands.adjudicate(gameId, outcome, reason);
+  /** Ends a running game with an organizer's outcome; a game already over is left as it is (safe to repeat), or refused (GAME_OVER). */
+  adjudicate(gameId: string, outcome: Outcome, reason: string, over: 'left' | 'refused' = 'left'): Promise<LiveGame> {
+    return this.commands.adjudicate(gameId, outcome, reason, over);
   }
 
   /** The status of every game a tournament scheduled: the games' answer to the tournaments, who do not read the games' tables. */

@@ -24,12 +24,15 @@ export interface GameResults {
  *
  * - a scheduled game's end records its result in its tournament, as one command whose id is
  *   the game's (`game:<id>`), so it is stored once whichever instance takes the step;
- * - an organizer's result (an over-the-board game, a forfeit) closes the scheduled game it is
- *   for, by adjudication, which leaves a game that is over as it is.
+ * - a withdrawal's forfeit (or an organizer's correction) closes the scheduled game it is for,
+ *   by adjudication, which leaves a game that is over as it is. An organizer's entry closes its
+ *   game itself before it is recorded (TournamentService.recordResult), so it never contradicts
+ *   a game that ended first.
  *
  * A process stopped between a game's end and its result (or a result and its game's end) left
  * a step undone: `catchUp` takes a tournament's missing steps (before a command that needs every
- * result), `catchUpAll` every tournament's at start-up. No read takes a step.
+ * result), `catchUpAll` every tournament's at start-up; a game the organizer closed whose entry
+ * was never recorded gets its adjudicated outcome as its result. No read takes a step.
  */
 export class TournamentWorkflows {
   private readonly logger = new Logger('Tournaments');
@@ -47,7 +50,8 @@ export class TournamentWorkflows {
   /** Reacts to the games' and tournaments' publications from now on. */
   start(): void {
     this.stops.push(
-      this.referee.bus.react((_id, { game, steps }) => (game.tournamentId && steps.some((s) => s.event.type === 'GameEnded') ? this.gameEnded(game) : undefined)),
+      // A game the organizer closed has its result recorded by the organizer's entry itself (TournamentService.recordResult).
+      this.referee.bus.react((_id, { game, steps }) => (game.tournamentId && steps.some((s) => s.event.type === 'GameEnded' && !s.event.payload.adjudication) ? this.gameEnded(game) : undefined)),
       this.tournaments.bus.react((_id, batch) => {
         const results = organizerResults(batch);
         return results.length > 0 ? this.close(batch.tournamentId, results) : undefined;

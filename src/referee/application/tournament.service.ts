@@ -9,11 +9,11 @@ import { RefereeError } from '../core/errors.js';
 import type { TournamentBundle } from '../core/tournament/audit.js';
 import type { TournamentConfigInput } from '../core/tournament/config.js';
 import { decideTournament, type TournamentActor, type TournamentCommand } from '../core/tournament/decider.js';
-import { checkRating, checkReason, type EnteredResult, enteredGame, enteredResult, type RecordedGame, type RoundSettingsInput, roundSettingsOf } from '../core/tournament/entry.js';
+import { adjudicationOf, checkRating, checkReason, type EnteredResult, enteredGame, enteredResult, type RecordedGame, type RoundSettingsInput, roundSettingsOf } from '../core/tournament/entry.js';
 import { placingsOf, standingsOf } from '../core/tournament/formats.js';
 import { completedRounds } from '../core/tournament/history.js';
 import { SeededLots } from '../core/tournament/lots.js';
-import { resultFromOutcome } from '../core/tournament/results.js';
+import { resultFromOutcome, sameResult } from '../core/tournament/results.js';
 import { boardOfGame, statusOf } from '../core/tournament/state.js';
 import type { StoredEvent } from '../core/stream.js';
 import { EventStore } from '../store/event-store.js';
@@ -149,7 +149,13 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return this.command(id, token, commandId, { type: 'FinishTournament' });
   }
 
-  /** An organizer's result for a scheduled game, with an optional record that must agree with it; the workflow closes the game with it. */
+  /**
+   * An organizer's result for a scheduled game, with an optional record that must agree with it.
+   * The result and the game's own end are one decision: a game still played is closed with the
+   * result first, at the version it is stored at, then the result is recorded; a game that ended
+   * first keeps its own result, and an entry that says otherwise is refused (RESULT_ALREADY_RECORDED).
+   * A correction replaces a recorded result, and the workflow leaves its game as it ended.
+   */
   async recordResult(id: string, token: string | null, input: EnteredResult, commandId?: string | null): Promise<LiveTournament> {
     // A game that ended on the service has its own result, which an entry corrects only as a correction.
     await this.workflows.catchUp(id);
@@ -161,7 +167,45 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     const imported = input.record === undefined || input.record === null ? undefined : await this.referee.preparedRecord(t.config.kind, input.record);
     const record: RecordedGame | null = imported ? { gameId: imported.game.gameId, seq: imported.game.version, hash: imported.game.lastHash, outcome: imported.game.outcome } : null;
     const result = unwrap(enteredResult(t, input, game, record));
-    return this.command(id, token, commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`, { type: 'RecordResult', result, correction: input.correction === true }, { imported });
+    const command = { type: 'RecordResult', result, correction: input.correction === true } as const;
+    if (!command.correction) {
+      const endedFirst = await this.closeGame(t, command);
+      if (endedFirst) return endedFirst;
+    }
+    return this.command(id, token, commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`, command, { imported });
+  }
+
+  /**
+   * Closes the entry's game with it, unless the game ended first: then the tournament as it is
+   * when its board already says what the entry says, and RESULT_ALREADY_RECORDED when it does not.
+   * Null when the entry is to be recorded (the game closed with it, or none is played on the service).
+   */
+  private async closeGame(t: LiveTournament, command: Extract<TournamentCommand, { type: 'RecordResult' }>): Promise<LiveTournament | null> {
+    const { result } = command;
+    const game = await this.referee.game(result.gameId).catch((err: unknown) => {
+      if (err instanceof RefereeError && err.code === 'NOT_FOUND') return null;
+      throw err;
+    });
+    if (!game || game.status === 'WAITING') return null;
+    if (game.status === 'ACTIVE') {
+      // Nothing is closed for an entry the tournament would refuse.
+      unwrap(this.step(t, ORGANIZER, null, command));
+      const { outcome, reason } = adjudicationOf(t.tournamentId, result);
+      try {
+        await this.referee.adjudicate(result.gameId, outcome, reason, 'refused');
+        return null;
+      } catch (err) {
+        if (!(err instanceof RefereeError && err.code === 'GAME_OVER')) throw err;
+      }
+    }
+    // The game ended first (on this instance or another): its result is the board's.
+    await this.workflows.catchUp(t.tournamentId);
+    const now = await this.held.get(t.tournamentId);
+    const recorded = boardOfGame(now, result.gameId)?.board.results[result.gameId];
+    if (!recorded) throw new RefereeError('VERSION_CONFLICT', `game ${result.gameId} ended a moment ago and its result is still on its way to the tournament; try again`);
+    if (sameResult(recorded, result)) return now;
+    const ended = await this.referee.game(result.gameId);
+    throw new RefereeError('RESULT_ALREADY_RECORDED', `game ${result.gameId} ended first (${ended.outcome?.summary ?? 'over'}) and that is its result: correct it, with a reason, to change it`);
   }
 
   /** A scheduled game ended: its outcome becomes its board's result, once (the command's id is the game's). The workflows' step. */
