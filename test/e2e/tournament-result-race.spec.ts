@@ -1,8 +1,10 @@
 import request from 'supertest';
+import { DatabaseService } from '../../src/database/database.service.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { TournamentService } from '../../src/referee/application/tournament.service.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { eventHash } from '../../src/referee/core/stream.js';
+import { PostgresTournamentStore } from '../../src/referee/store/postgres-tournament-store.js';
 import { type TournamentBundle, verifyTournamentBundle } from '../../src/referee/core/tournament/audit.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { anotherInstance, type Instance, swissOfTwo } from '../support/instances.js';
@@ -72,6 +74,37 @@ describe("an organizer's result racing the game's own end", () => {
     const { points } = (await here.referee.game(game.gameId)).outcome!;
     const same = await here.tournaments.recordResult(id, organizerToken, { round: 1, board: 1, outcome: 'WIN_SEAT1', gamePoints: points.map(String) });
     expect(same.rounds[0].boards[0].results[game.gameId]).toMatchObject({ source: 'game', ranking: [[1], [0]] });
+  });
+});
+
+/** A process that stops when it would store a tournament's events: what it stored before stays. */
+class StoppedAtTournamentAppend extends PostgresTournamentStore {
+  override async append(): Promise<void> {
+    throw new Error('the process stopped here');
+  }
+}
+
+describe("an organizer's result whose process stopped after closing its game", () => {
+  it('is recorded as entered when the tournament catches up', async () => {
+    const here: Instance = { referee: t.app.get(RefereeService), tournaments: t.app.get(TournamentService) };
+    const { tournament, organizerToken } = await here.tournaments.create({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'swiss', rounds: 2 });
+    const id = tournament.tournamentId;
+    for (const name of ['Ann', 'Bob']) await here.tournaments.register(id, organizerToken, { name });
+    const [game] = (await here.tournaments.pairRound(id, organizerToken, 1)).rounds[0].boards[0].games;
+    const stopping = anotherInstance(t.app, new StoppedAtTournamentAppend(t.app.get(DatabaseService)));
+    const entry = { round: 1, board: 1, outcome: 'FORFEIT_WIN_SEAT1', reason: 'seat 0 did not come' } as const;
+    await expect(stopping.tournaments.recordResult(id, organizerToken, entry)).rejects.toThrow('the process stopped here');
+    // The game was closed with the entry (this instance hears of it as other instances' appends); the tournament has no result yet.
+    expect((await stopping.referee.game(game.gameId)).outcome?.winners).toEqual([1]);
+    while ((await here.referee.game(game.gameId)).status !== 'FINISHED') await new Promise((r) => setTimeout(r, 20));
+    expect((await here.tournaments.tournament(id)).rounds[0].boards[0].results[game.gameId]).toBeUndefined();
+    // The next command that needs every result takes the missing step: the forfeit, as entered.
+    const paired = await here.tournaments.pairRound(id, organizerToken, 2);
+    const result = paired.rounds[0].boards[0].results[game.gameId];
+    expect(result).toMatchObject({ source: 'organizer', reason: 'seat 0 did not come', ranking: [] });
+    expect(result.seats.map((s) => s.kind)).toEqual(['FORFEIT_LOSS', 'FORFEIT_WIN']);
+    // The organizer's retry is answered with the tournament as it is.
+    expect((await here.tournaments.recordResult(id, organizerToken, entry)).version).toBe(paired.version);
   });
 });
 

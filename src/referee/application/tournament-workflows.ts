@@ -14,7 +14,7 @@ const ATTEMPTS = 3;
 
 /** The tournaments' command a workflow step gives: a scheduled game's own outcome recorded as its board's result. */
 export interface GameResults {
-  recordGameResult(game: GameSnapshot): Promise<unknown>;
+  recordGameResult(game: GameSnapshot, entry?: GameResultPayload | null): Promise<unknown>;
 }
 
 /**
@@ -32,7 +32,7 @@ export interface GameResults {
  * A process stopped between a game's end and its result (or a result and its game's end) left
  * a step undone: `catchUp` takes a tournament's missing steps (before a command that needs every
  * result), `catchUpAll` every tournament's at start-up; a game the organizer closed whose entry
- * was never recorded gets its adjudicated outcome as its result. No read takes a step.
+ * was never recorded gets the entry it was closed with. No read takes a step.
  */
 export class TournamentWorkflows {
   private readonly logger = new Logger('Tournaments');
@@ -92,14 +92,20 @@ export class TournamentWorkflows {
     const statuses = await this.referee.scheduledGames(tournamentId);
     const ended = (gameId: string) => statuses.get(gameId) === 'FINISHED';
     const boards = t.rounds.flatMap((r) => r.boards);
-    for (const b of boards) for (const g of b.games) if (!b.results[g.gameId] && ended(g.gameId)) await this.gameEnded(await this.referee.game(g.gameId));
+    for (const b of boards)
+      for (const g of b.games) {
+        if (b.results[g.gameId] || !ended(g.gameId)) continue;
+        // A game the organizer closed whose entry a stopped process did not record: the entry it was closed with.
+        const game = await this.referee.game(g.gameId);
+        await this.gameEnded(game, entryOf(g.gameId, await this.referee.adjudicatedEntry(game)));
+      }
     const decided = boards.flatMap((b) => Object.values(b.results).filter((r) => r.source === 'organizer' && statuses.has(r.gameId) && !ended(r.gameId)));
     if (decided.length > 0) await this.close(tournamentId, decided);
   }
 
-  /** A scheduled game ended: its outcome becomes its board's result. */
-  private async gameEnded(game: GameSnapshot): Promise<void> {
-    await this.attempt(`tournament ${game.tournamentId}: the result of game ${game.gameId}`, () => this.results.recordGameResult(game));
+  /** A scheduled game ended: its outcome (or the organizer's entry it was closed with) becomes its board's result. */
+  private async gameEnded(game: GameSnapshot, entry: GameResultPayload | null = null): Promise<void> {
+    await this.attempt(`tournament ${game.tournamentId}: the result of game ${game.gameId}`, () => this.results.recordGameResult(game, entry));
   }
 
   /** The organizer decided these games: each ends with the result entered. */
@@ -124,6 +130,11 @@ export class TournamentWorkflows {
       }
     }
   }
+}
+
+/** The organizer's entry a game was closed with, if it is one for that game (the tournament's own rules check the rest). */
+function entryOf(gameId: string, entry: Record<string, unknown> | null): GameResultPayload | null {
+  return entry && entry.gameId === gameId && entry.source === 'organizer' ? (entry as unknown as GameResultPayload) : null;
 }
 
 /** The organizer's results (entered, corrected, or forfeits) a batch of a tournament's events records. */

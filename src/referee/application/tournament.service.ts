@@ -9,6 +9,7 @@ import { RefereeError } from '../core/errors.js';
 import type { TournamentBundle } from '../core/tournament/audit.js';
 import type { TournamentConfigInput } from '../core/tournament/config.js';
 import { decideTournament, type TournamentActor, type TournamentCommand } from '../core/tournament/decider.js';
+import type { GameResultPayload } from '../core/tournament/events.js';
 import { adjudicationOf, checkRating, checkReason, type EnteredResult, enteredGame, enteredResult, type RecordedGame, type RoundSettingsInput, roundSettingsOf } from '../core/tournament/entry.js';
 import { placingsOf, standingsOf } from '../core/tournament/formats.js';
 import { completedRounds } from '../core/tournament/history.js';
@@ -192,7 +193,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
       unwrap(this.step(t, ORGANIZER, null, command));
       const { outcome, reason } = adjudicationOf(t.tournamentId, result);
       try {
-        await this.referee.adjudicate(result.gameId, outcome, reason, 'refused');
+        await this.referee.adjudicate(result.gameId, outcome, reason, { ...result });
         return null;
       } catch (err) {
         if (!(err instanceof RefereeError && err.code === 'GAME_OVER')) throw err;
@@ -208,8 +209,11 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     throw new RefereeError('RESULT_ALREADY_RECORDED', `game ${result.gameId} ended first (${ended.outcome?.summary ?? 'over'}) and that is its result: correct it, with a reason, to change it`);
   }
 
-  /** A scheduled game ended: its outcome becomes its board's result, once (the command's id is the game's). The workflows' step. */
-  recordGameResult(game: GameSnapshot): Promise<LiveTournament> {
+  /**
+   * A scheduled game ended: its outcome, or the organizer's entry it was closed with, becomes its
+   * board's result, once (the command's id is the game's). The workflows' step.
+   */
+  recordGameResult(game: GameSnapshot, entry: GameResultPayload | null = null): Promise<LiveTournament> {
     const { gameId, outcome } = game;
     return this.path.run(game.tournamentId!, {
       // Recorded already (by another instance, or the organizer's entry came first): nothing to do.
@@ -220,7 +224,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
       decide: (t) => {
         const at = boardOfGame(t, gameId)!;
         const scheduled = at.board.games.find((g) => g.gameId === gameId)!;
-        const result = resultFromOutcome(t.config, { round: at.round.round, board: at.board.board, game: scheduled }, outcome!, { seq: game.version, hash: game.lastHash });
+        const result = entry ?? resultFromOutcome(t.config, { round: at.round.round, board: at.board.board, game: scheduled }, outcome!, { seq: game.version, hash: game.lastHash });
         return this.step(t, ORGANIZER, `game:${gameId}`, { type: 'RecordResult', result, correction: false });
       },
       accepted: ({ next }) => {
