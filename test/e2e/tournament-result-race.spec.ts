@@ -23,6 +23,7 @@ afterAll(async () => {
 }, 120_000);
 
 const RACES = 12;
+const later = (ms: number) => new Promise((r) => setTimeout(r, Math.max(ms, 0)));
 const verify = (bundle: TournamentBundle) => verifyTournamentBundle(t.app.get(EngineRegistry), bundle);
 
 async function exported(id: string): Promise<TournamentBundle> {
@@ -32,13 +33,16 @@ async function exported(id: string): Promise<TournamentBundle> {
 }
 
 /** Seat 0 resigns (seat 1 wins) on `seat`'s instance while the organizer enters "seat 0 won" on `organizer`'s: the game and the tournament must tell the same winner. */
-async function race(seat: Instance, organizer: Instance): Promise<{ resigned: boolean; entered: boolean }> {
+async function race(seat: Instance, organizer: Instance, stagger: number): Promise<{ resigned: boolean; entered: boolean }> {
   const { id, organizerToken, game, loser } = await swissOfTwo(organizer, { kind: 'backgammon', ruleset: { matchLength: 1 } });
   const [resigned, entered] = await Promise.all([
-    seat.referee.resign(game.gameId, loser, 'concede'),
-    organizer.tournaments.recordResult(id, organizerToken, { round: 1, board: 1, outcome: 'WIN_SEAT0', gamePoints: ['1', '0'] }).then(
-      () => null,
-      (err: { code?: string }) => err,
+    // Each race starts one of the two a little later (`stagger` ms: the resignation when positive, the entry when negative), so they meet at other points of their ways.
+    later(stagger).then(() => seat.referee.resign(game.gameId, loser, 'concede')),
+    later(-stagger).then(() =>
+      organizer.tournaments.recordResult(id, organizerToken, { round: 1, board: 1, outcome: 'WIN_SEAT0', gamePoints: ['1', '0'] }).then(
+        () => null,
+        (err: { code?: string }) => err,
+      ),
     ),
   ]);
   // Whatever the instances' workflows left undone, the next catch-up takes (as the next command would).
@@ -56,12 +60,36 @@ async function race(seat: Instance, organizer: Instance): Promise<{ resigned: bo
 describe("an organizer's result racing the game's own end", () => {
   it('leaves the game and the tournament with the same winner, every time, on one instance', async () => {
     const here: Instance = { referee: t.app.get(RefereeService), tournaments: t.app.get(TournamentService) };
-    for (let i = 0; i < RACES; i++) await race(here, here);
+    for (let i = 0; i < RACES; i++) await race(here, here, (i - RACES / 2) * 4);
   });
 
   it('leaves the game and the tournament with the same winner, every time, across two instances', async () => {
     const [a, b] = [anotherInstance(t.app), anotherInstance(t.app)];
-    for (let i = 0; i < RACES; i++) await race(a, b);
+    for (let i = 0; i < RACES; i++) await race(a, b, (i - RACES / 2) * 4);
+  });
+
+  it('takes one of two different entries for one game sent at once on two instances, and answers two same ones alike', async () => {
+    const [a, b] = [anotherInstance(t.app), anotherInstance(t.app)];
+    const points = { WIN_SEAT0: ['1', '0'], WIN_SEAT1: ['0', '1'] } as const;
+    for (const outcomes of [
+      ['WIN_SEAT0', 'WIN_SEAT1'],
+      ['WIN_SEAT1', 'WIN_SEAT1'],
+    ] as const) {
+      const { id, organizerToken, game } = await swissOfTwo(a, { kind: 'backgammon', ruleset: { matchLength: 1 } });
+      const answers = await Promise.all(
+        [a, b].map((on, i) =>
+          on.tournaments.recordResult(id, organizerToken, { round: 1, board: 1, outcome: outcomes[i], gamePoints: [...points[outcomes[i]]] }).then(
+            () => 'recorded',
+            (err: { code?: string }) => err.code,
+          ),
+        ),
+      );
+      expect(answers.filter((x) => x === 'recorded')).toHaveLength(outcomes[0] === outcomes[1] ? 2 : 1);
+      if (outcomes[0] !== outcomes[1]) expect(answers).toContain('RESULT_ALREADY_RECORDED');
+      const ended = await b.referee.game(game.gameId);
+      expect((await b.tournaments.tournament(id)).rounds[0].boards[0].results[game.gameId].ranking[0]).toEqual(ended.outcome?.winners);
+      expect(verify(await exported(id))).toMatchObject({ ok: true });
+    }
   });
 
   it("answers an organizer's result that agrees with the game's own end as recorded, and refuses one that does not", async () => {

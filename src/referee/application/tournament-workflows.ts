@@ -132,9 +132,12 @@ export class TournamentWorkflows {
   }
 }
 
-/** The organizer's entry a game was closed with, if it is one for that game (the tournament's own rules check the rest). */
+/**
+ * The organizer's entry a game was closed with, if it is one for that game (the tournament's own
+ * rules check the rest), without the record it named: that game was to be stored with the result.
+ */
 function entryOf(gameId: string, entry: Record<string, unknown> | null): GameResultPayload | null {
-  return entry && entry.gameId === gameId && entry.source === 'organizer' ? (entry as unknown as GameResultPayload) : null;
+  return entry && entry.gameId === gameId && entry.source === 'organizer' ? { ...(entry as unknown as GameResultPayload), record: null } : null;
 }
 
 /** The organizer's results (entered, corrected, or forfeits) a batch of a tournament's events records. */

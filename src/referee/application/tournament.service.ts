@@ -169,11 +169,23 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     const record: RecordedGame | null = imported ? { gameId: imported.game.gameId, seq: imported.game.version, hash: imported.game.lastHash, outcome: imported.game.outcome } : null;
     const result = unwrap(enteredResult(t, input, game, record));
     const command = { type: 'RecordResult', result, correction: input.correction === true } as const;
-    if (!command.correction) {
-      const endedFirst = await this.closeGame(t, command);
-      if (endedFirst) return endedFirst;
-    }
-    return this.command(id, token, commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`, command, { imported });
+    const entered = () => this.command(id, token, commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`, command, { imported });
+    if (command.correction) return entered();
+    const endedFirst = await this.closeGame(t, command);
+    if (endedFirst) return endedFirst;
+    return entered().catch(async (err: unknown) => {
+      // Another process's catch-up may have recorded the entry from the game it closed.
+      const same = err instanceof RefereeError && err.code === 'RESULT_ALREADY_RECORDED' ? await this.recordedAlready(id, result) : null;
+      if (same) return same;
+      throw err;
+    });
+  }
+
+  /** The tournament, if its board already holds what `result` says for its game. */
+  private async recordedAlready(id: string, result: GameResultPayload): Promise<LiveTournament | null> {
+    const now = await this.held.get(id);
+    const recorded = boardOfGame(now, result.gameId)?.board.results[result.gameId];
+    return recorded && sameResult(recorded, result) ? now : null;
   }
 
   /**
@@ -201,10 +213,10 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     }
     // The game ended first (on this instance or another): its result is the board's.
     await this.workflows.catchUp(t.tournamentId);
-    const now = await this.held.get(t.tournamentId);
-    const recorded = boardOfGame(now, result.gameId)?.board.results[result.gameId];
-    if (!recorded) throw new RefereeError('VERSION_CONFLICT', `game ${result.gameId} ended a moment ago and its result is still on its way to the tournament; try again`);
-    if (sameResult(recorded, result)) return now;
+    const same = await this.recordedAlready(t.tournamentId, result);
+    if (same) return same;
+    if (!boardOfGame(await this.held.get(t.tournamentId), result.gameId)?.board.results[result.gameId])
+      throw new RefereeError('VERSION_CONFLICT', `game ${result.gameId} ended a moment ago and its result is still on its way to the tournament; try again`);
     const ended = await this.referee.game(result.gameId);
     throw new RefereeError('RESULT_ALREADY_RECORDED', `game ${result.gameId} ended first (${ended.outcome?.summary ?? 'over'}) and that is its result: correct it, with a reason, to change it`);
   }
