@@ -112,6 +112,38 @@ class StoppedAtTournamentAppend extends PostgresTournamentStore {
   }
 }
 
+/** Who won a board's game, as its result says: the first ranked, or the forfeit's winners. */
+const winnersOf = (r: { ranking: number[][]; seats: { kind: string }[] }) => r.ranking[0] ?? r.seats.flatMap((s, i) => (s.kind === 'FORFEIT_WIN' ? [i] : []));
+
+describe("a withdrawal's forfeit racing the game's own end", () => {
+  it('leaves the game and the tournament with the same winner, every time, on one instance and across two', async () => {
+    const here: Instance = { referee: t.app.get(RefereeService), tournaments: t.app.get(TournamentService) };
+    const [a, b] = [anotherInstance(t.app), anotherInstance(t.app)];
+    for (const [seat, organizer] of [
+      [here, here],
+      [a, b],
+    ]) {
+      for (let i = 0; i < RACES; i++) {
+        const stagger = (i - RACES / 2) * 4;
+        const { id, organizerToken, game, loser } = await swissOfTwo(organizer, { kind: 'backgammon', ruleset: { matchLength: 1 } });
+        // Seat 0 resigns (seat 1 wins) while the organizer withdraws seat 1 (a forfeit seat 0 wins).
+        await Promise.all([
+          later(stagger).then(() => seat.referee.resign(game.gameId, loser, 'concede')),
+          // The game's end, first, ends this one-round tournament: then the withdrawal is refused so.
+          later(-stagger).then(() =>
+            organizer.tournaments.withdraw(id, organizerToken, game.seats[1], 'left the event').catch((err: { code?: string }) => expect(err.code).toBe('TOURNAMENT_FINISHED')),
+          ),
+        ]);
+        await seat.tournaments.recordGameResult(await seat.referee.game(game.gameId));
+        const ended = await organizer.referee.game(game.gameId);
+        const result = (await organizer.tournaments.tournament(id)).rounds[0].boards[0].results[game.gameId];
+        expect(ended.outcome?.winners).toEqual(winnersOf(result));
+        expect(verify(await exported(id))).toMatchObject({ ok: true });
+      }
+    }
+  });
+});
+
 describe("an organizer's result whose process stopped after closing its game", () => {
   it('is recorded as entered when the tournament catches up', async () => {
     const here: Instance = { referee: t.app.get(RefereeService), tournaments: t.app.get(TournamentService) };

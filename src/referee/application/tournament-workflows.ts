@@ -24,10 +24,10 @@ export interface GameResults {
  *
  * - a scheduled game's end records its result in its tournament, as one command whose id is
  *   the game's (`game:<id>`), so it is stored once whichever instance takes the step;
- * - a withdrawal's forfeit (or an organizer's correction) closes the scheduled game it is for,
- *   by adjudication, which leaves a game that is over as it is. An organizer's entry closes its
- *   game itself before it is recorded (TournamentService.recordResult), so it never contradicts
- *   a game that ended first.
+ * - an organizer's result recorded for a scheduled game still played closes it, by adjudication,
+ *   which leaves a game that is over as it is. An organizer's entry and a withdrawal's forfeits
+ *   close their games themselves before they are recorded (TournamentService), so they never
+ *   contradict a game that ended first; this step is for a process that stopped between.
  *
  * A process stopped between a game's end and its result (or a result and its game's end) left
  * a step undone: `catchUp` takes a tournament's missing steps (before a command that needs every

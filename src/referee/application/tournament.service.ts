@@ -131,7 +131,16 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   async withdraw(id: string, token: string | null, participantId: string, reason: string | null | undefined, commandId?: string | null): Promise<LiveTournament> {
     // A game that ended a moment ago keeps its own result: the withdrawal forfeits only games still open.
     await this.workflows.catchUp(id);
-    return this.command(id, token, commandId, { type: 'WithdrawParticipant', participantId, reason: unwrap(checkReason(reason)) });
+    const command = { type: 'WithdrawParticipant', participantId, reason: unwrap(checkReason(reason)) } as const;
+    // Its forfeits close their games first, as organizer's entries: a game that ends first keeps its
+    // own result (the catch-up records it, and the withdrawal, decided again, leaves that game).
+    const t = await this.held.get(id);
+    const decided = this.step(t, await this.actorOf(t, token), commandId ?? null, command);
+    const forfeits = decided.ok ? decided.value.decision.drafts.filter((d) => d.type === 'ResultRecorded').map((d) => d.payload as unknown as GameResultPayload) : [];
+    let endedFirst = false;
+    for (const r of forfeits) if (!(await this.closed(t, r))) endedFirst = true;
+    if (endedFirst) await this.workflows.catchUp(id);
+    return this.command(id, token, commandId, command);
   }
 
   async setRoundSettings(id: string, token: string | null, input: RoundSettingsInput, commandId?: string | null): Promise<LiveTournament> {
@@ -181,6 +190,18 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     });
   }
 
+  /** Closes a scheduled game still played with the organizer's `result` for it (kept in its end); false when it ended first. */
+  private async closed(t: LiveTournament, result: GameResultPayload): Promise<boolean> {
+    const { outcome, reason } = adjudicationOf(t.tournamentId, result);
+    try {
+      await this.referee.adjudicate(result.gameId, outcome, reason, { ...result });
+      return true;
+    } catch (err) {
+      if (err instanceof RefereeError && (err.code === 'GAME_OVER' || err.code === 'NOT_FOUND' || err.code === 'GAME_NOT_STARTED')) return err.code !== 'GAME_OVER';
+      throw err;
+    }
+  }
+
   /** The tournament, if its board already holds what `result` says for its game. */
   private async recordedAlready(id: string, result: GameResultPayload): Promise<LiveTournament | null> {
     const now = await this.held.get(id);
@@ -200,17 +221,9 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
       throw err;
     });
     if (!game || game.status === 'WAITING') return null;
-    if (game.status === 'ACTIVE') {
-      // Nothing is closed for an entry the tournament would refuse.
-      unwrap(this.step(t, ORGANIZER, null, command));
-      const { outcome, reason } = adjudicationOf(t.tournamentId, result);
-      try {
-        await this.referee.adjudicate(result.gameId, outcome, reason, { ...result });
-        return null;
-      } catch (err) {
-        if (!(err instanceof RefereeError && err.code === 'GAME_OVER')) throw err;
-      }
-    }
+    // Nothing is closed for an entry the tournament would refuse.
+    if (game.status === 'ACTIVE') unwrap(this.step(t, ORGANIZER, null, command));
+    if (game.status === 'ACTIVE' && (await this.closed(t, result))) return null;
     // The game ended first (on this instance or another): its result is the board's.
     await this.workflows.catchUp(t.tournamentId);
     const same = await this.recordedAlready(t.tournamentId, result);
