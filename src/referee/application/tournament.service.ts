@@ -197,7 +197,10 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
       await this.referee.adjudicate(result.gameId, outcome, reason, { ...result });
       return true;
     } catch (err) {
-      if (err instanceof RefereeError && (err.code === 'GAME_OVER' || err.code === 'NOT_FOUND' || err.code === 'GAME_NOT_STARTED')) return err.code !== 'GAME_OVER';
+      if (!(err instanceof RefereeError)) throw err;
+      if (err.code === 'GAME_OVER') return false;
+      // No game on the service, or one not started: nothing to close.
+      if (err.code === 'NOT_FOUND' || err.code === 'GAME_NOT_STARTED') return true;
       throw err;
     }
   }
@@ -221,9 +224,11 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
       throw err;
     });
     if (!game || game.status === 'WAITING') return null;
-    // Nothing is closed for an entry the tournament would refuse.
-    if (game.status === 'ACTIVE') unwrap(this.step(t, ORGANIZER, null, command));
-    if (game.status === 'ACTIVE' && (await this.closed(t, result))) return null;
+    if (game.status === 'ACTIVE') {
+      // Nothing is closed for an entry the tournament would refuse.
+      unwrap(this.step(t, ORGANIZER, null, command));
+      if (await this.closed(t, result)) return null;
+    }
     // The game ended first (on this instance or another): its result is the board's.
     await this.workflows.catchUp(t.tournamentId);
     const same = await this.recordedAlready(t.tournamentId, result);
