@@ -37,7 +37,7 @@ export const REJECTION_CODES = {
   ROUND_ALREADY_PAIRED: 'Settings are for the next round to pair; a paired round (or knockout bracket) stands.',
   PAIRING_IMPOSSIBLE: 'Forbidden pairs leave no valid pairing: enter manual pairings for the round (S5.10).',
   BYE_LIMIT: 'The participant has had as many requested byes as the tournament allows.',
-  RESULT_ALREADY_RECORDED: 'The game already has its result: correct it (with a reason) instead.',
+  RESULT_ALREADY_RECORDED: 'The game already has its result (a refereed game that ended before the entry has its own): correct it (with a reason) instead.',
   NO_RESULT_TO_CORRECT: 'A correction replaces a recorded result; this game has none yet.',
   TOO_MANY_CORRECTIONS: "The board's results were corrected 10 times, the most allowed (docs/rules/tournaments.md R3.8).",
   INVALID_RESULT: "The result does not fit the game: its seats, a played game's ranking and game points, or the kinds of forfeit allowed.",

@@ -83,7 +83,10 @@ describe('tournament commands over the in-memory stores', () => {
     await a.tournaments.recordResult(t.id, t.organizerToken, { round: 1, board: 1, outcome: 'WIN_SEAT1', gamePoints: ['0', '1'], reason: 'played over the board' });
     const game = await a.referee.game(t.game.gameId);
     expect(game).toMatchObject({ status: 'FINISHED', outcome: { winners: [1] } });
-    expect((await s.games.events(t.game.gameId)).find((e) => e.type === 'GameEnded')?.payload).toMatchObject({ adjudication: { reason: expect.stringContaining('played over the board') } });
+    // The game's end keeps the entry it was closed with, as the tournament records it.
+    expect((await s.games.events(t.game.gameId)).find((e) => e.type === 'GameEnded')?.payload).toMatchObject({
+      adjudication: { reason: expect.stringContaining('played over the board'), entry: { gameId: t.game.gameId, source: 'organizer', ranking: [[1], [0]] } },
+    });
     expect((await results(s, t.id)).map((e) => e.payload.source)).toEqual(['organizer']);
   });
 

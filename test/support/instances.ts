@@ -25,11 +25,11 @@ export interface Instance {
 /**
  * Another server process on the app's database: its own referee and tournament caches, over the
  * same stores. Its workflows are not started: a test takes their steps by hand where it wants
- * them (or never, as a process that stopped before taking them).
+ * them (or never, as a process that stopped before taking them). `tournamentStore` stands for
+ * the tournaments' store (a test's own stops a process at a tournament's append).
  */
-export function anotherInstance(app: NestFastifyApplication): Instance {
+export function anotherInstance(app: NestFastifyApplication, tournamentStore: TournamentStore = new PostgresTournamentStore(app.get(DatabaseService))): Instance {
   const registry = app.get(EngineRegistry);
-  const tournamentStore = new PostgresTournamentStore(app.get(DatabaseService));
   const games = app.get(EventStore);
   const referee = new RefereeService(games, registry, new MetricsService(), undefined, undefined, undefined, undefined, undefined, undefined, tokenDirectory(games, tournamentStore));
   const tournaments = new TournamentService(tournamentStore, app.get(EventStore), referee, registry);

@@ -158,13 +158,16 @@ export class GameCommands {
   }
 
   /**
-   * Ends a running game with an organizer's outcome (a tournament result entered for it, a
-   * forfeit). A game already over is left as it is: this is safe to repeat.
+   * Ends a running game with an organizer's outcome. With the organizer's `entry` (the
+   * tournament result it enters, kept in the game's end) a game already over refuses it with
+   * GAME_OVER: decided on the game as stored and appended at that version, so a seat's end stored
+   * first wins. Without (a withdrawal's forfeit, recorded already) a game already over is left as
+   * it is: safe to repeat.
    */
-  adjudicate(gameId: string, outcome: Outcome, reason: string): Promise<LiveGame> {
+  adjudicate(gameId: string, outcome: Outcome, reason: string, entry?: Record<string, unknown>): Promise<LiveGame> {
     return this.path.run(gameId, {
-      replay: (game) => (game.ended ? game : null),
-      decide: (game) => this.decide({ type: 'Adjudicate', outcome, reason }, game),
+      replay: (game) => (game.ended && !entry ? game : null),
+      decide: (game) => this.decide({ type: 'Adjudicate', outcome, reason, entry }, game),
       accepted: ({ next }) => next,
     });
   }

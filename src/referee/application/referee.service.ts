@@ -5,6 +5,7 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
 import type { GameCommand } from '../core/game/commands.js';
 import { gameDecider } from '../core/game/decider.js';
+import { decodeGameEvent } from '../core/game/events.js';
 import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
 import { DeadlineStore } from '../store/deadline-store.js';
@@ -175,9 +176,19 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     }
   }
 
-  /** Ends a running game with an organizer's outcome; a game already over is left as it is (safe to repeat). */
-  adjudicate(gameId: string, outcome: Outcome, reason: string): Promise<LiveGame> {
-    return this.commands.adjudicate(gameId, outcome, reason);
+  /** Ends a running game with an organizer's outcome; with the organizer's entry a game already over refuses it (GAME_OVER), without it is left as it is. */
+  adjudicate(gameId: string, outcome: Outcome, reason: string, entry?: Record<string, unknown>): Promise<LiveGame> {
+    return this.commands.adjudicate(gameId, outcome, reason, entry);
+  }
+
+  /** The organizer's entry a game that is over was closed with, if it was: read from the end of its log. */
+  async adjudicatedEntry(game: GameSnapshot): Promise<Record<string, unknown> | null> {
+    // GameEnded is among the last events: SeedRevealed at most follows it.
+    for (const stored of await this.store.events(game.gameId, Math.max(0, game.version - 3))) {
+      const e = decodeGameEvent(stored);
+      if (e.ok && e.value.type === 'GameEnded') return e.value.payload.adjudication?.entry ?? null;
+    }
+    return null;
   }
 
   /** The status of every game a tournament scheduled: the games' answer to the tournaments, who do not read the games' tables. */

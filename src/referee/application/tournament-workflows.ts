@@ -14,7 +14,7 @@ const ATTEMPTS = 3;
 
 /** The tournaments' command a workflow step gives: a scheduled game's own outcome recorded as its board's result. */
 export interface GameResults {
-  recordGameResult(game: GameSnapshot): Promise<unknown>;
+  recordGameResult(game: GameSnapshot, entry?: GameResultPayload | null): Promise<unknown>;
 }
 
 /**
@@ -24,12 +24,15 @@ export interface GameResults {
  *
  * - a scheduled game's end records its result in its tournament, as one command whose id is
  *   the game's (`game:<id>`), so it is stored once whichever instance takes the step;
- * - an organizer's result (an over-the-board game, a forfeit) closes the scheduled game it is
- *   for, by adjudication, which leaves a game that is over as it is.
+ * - an organizer's result recorded for a scheduled game still played closes it, by adjudication,
+ *   which leaves a game that is over as it is. An organizer's entry and a withdrawal's forfeits
+ *   close their games themselves before they are recorded (TournamentService), so they never
+ *   contradict a game that ended first; this step is for a process that stopped between.
  *
  * A process stopped between a game's end and its result (or a result and its game's end) left
  * a step undone: `catchUp` takes a tournament's missing steps (before a command that needs every
- * result), `catchUpAll` every tournament's at start-up. No read takes a step.
+ * result), `catchUpAll` every tournament's at start-up; a game the organizer closed whose entry
+ * was never recorded gets the entry it was closed with. No read takes a step.
  */
 export class TournamentWorkflows {
   private readonly logger = new Logger('Tournaments');
@@ -47,7 +50,8 @@ export class TournamentWorkflows {
   /** Reacts to the games' and tournaments' publications from now on. */
   start(): void {
     this.stops.push(
-      this.referee.bus.react((_id, { game, steps }) => (game.tournamentId && steps.some((s) => s.event.type === 'GameEnded') ? this.gameEnded(game) : undefined)),
+      // A game the organizer closed has its result recorded by the organizer's entry itself (TournamentService.recordResult).
+      this.referee.bus.react((_id, { game, steps }) => (game.tournamentId && steps.some((s) => s.event.type === 'GameEnded' && !s.event.payload.adjudication) ? this.gameEnded(game) : undefined)),
       this.tournaments.bus.react((_id, batch) => {
         const results = organizerResults(batch);
         return results.length > 0 ? this.close(batch.tournamentId, results) : undefined;
@@ -88,14 +92,20 @@ export class TournamentWorkflows {
     const statuses = await this.referee.scheduledGames(tournamentId);
     const ended = (gameId: string) => statuses.get(gameId) === 'FINISHED';
     const boards = t.rounds.flatMap((r) => r.boards);
-    for (const b of boards) for (const g of b.games) if (!b.results[g.gameId] && ended(g.gameId)) await this.gameEnded(await this.referee.game(g.gameId));
+    for (const b of boards)
+      for (const g of b.games) {
+        if (b.results[g.gameId] || !ended(g.gameId)) continue;
+        // A game the organizer closed whose entry a stopped process did not record: the entry it was closed with.
+        const game = await this.referee.game(g.gameId);
+        await this.gameEnded(game, entryOf(g.gameId, await this.referee.adjudicatedEntry(game)));
+      }
     const decided = boards.flatMap((b) => Object.values(b.results).filter((r) => r.source === 'organizer' && statuses.has(r.gameId) && !ended(r.gameId)));
     if (decided.length > 0) await this.close(tournamentId, decided);
   }
 
-  /** A scheduled game ended: its outcome becomes its board's result. */
-  private async gameEnded(game: GameSnapshot): Promise<void> {
-    await this.attempt(`tournament ${game.tournamentId}: the result of game ${game.gameId}`, () => this.results.recordGameResult(game));
+  /** A scheduled game ended: its outcome (or the organizer's entry it was closed with) becomes its board's result. */
+  private async gameEnded(game: GameSnapshot, entry: GameResultPayload | null = null): Promise<void> {
+    await this.attempt(`tournament ${game.tournamentId}: the result of game ${game.gameId}`, () => this.results.recordGameResult(game, entry));
   }
 
   /** The organizer decided these games: each ends with the result entered. */
@@ -120,6 +130,14 @@ export class TournamentWorkflows {
       }
     }
   }
+}
+
+/**
+ * The organizer's entry a game was closed with, if it is one for that game (the tournament's own
+ * rules check the rest), without the record it named: that game was to be stored with the result.
+ */
+function entryOf(gameId: string, entry: Record<string, unknown> | null): GameResultPayload | null {
+  return entry && entry.gameId === gameId && entry.source === 'organizer' ? { ...(entry as unknown as GameResultPayload), record: null } : null;
 }
 
 /** The organizer's results (entered, corrected, or forfeits) a batch of a tournament's events records. */

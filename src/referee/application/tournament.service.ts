@@ -6,20 +6,21 @@ import { hashOf } from '../core/canonical.js';
 import { EngineRegistry } from '../core/engine-registry.js';
 import { isTournamentId } from '../core/ids.js';
 import { RefereeError } from '../core/errors.js';
-import type { TournamentBundle } from '../core/tournament/audit.js';
+import { bundledGameIds, type TournamentBundle, tournamentBundle } from '../core/tournament/audit.js';
 import type { TournamentConfigInput } from '../core/tournament/config.js';
 import { decideTournament, type TournamentActor, type TournamentCommand } from '../core/tournament/decider.js';
-import { checkRating, checkReason, type EnteredResult, enteredGame, enteredResult, type RecordedGame, type RoundSettingsInput, roundSettingsOf } from '../core/tournament/entry.js';
-import { placingsOf, standingsOf } from '../core/tournament/formats.js';
-import { completedRounds } from '../core/tournament/history.js';
+import type { GameResultPayload } from '../core/tournament/events.js';
+import { checkRating, checkReason, type EnteredResult, enteredGame, enteredResult, type RecordedGame, resultsRecorded, type RoundSettingsInput, roundSettingsOf } from '../core/tournament/entry.js';
+import { standingsAfter } from '../core/tournament/formats.js';
 import { SeededLots } from '../core/tournament/lots.js';
 import { resultFromOutcome } from '../core/tournament/results.js';
-import { boardOfGame, statusOf } from '../core/tournament/state.js';
+import { boardOfGame } from '../core/tournament/state.js';
 import type { StoredEvent } from '../core/stream.js';
 import { EventStore } from '../store/event-store.js';
 import { type TournamentRow, TournamentStore } from '../store/tournament-store.js';
 import { Clock, SystemClock } from './clock.js';
 import { Freshness } from './freshness.js';
+import { OrganizerEntries } from './organizer-entries.js';
 import type { GameSnapshot } from './game-answer.js';
 import { RefereeService } from './referee.service.js';
 import { checkName, newOrganizerToken, newParticipantToken, tokenHash, unwrap } from './seat-tokens.js';
@@ -56,6 +57,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   private readonly held: LiveTournaments;
   private readonly path: Path;
   private readonly workflows: TournamentWorkflows;
+  private readonly entries: OrganizerEntries;
   private readonly freshness: Freshness;
 
   constructor(
@@ -70,6 +72,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     this.path = new StreamCommands(referee.gate, this.held, new TournamentWriter(store, referee), 'the tournament kept changing; try again');
     this.workflows = new TournamentWorkflows(referee, this.held, store, this);
     this.freshness = new Freshness(this.held);
+    this.entries = new OrganizerEntries(referee, this.held, this.workflows, (t, command) => this.step(t, ORGANIZER, null, command));
   }
 
   /** Tells subscribers here of every instance's appends, and starts the workflows. */
@@ -130,7 +133,12 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   async withdraw(id: string, token: string | null, participantId: string, reason: string | null | undefined, commandId?: string | null): Promise<LiveTournament> {
     // A game that ended a moment ago keeps its own result: the withdrawal forfeits only games still open.
     await this.workflows.catchUp(id);
-    return this.command(id, token, commandId, { type: 'WithdrawParticipant', participantId, reason: unwrap(checkReason(reason)) });
+    const command = { type: 'WithdrawParticipant', participantId, reason: unwrap(checkReason(reason)) } as const;
+    // Its forfeits close their games first, as organizer's entries do.
+    const t = await this.held.get(id);
+    const decided = this.step(t, await this.actorOf(t, token), commandId ?? null, command);
+    if (decided.ok) await this.entries.closeForfeits(t, resultsRecorded(decided.value.decision.drafts));
+    return this.command(id, token, commandId, command);
   }
 
   async setRoundSettings(id: string, token: string | null, input: RoundSettingsInput, commandId?: string | null): Promise<LiveTournament> {
@@ -151,9 +159,12 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   }
 
   /**
-   * An organizer's result for a scheduled game, with an optional record that must agree with it;
-   * the workflow closes the game with it. The record's game (and a knockout's replay the result
-   * schedules) is charged to `allowance`.
+   * An organizer's result for a scheduled game, with an optional record that must agree with it.
+   * The result and the game's own end are one decision: a game still played is closed with the
+   * result first, at the version it is stored at, then the result is recorded; a game that ended
+   * first keeps its own result, and an entry that says otherwise is refused (RESULT_ALREADY_RECORDED).
+   * A correction replaces a recorded result, and the workflow leaves its game as it ended. The
+   * record's game (and a knockout's replay the result schedules) is charged to `allowance`.
    */
   async recordResult(id: string, token: string | null, input: EnteredResult, commandId?: string | null, allowance?: CreationAllowance): Promise<LiveTournament> {
     // A game that ended on the service has its own result, which an entry corrects only as a correction.
@@ -166,17 +177,17 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     const imported = input.record === undefined || input.record === null ? undefined : await this.referee.preparedRecord(t.config.kind, input.record);
     const record: RecordedGame | null = imported ? { gameId: imported.game.gameId, seq: imported.game.version, hash: imported.game.lastHash, outcome: imported.game.outcome } : null;
     const result = unwrap(enteredResult(t, input, game, record));
-    return this.command(
-      id,
-      token,
-      commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`,
-      { type: 'RecordResult', result, correction: input.correction === true },
-      { imported, allowance },
-    );
+    const command = { type: 'RecordResult', result, correction: input.correction === true } as const;
+    const entered = () => this.command(id, token, commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`, command, { imported, allowance });
+    if (command.correction) return entered();
+    return (await this.entries.closeGame(t, command)) ?? this.entries.record(id, result, entered);
   }
 
-  /** A scheduled game ended: its outcome becomes its board's result, once (the command's id is the game's). The workflows' step. */
-  recordGameResult(game: GameSnapshot): Promise<LiveTournament> {
+  /**
+   * A scheduled game ended: its outcome, or the organizer's entry it was closed with, becomes its
+   * board's result, once (the command's id is the game's). The workflows' step.
+   */
+  recordGameResult(game: GameSnapshot, entry: GameResultPayload | null = null): Promise<LiveTournament> {
     const { gameId, outcome } = game;
     return this.path.run(game.tournamentId!, {
       // Recorded already (by another instance, or the organizer's entry came first): nothing to do.
@@ -187,7 +198,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
       decide: (t) => {
         const at = boardOfGame(t, gameId)!;
         const scheduled = at.board.games.find((g) => g.gameId === gameId)!;
-        const result = resultFromOutcome(t.config, { round: at.round.round, board: at.board.board, game: scheduled }, outcome!, { seq: game.version, hash: game.lastHash });
+        const result = entry ?? resultFromOutcome(t.config, { round: at.round.round, board: at.board.board, game: scheduled }, outcome!, { seq: game.version, hash: game.lastHash });
         return this.step(t, ORGANIZER, `game:${gameId}`, { type: 'RecordResult', result, correction: false });
       },
       accepted: ({ next }) => {
@@ -214,12 +225,9 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return this.store.list(Math.min(Math.max(first, 1), 100), cursor);
   }
 
-  /** Standings after the completed rounds (TB8.11); lots from the tournament's own seed. */
+  /** Standings after the completed rounds, or `afterRound` of them (TB8.11); lots from the tournament's own seed. */
   standings(t: LiveTournament, afterRound?: number | null) {
-    const rounds = afterRound ?? completedRounds(t);
-    if (!Number.isInteger(rounds) || rounds < 0 || rounds > completedRounds(t)) throw new RefereeError('INVALID_INPUT', `standings exist after rounds 0 to ${completedRounds(t)}`);
-    if (t.config.format === 'knockout') return { knockout: placingsOf(t), rows: [] };
-    return { knockout: null, rows: standingsOf(t, new SeededLots(t.row.seed, t.tournamentId), rounds).rows };
+    return unwrap(standingsAfter(t, new SeededLots(t.row.seed, t.tournamentId), afterRound));
   }
 
   async events(id: string, afterSeq = 0): Promise<StoredEvent[]> {
@@ -230,22 +238,9 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   /** Everything to verify the tournament offline: its stream and every game's own bundle. */
   async bundle(id: string): Promise<TournamentBundle> {
     const t = await this.held.get(id);
-    const ids = new Set<string>();
-    for (const round of t.rounds)
-      for (const board of round.boards) {
-        for (const g of board.games) ids.add(g.gameId);
-        for (const r of Object.values(board.results)) if (r.record) ids.add(r.record.gameId);
-      }
     const games: Bundle[] = [];
-    for (const gameId of ids) games.push(await this.referee.bundle(gameId));
-    return {
-      format: 'arbiter-tournament-bundle/1',
-      tournament: { id, name: t.config.name, kind: t.config.kind, format: t.config.format, status: statusOf(t), seedCommitment: t.seedCommitment, seed: t.revealedSeed },
-      hashAlgorithm: 'sha256(prevHash || RFC8785(event))',
-      head: { seq: t.version, hash: t.lastHash },
-      events: await this.store.events(id, 0),
-      games,
-    };
+    for (const gameId of bundledGameIds(t)) games.push(await this.referee.bundle(gameId));
+    return tournamentBundle(t, await this.store.events(id, 0), games);
   }
 
   /** The role a token gives in this tournament. */

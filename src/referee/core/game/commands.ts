@@ -23,7 +23,7 @@ export type GameCommand =
   | { type: 'TakeAction'; seat: Seat; moveId: string; bodyHash: string; action: unknown; expectedVersion: number | null }
   | { type: 'Resign'; seat: Seat; moveId: string; bodyHash: string; expectedVersion: number | null }
   /** A tournament organizer's result for the game: it ends with that outcome (never by a seat). */
-  | { type: 'Adjudicate'; outcome: Outcome; reason: string }
+  | { type: 'Adjudicate'; outcome: Outcome; reason: string; entry?: Record<string, unknown> }
   /** The referee's deadline worker: the seat's time ran out `at` (its deadline; the events are stamped then, not now). */
   | { type: 'TimeOut'; seat: Seat; at: string }
   /** Time for `seat`: from the organizer, a gift from another seat, or a vacation the seat takes (correspondence). */

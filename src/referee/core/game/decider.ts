@@ -26,7 +26,7 @@ import {
   timeOut,
 } from './clock.js';
 import type { Decision, DecideContext, EvolveContext, GameCommand, GameDecider, SeatPlan, DecidedEvent } from './commands.js';
-import { type Chance, decodeGameEvent, draftOf, type GameCreatedPayload, type GameEvent, isChanceType } from './events.js';
+import { type Adjudication, adjudication, type Chance, decodeGameEvent, draftOf, type GameCreatedPayload, type GameEvent, isChanceType } from './events.js';
 import { type GameState, genesis } from './state.js';
 
 /**
@@ -293,7 +293,7 @@ function* decide(registry: EngineRegistry, command: GameCommand, game: (GameStat
       if (!game) return fail('NOT_FOUND', 'no such game');
       if (game.ended) return fail('GAME_OVER', 'the game is over');
       if (!game.started) return fail('GAME_NOT_STARTED', 'the game waits for seats to be taken');
-      return d.adjudicate(game, command.outcome, command.reason);
+      return d.adjudicate(game, command.outcome, adjudication(command.reason, command.entry));
     case 'TakeAction':
     case 'Resign': {
       if (!game) return fail('NOT_FOUND', 'no such game');
@@ -379,9 +379,9 @@ class Deciding {
   }
 
   /** The game ends with an outcome the organizer decided, and its seed is revealed. */
-  adjudicate(game: GameState, outcome: Outcome, reason: string): Result<Decision> {
+  adjudicate(game: GameState, outcome: Outcome, decided: Adjudication): Result<Decision> {
     this.on(game);
-    const refused = this.apply({ type: 'GameEnded', payload: { outcome, adjudication: { reason } } });
+    const refused = this.apply({ type: 'GameEnded', payload: { outcome, adjudication: decided } });
     if (refused) return refused;
     this.apply({ type: 'SeedRevealed', payload: { serverSeed: this.ctx.serverSeed } });
     return this.done();

@@ -38,8 +38,8 @@ export type GameEvent =
   | { type: 'ActionTaken'; actor: Seat; payload: { action: unknown; auto?: true; forced?: true } }
   | { type: 'Resigned'; actor: Seat; payload: Record<string, never> }
   | { type: 'ChanceDrawn'; label: string; payload: { chance: Chance } }
-  /** `adjudication`: the organizer decided the outcome (a tournament result entered for this game). */
-  | { type: 'GameEnded'; payload: { outcome: Outcome; adjudication?: { reason: string } } }
+  /** `adjudication`: the organizer decided the outcome (a tournament result entered for this game); `entry`: that result as its tournament records it (opaque here). */
+  | { type: 'GameEnded'; payload: { outcome: Outcome; adjudication?: Adjudication } }
   | { type: 'SeedRevealed'; payload: { serverSeed: string } }
   /** The seat's deadline passed; `rule`: what the game's ruleset makes of it. */
   | { type: 'TimedOut'; payload: { seat: Seat; rule: TimeoutRule } }
@@ -87,6 +87,14 @@ export function draftOf(e: GameEvent, createdAt: string): DraftEvent {
   return { type: storedType(e), actor, moveId: null, bodyHash: null, payload: e.payload, createdAt };
 }
 
+/** An organizer's decision of a game's outcome: why, and the tournament result it enters, if any. */
+export interface Adjudication {
+  reason: string;
+  entry?: Record<string, unknown>;
+}
+
+export const adjudication = (reason: string, entry: Record<string, unknown> | undefined): Adjudication => (entry ? { reason, entry } : { reason });
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const malformed = (message: string): Result<never> => fail(MALFORMED, message);
 const isSeatNumber = (v: unknown): v is Seat => Number.isInteger(v) && (v as number) >= 0;
@@ -126,8 +134,10 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
     }
     case 'GameEnded':
       if (!isObject(p.outcome)) return malformed('GameEnded carries no outcome');
-      if (p.adjudication !== undefined && !(isObject(p.adjudication) && typeof p.adjudication.reason === 'string')) return malformed('an adjudication gives its reason');
-      return ok({ type: e.type, payload: { outcome: p.outcome as unknown as Outcome, ...(p.adjudication ? { adjudication: { reason: (p.adjudication as { reason: string }).reason } } : {}) } });
+      if (p.adjudication === undefined) return ok({ type: e.type, payload: { outcome: p.outcome as unknown as Outcome } });
+      if (!isObject(p.adjudication) || typeof p.adjudication.reason !== 'string') return malformed('an adjudication gives its reason');
+      if (p.adjudication.entry !== undefined && !isObject(p.adjudication.entry)) return malformed("an adjudication's entry is an object");
+      return ok({ type: e.type, payload: { outcome: p.outcome as unknown as Outcome, adjudication: adjudication(p.adjudication.reason, p.adjudication.entry) } });
     case 'SeedRevealed':
       if (typeof p.serverSeed !== 'string') return malformed('SeedRevealed carries no seed');
       return ok({ type: e.type, payload: { serverSeed: p.serverSeed } });

@@ -9,6 +9,7 @@ import { placingsOf, standingsOf } from './formats.js';
 import { completedRounds } from './history.js';
 import type { Lots } from './lots.js';
 import { format } from './rational.js';
+import { adjudicationOf } from './entry.js';
 import { agreesWith, resultFromOutcome } from './results.js';
 import { statusOf, type TournamentState } from './state.js';
 import { canonicalJson } from '../canonical.js';
@@ -23,6 +24,29 @@ export interface TournamentBundle {
   events: StoredEvent[];
   /** The scheduled games and imported over-the-board records, each verifiable on its own. */
   games: Bundle[];
+}
+
+/** The games a tournament's bundle holds: every scheduled game, and every over-the-board record imported with a result. */
+export function bundledGameIds(t: TournamentState): string[] {
+  const ids = new Set<string>();
+  for (const round of t.rounds)
+    for (const board of round.boards) {
+      for (const g of board.games) ids.add(g.gameId);
+      for (const r of Object.values(board.results)) if (r.record) ids.add(r.record.gameId);
+    }
+  return [...ids];
+}
+
+/** A tournament's bundle: its stream as stored (`events`, ending at `t`'s head) and its games' own bundles. */
+export function tournamentBundle(t: Folded<TournamentState>, events: StoredEvent[], games: Bundle[]): TournamentBundle {
+  return {
+    format: 'arbiter-tournament-bundle/1',
+    tournament: { id: t.tournamentId, name: t.config.name, kind: t.config.kind, format: t.config.format, status: statusOf(t), seedCommitment: t.seedCommitment, seed: t.revealedSeed },
+    hashAlgorithm: 'sha256(prevHash || RFC8785(event))',
+    head: { seq: t.version, hash: t.lastHash },
+    events,
+    games,
+  };
 }
 
 export interface TournamentVerdict {
@@ -48,14 +72,16 @@ export function foldTournament(
   return foldStream(tournamentAggregate, id, events, { registry, seed, recompute: opts.recompute ?? true }, { checkHashes: true, untilSeq: opts.untilSeq, from: opts.from });
 }
 
-const outcomeOf = (bundle: Bundle): Outcome | null => {
+/** How a game's bundle says it ended: its outcome, and whether the organizer decided it. */
+const endOf = (bundle: Bundle): { outcome: Outcome; adjudicated: boolean } | null => {
   for (const e of bundle.events) {
     if (e.type !== 'GameEnded') continue;
     const decoded = decodeGameEvent(e);
-    if (decoded.ok && decoded.value.type === 'GameEnded') return decoded.value.payload.outcome;
+    if (decoded.ok && decoded.value.type === 'GameEnded') return { outcome: decoded.value.payload.outcome, adjudicated: decoded.value.payload.adjudication !== undefined };
   }
   return null;
 };
+const outcomeOf = (bundle: Bundle): Outcome | null => endOf(bundle)?.outcome ?? null;
 
 /**
  * V10.3, in order: the chain and the seed (1), every round recomputed (2), every result against
@@ -88,7 +114,8 @@ export function verifyTournamentBundle(registry: EngineRegistry, bundle: Tournam
   let resultFailure: { seq: number; problem: string } | null = null;
   for (const e of bundle.events) {
     if (!config || (e.type !== 'ResultRecorded' && e.type !== 'ResultCorrected')) continue;
-    const problem = resultProblem(config, e.payload as unknown as GameResultPayload, games);
+    const r = e.payload as unknown as GameResultPayload;
+    const problem = resultProblem(config, r, games) ?? (e.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
     if (problem) {
       resultFailure = { seq: e.seq, problem: `${problem} (V10.3 step 3)` };
       break;
@@ -127,6 +154,20 @@ function resultProblem(config: TournamentState['config'], r: GameResultPayload, 
     if (!outcome || !agreesWith(config, r, outcome)) return `the entered result of game ${r.gameId} disagrees with its attached record`;
   }
   return null;
+}
+
+/**
+ * An organizer's result (not a correction, which replaces a result on purpose, R3.7) against the
+ * end of the scheduled game it is for: the organizer's own adjudication with that result, or a
+ * game ended by its play whose outcome the result agrees with.
+ */
+function endProblem(config: TournamentState['config'], tournamentId: string, r: GameResultPayload, games: Map<string, Bundle>): string | null {
+  const game = r.source === 'organizer' ? games.get(r.gameId) : undefined;
+  const end = game && endOf(game);
+  if (!end) return null;
+  const { outcome } = adjudicationOf(tournamentId, r);
+  const agrees = end.adjudicated ? canonicalJson([outcome.winners, outcome.points]) === canonicalJson([end.outcome.winners, end.outcome.points]) : agreesWith(config, r, end.outcome);
+  return agrees ? null : `the organizer's result of game ${r.gameId} contradicts the game's own end (${end.outcome.summary})`;
 }
 
 function revealedSeed(events: readonly StoredEvent[]): string | null {

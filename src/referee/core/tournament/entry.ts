@@ -1,4 +1,5 @@
 import { fail, ok, type Outcome, type Result } from '../../../engines/kit/index.js';
+import type { DraftEvent } from '../stream.js';
 import { isCleanText } from '../text.js';
 import { forfeitResult } from './decider.js';
 import type { GameResultPayload, RoundSettings, ScheduledGame, SeatResultKind } from './events.js';
@@ -181,4 +182,9 @@ export function adjudicationOf(tournamentId: string, r: GameResultPayload): { ou
     outcome: { winners, points, summary: `${summary} (tournament ${tournamentId})` },
     reason: `tournament ${tournamentId} round ${r.round} board ${r.board}: ${summary}`,
   };
+}
+
+/** The results a decision records (a withdrawal's forfeits, say), as its drafts carry them: the decider wrote them. */
+export function resultsRecorded(drafts: readonly DraftEvent[]): GameResultPayload[] {
+  return drafts.filter((d) => d.type === 'ResultRecorded').map((d) => d.payload as unknown as GameResultPayload);
 }

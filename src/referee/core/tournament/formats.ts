@@ -1,4 +1,4 @@
-import { ok, type Result } from '../../../engines/kit/index.js';
+import { fail, ok, type Result } from '../../../engines/kit/index.js';
 import type { GameResultPayload } from './events.js';
 import { completedRounds, historyOf, pointsOf } from './history.js';
 import {
@@ -214,6 +214,14 @@ export function standingsOf(t: TournamentState, lots: Lots, rounds = completedRo
 export function placingsOf(t: TournamentState): { participantId: string; place: number }[] {
   const rounds: DecidedMatch[][] = t.rounds.map((r) => r.boards.map((b) => ({ match: b.board, slots: [b.seats[0] ?? null, b.seats[1] ?? null], winner: b.winner ?? null })));
   return knockoutPlacings(rounds);
+}
+
+/** What a tournament's standings answer after `afterRound` completed rounds (all, without it): a knockout's placings, else the rows (TB8.11). */
+export function standingsAfter(t: TournamentState, lots: Lots, afterRound?: number | null): Result<{ knockout: ReturnType<typeof placingsOf> | null; rows: Standings['rows'] }> {
+  const rounds = afterRound ?? completedRounds(t);
+  if (!Number.isInteger(rounds) || rounds < 0 || rounds > completedRounds(t)) return fail('INVALID_INPUT', `standings exist after rounds 0 to ${completedRounds(t)}`);
+  if (t.config.format === 'knockout') return ok({ knockout: placingsOf(t), rows: [] });
+  return ok({ knockout: null, rows: standingsOf(t, lots, rounds).rows });
 }
 
 /** The final ranking a TournamentFinished records: placings (knockout) or standings. */

@@ -58,3 +58,8 @@ export function agreesWith(config: Pick<TournamentConfig, 'gamePointsOrder'>, en
   const points = entered.seats.map((s, seat) => s.gamePoints === gamePoints(outcome.points[seat]));
   return canonicalJson(ranking) === canonicalJson(entered.ranking) && points.every(Boolean);
 }
+
+/** Whether two results of one game say the same: each seat's kind and game points, and the ranking. */
+export function sameResult(a: Pick<GameResultPayload, 'seats' | 'ranking'>, b: Pick<GameResultPayload, 'seats' | 'ranking'>): boolean {
+  return canonicalJson([a.seats, a.ranking]) === canonicalJson([b.seats, b.ranking]);
+}
