@@ -2,12 +2,14 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import { Webhook } from 'standardwebhooks';
 import { CONFIG, type Config } from '../config/config.js';
 import { Clock, EventStore } from '../referee/index.js';
+import { DeliveryFailure, post, resolveDestination } from './destination.js';
 import { Notifications } from './notifications.js';
-import { hostAllowed } from './url-policy.js';
 import { type AttemptOutcome, type ClaimedMessage, WebhookStore } from './webhook-store.js';
 
 /** Deliveries one instance makes at once. */
 const MAX_IN_FLIGHT = 32;
+/** Connecting (resolving the host, then TCP) must take no longer: a receiver that does not even accept is not waited for. */
+const CONNECT_TIMEOUT_MS = 2000;
 /** A lease outlasts its attempt (which is cut off at the timeout) by this much: clocks of instances differ a little. */
 const LEASE_MARGIN_MS = 5000;
 /** The longest error text kept in the log. */
@@ -128,13 +130,14 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
   /** One signed POST of the message; never throws. */
   private async attempt(message: ClaimedMessage, stop: AbortSignal): Promise<AttemptOutcome> {
     const at = this.clock.now();
-    if (!hostAllowed(new URL(message.url), this.config.webhookAllowedHosts)) return this.failed(message, at, null, 'the host is no longer in WEBHOOK_ALLOWED_HOSTS');
     const body = JSON.stringify(message.payload);
     const timeoutMs = this.config.webhookTimeoutSeconds * 1000;
     const signal = AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);
+    const connectTimeoutMs = Math.min(CONNECT_TIMEOUT_MS, timeoutMs);
     try {
-      const res = await fetch(message.url, {
-        method: 'POST',
+      const url = new URL(message.url);
+      const to = await resolveDestination(url, this.config.webhookAllowedHosts, connectTimeoutMs);
+      const status = await post(url, to, {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Arbiter-Webhooks',
@@ -143,21 +146,19 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
           'webhook-signature': new Webhook(message.secret).sign(message.id, at, body),
         },
         body,
-        // A redirect could lead anywhere, past WEBHOOK_ALLOWED_HOSTS: it is an answer, not a delivery.
-        redirect: 'manual',
+        connectTimeoutMs,
         signal,
       });
-      // The answer's body is not read: its status says it all.
-      await res.body?.cancel().catch(() => undefined);
       const done = this.clock.now();
-      if (res.status >= 200 && res.status < 300) return { delivered: true, status: res.status, error: null, at: done };
-      return this.failed(message, done, res.status, res.status >= 300 && res.status < 400 ? 'redirects are not followed' : `answered ${res.status}`);
+      if (status >= 200 && status < 300) return { delivered: true, status, error: null, at: done };
+      // A redirect could lead anywhere, past WEBHOOK_ALLOWED_HOSTS: it is an answer, not a delivery.
+      return this.failed(message, done, status, status >= 300 && status < 400 ? 'redirects are not followed' : `answered ${status}`);
     } catch (err) {
       const done = this.clock.now();
       // Cut short by a stop: not the receiver's fault, tried again at once (here after a restart, or elsewhere).
       if (stop.aborted) return { delivered: false, status: null, error: 'interrupted: the service stopped', at: done, retryAt: done };
-      if (signal.aborted) return this.failed(message, done, null, `no answer within ${this.config.webhookTimeoutSeconds} s`);
-      return this.failed(message, done, null, whyFailed(err));
+      if (signal.aborted) return this.failed(message, done, null, 'timed out');
+      return this.failed(message, done, null, err instanceof DeliveryFailure ? err.reason : 'could not connect');
     }
   }
 
@@ -177,10 +178,4 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
     const retryAt = new Date(Math.min(at.getTime() + Math.random() * ceiling, deadline));
     return { delivered: false, status, error: reason, at, retryAt };
   }
-}
-
-/** A failed request in a few words: fetch's own message is "fetch failed", its cause says why. */
-function whyFailed(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err as Error).message ?? String(err);
 }

@@ -108,3 +108,14 @@ export class WebhookReceiver {
     return JSON.parse(r.body) as WebhookBody;
   }
 }
+
+/** Polls a condition on the service (the delivery log) every 20 ms; `timeoutMs` is a safety net. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs / 1000} s: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
