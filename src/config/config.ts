@@ -235,7 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deadlinePollMs: int(env, 'DEADLINE_POLL_MS', 1000, 10, 60_000),
     deadlineSweepMs: int(env, 'DEADLINE_SWEEP_MS', 60_000, 1000, 86_400_000),
     webhookAllowedHosts: webhookAllowedHosts(env),
-    webhookTimeoutSeconds: int(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60),
+    webhookTimeoutSeconds: int(env, 'WEBHOOK_TIMEOUT_SECONDS', 5, 1, 60),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 1, 3_600_000),
     webhookRetryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1, 86_400_000),
     webhookGiveUpAfterSeconds: int(env, 'WEBHOOK_GIVE_UP_AFTER_SECONDS', 93_600, 1, 30 * 86_400),

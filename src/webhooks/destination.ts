@@ -18,7 +18,7 @@ export interface Destination {
  * may register a URL.
  */
 export class DeliveryFailure extends Error {
-  constructor(readonly reason: 'refused destination' | 'could not connect' | 'no valid answer') {
+  constructor(readonly reason: 'refused destination' | 'could not connect' | 'no valid answer' | 'timed out') {
     super(reason);
   }
 }
@@ -53,7 +53,7 @@ export async function resolveDestination(url: URL, allowed: readonly WebhookHost
 export interface PostOptions {
   headers: Record<string, string>;
   body: string;
-  /** Connecting (TCP) must be done within this. */
+  /** Connecting (TCP) must be done within this: else it timed out. */
   connectTimeoutMs: number;
   /** The whole attempt's end: a stop or its timeout. */
   signal: AbortSignal;
@@ -80,7 +80,7 @@ export function post(url: URL, to: readonly Destination[], options: PostOptions)
       lookup: pinned,
       signal: options.signal,
     });
-    const connecting = setTimeout(() => req.destroy(new DeliveryFailure('could not connect')), options.connectTimeoutMs);
+    const connecting = setTimeout(() => req.destroy(new DeliveryFailure('timed out')), options.connectTimeoutMs);
     req.on('socket', (socket: Socket) =>
       socket.once('connect', () => {
         connected = true;

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { startApp } from '../support/app.js';
 import { freePort } from '../support/net.js';
 import { ownStorage } from '../support/own-database.js';
-import { ACT, CREATE, GAME } from '../support/queries.js';
+import { duel, move } from '../support/duels.js';
 import { eventually, WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -15,10 +15,7 @@ import { eventually, WebhookReceiver } from '../support/webhook-receiver.js';
 
 const REGISTER = `mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id } }`;
 const DELIVERIES = `query($id: ID!) { webhookDeliveries(id: $id, first: 20) { deliveries { attempts lastStatus lastError deliveredAt } } }`;
-const JOIN = `mutation($id: ID!) { joinGame(gameId: $id) { ... on SeatJoined { token } } }`;
 const QUICK = { webhookRetryBaseMs: 20, webhookRetryMaxMs: 100, webhookPollMs: 50, webhookTimeoutSeconds: 2 };
-
-type Gql = (query: string, variables?: Record<string, unknown>, token?: string) => Promise<any>;
 
 /** A TCP port that takes connections and counts them (it never answers): a database, a cache, an admin page. */
 async function trap(): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
@@ -40,19 +37,6 @@ async function trap(): Promise<{ port: number; connections: () => number; close:
       await new Promise<void>((done) => server.close(() => done()));
     },
   };
-}
-
-async function duel(gql: Gql): Promise<{ id: string; tokens: string[] }> {
-  const created = (await gql(CREATE, { input: { kind: 'duel', ruleset: { cards: 10, handSize: 3 }, seats: [{ name: 'a' }, { open: true }] } })).data.createGame;
-  const joined = (await gql(JOIN, { id: created.game.id })).data.joinGame;
-  return { id: created.game.id, tokens: [created.tokens[0].token, joined.token] };
-}
-
-async function move(gql: Gql, id: string, tokens: string[]): Promise<void> {
-  const game = (await gql(GAME, { id }, tokens[0])).data.game;
-  const seat = game.toAct[0] as number;
-  const legal = (await gql(GAME, { id }, tokens[seat])).data.game.legalActions;
-  expect((await gql(ACT, { gameId: id, moveId: `m${game.version}`, action: legal[0], expectedVersion: game.version }, tokens[seat])).data.submitAction.__typename).toBe('MoveAccepted');
 }
 
 describe('webhook destinations', () => {
