@@ -22,7 +22,8 @@ export const REJECTION_CODES = {
   SHUTTING_DOWN: 'This instance is stopping: send the request again (another instance, or this one once restarted, takes it).',
   STORAGE_UNAVAILABLE: 'The database cannot store now (disk full, unreachable): nothing was stored; try again later.',
   INTEGRITY_ERROR: "The game's stored history failed verification; see `verifyGame`.",
-  WEBHOOK_NOT_ALLOWED: "The webhook URL's host is not one the operator allows (`WEBHOOK_ALLOWED_HOSTS`; unset, none is): use an allowed host, or ask the operator.",
+  WEBHOOK_NOT_ALLOWED:
+    "The webhook URL's host is not one the operator allows (`WEBHOOK_ALLOWED_HOSTS`; unset, none is; `*` is any public host, and a loopback, private or link-local address needs an entry naming it with its port): use an allowed host, or ask the operator.",
   WEBHOOK_LIMIT: 'The game, seat, tournament or participant has 10 webhooks already: delete one first.',
   FORBIDDEN: "The token is this tournament's, but its role may not do this (a participant pairing a round, registering others, or withdrawing someone else).",
   COMMAND_ID_REUSED: 'The command id was already used in this tournament for another command: choose a new id (a retry must repeat the same command).',

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { isPublicAddress, namedAddress } from './addresses.js';
 
 /**
  * Configuration comes from environment variables only, validated once at start-up: a bad value
@@ -49,7 +50,7 @@ export interface Config {
   deadlinePollMs: number;
   /** Milliseconds between two sweeps that recompute lost deadlines from the games. */
   deadlineSweepMs: number;
-  /** Hosts webhooks may be sent to (`host` any port, `host:port` that one), `*` any; empty: no webhook may be registered. */
+  /** Hosts webhooks may be sent to (`host` any port, `host:port` that one), `*` any public one; empty: no webhook may be registered. */
   webhookAllowedHosts: WebhookHost[] | '*';
   /** Seconds one delivery attempt may take (connecting, sending, the answer's status). */
   webhookTimeoutSeconds: number;
@@ -163,9 +164,11 @@ function graphiql(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * WEBHOOK_ALLOWED_HOSTS: `*`, or comma-separated host names or addresses, each with an optional
- * port (`hooks.example.com`, `10.0.0.5:8080`, `[::1]:9000`). Unset: none, so the service sends
- * nothing anywhere its operator did not name.
+ * WEBHOOK_ALLOWED_HOSTS: `*` (any public host), or comma-separated host names or addresses, each
+ * with an optional port (`hooks.example.com`, `10.0.0.5:8080`, `[::1]:9000`). Only an entry with
+ * a port reaches an address that is not public (url-policy.ts), so a non-public address or
+ * `localhost` without one is refused. Unset: none, so the service sends nothing anywhere its
+ * operator did not name.
  */
 function webhookAllowedHosts(env: NodeJS.ProcessEnv): WebhookHost[] | '*' {
   const raw = env.WEBHOOK_ALLOWED_HOSTS;
@@ -183,6 +186,12 @@ function webhookAllowedHosts(env: NodeJS.ProcessEnv): WebhookHost[] | '*' {
     const port = m?.[2] === undefined ? null : Number(m[2]);
     if (!m || !hostname || (port !== null && (port < 1 || port > 65535))) {
       throw new ConfigError(`WEBHOOK_ALLOWED_HOSTS must be * or a comma-separated list of host names or addresses, each with an optional port (hooks.example.com, 10.0.0.5:8080), got "${entry}"`);
+    }
+    const address = namedAddress(hostname);
+    if (port === null && address !== null && !isPublicAddress(address)) {
+      throw new ConfigError(
+        `WEBHOOK_ALLOWED_HOSTS: "${entry}" is not a public address (loopback, private, link-local or the like): name the one port webhooks may reach on it (${entry}:8080), not all of them`,
+      );
     }
     return { hostname, port };
   });
@@ -226,7 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deadlinePollMs: int(env, 'DEADLINE_POLL_MS', 1000, 10, 60_000),
     deadlineSweepMs: int(env, 'DEADLINE_SWEEP_MS', 60_000, 1000, 86_400_000),
     webhookAllowedHosts: webhookAllowedHosts(env),
-    webhookTimeoutSeconds: int(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60),
+    webhookTimeoutSeconds: int(env, 'WEBHOOK_TIMEOUT_SECONDS', 5, 1, 60),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 1, 3_600_000),
     webhookRetryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1, 86_400_000),
     webhookGiveUpAfterSeconds: int(env, 'WEBHOOK_GIVE_UP_AFTER_SECONDS', 93_600, 1, 30 * 86_400),

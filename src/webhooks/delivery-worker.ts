@@ -2,12 +2,21 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import { Webhook } from 'standardwebhooks';
 import { CONFIG, type Config } from '../config/config.js';
 import { Clock, EventStore } from '../referee/index.js';
+import { DeliveryFailure, post, resolveDestination } from './destination.js';
 import { Notifications } from './notifications.js';
-import { hostAllowed } from './url-policy.js';
-import { type AttemptOutcome, type ClaimedMessage, WebhookStore } from './webhook-store.js';
+import { type AttemptOutcome, type ClaimedMessage, type EndpointOutcome, WebhookStore } from './webhook-store.js';
 
 /** Deliveries one instance makes at once. */
 const MAX_IN_FLIGHT = 32;
+/** Of those, to one destination (host and port) and for one owner (a registering token): a few dead receivers hold a few, never all. */
+export const PER_DESTINATION = 4;
+export const PER_OWNER = 4;
+/** A registration whose receiver timed out this many attempts in a row is suspended until its owner resumes it. */
+export const SUSPEND_AFTER_TIMEOUTS = 5;
+const TIMED_OUT = 'timed out';
+const INTERRUPTED = 'interrupted: the service stopped';
+/** Connecting (resolving the host, then TCP) must take no longer: a receiver that does not even accept is not waited for. */
+const CONNECT_TIMEOUT_MS = 2000;
 /** A lease outlasts its attempt (which is cut off at the timeout) by this much: clocks of instances differ a little. */
 const LEASE_MARGIN_MS = 5000;
 /** The longest error text kept in the log. */
@@ -17,7 +26,9 @@ const MAX_ERROR = 500;
  * Delivers the outbox: claims due messages (each the first pending one of its webhook and
  * game), signs each per Standard Webhooks and POSTs it, then records the attempt. 2xx is
  * delivered; anything else (another status, a redirect, no answer within the timeout) is tried
- * again after an exponential backoff with full jitter, until the message is given up. The
+ * again after an exponential backoff with full jitter, until the message is given up. Fairly:
+ * each destination and each owner gets a few of the deliveries in flight, and a registration
+ * whose receiver times out is paused, then suspended (docs/webhooks.md, Fair delivery). The
  * outbox is the truth: after a restart, even a SIGKILL, whatever was not recorded delivered is
  * delivered (a message leased by a process that died, once its lease runs out).
  *
@@ -31,6 +42,8 @@ const MAX_ERROR = 500;
 export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Webhooks');
   private readonly inFlight = new Map<Promise<void>, AbortController>();
+  private readonly byDestination: Record<string, number> = {};
+  private readonly byOwner: Record<string, number> = {};
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -103,7 +116,8 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
         const room = MAX_IN_FLIGHT - this.inFlight.size;
         if (room === 0) return; // a delivery that ends looks again
         const now = this.clock.now();
-        const claimed = await this.store.claim(now, new Date(now.getTime() + this.config.webhookTimeoutSeconds * 1000 + LEASE_MARGIN_MS), room);
+        const lease = new Date(now.getTime() + this.config.webhookTimeoutSeconds * 1000 + LEASE_MARGIN_MS);
+        const claimed = await this.store.claim(now, lease, room, { byDestination: this.byDestination, byOwner: this.byOwner, perDestination: PER_DESTINATION, perOwner: PER_OWNER });
         this.failing = false;
         for (const message of claimed) this.start(message);
         if (claimed.length < room) return;
@@ -116,26 +130,47 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
 
   private start(message: ClaimedMessage): void {
     const controller = new AbortController();
+    const count = (by: Record<string, number>, key: string, n: number) => {
+      by[key] = (by[key] ?? 0) + n;
+      if (by[key] === 0) delete by[key];
+    };
+    count(this.byDestination, message.destination, 1);
+    count(this.byOwner, message.owner, 1);
     const delivery: Promise<void> = this.attempt(message, controller.signal)
-      .then((outcome) => this.store.record(message, outcome))
+      .then((outcome) => this.store.record(message, outcome, this.endpoint(message, outcome)))
       .catch((err) => this.logger.warn(`webhook ${message.webhookId}, message ${message.id}: the attempt could not be recorded (it is tried again when its lease runs out): ${(err as Error).message}`))
       .finally(() => {
         this.inFlight.delete(delivery);
+        count(this.byDestination, message.destination, -1);
+        count(this.byOwner, message.owner, -1);
         this.wake();
       });
     this.inFlight.set(delivery, controller);
   }
 
+  /**
+   * What an attempt says of the receiver: a timeout pauses the whole registration for base ×
+   * 2^(timeouts in a row before it), at most the maximum, so that a dead receiver is tried less
+   * and less; any answer or refused connection ends the run; an interruption says nothing.
+   */
+  private endpoint(message: ClaimedMessage, outcome: AttemptOutcome): EndpointOutcome {
+    if (outcome.error === INTERRUPTED) return null;
+    if (outcome.error !== TIMED_OUT) return { timedOut: false };
+    const wait = Math.min(this.config.webhookRetryMaxMs, this.config.webhookRetryBaseMs * 2 ** message.timeouts);
+    return { timedOut: true, pausedUntil: new Date(outcome.at.getTime() + wait), suspendAfter: SUSPEND_AFTER_TIMEOUTS };
+  }
+
   /** One signed POST of the message; never throws. */
   private async attempt(message: ClaimedMessage, stop: AbortSignal): Promise<AttemptOutcome> {
     const at = this.clock.now();
-    if (!hostAllowed(new URL(message.url), this.config.webhookAllowedHosts)) return this.failed(message, at, null, 'the host is no longer in WEBHOOK_ALLOWED_HOSTS');
     const body = JSON.stringify(message.payload);
     const timeoutMs = this.config.webhookTimeoutSeconds * 1000;
     const signal = AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);
+    const connectTimeoutMs = Math.min(CONNECT_TIMEOUT_MS, timeoutMs);
     try {
-      const res = await fetch(message.url, {
-        method: 'POST',
+      const url = new URL(message.url);
+      const to = await resolveDestination(url, this.config.webhookAllowedHosts, connectTimeoutMs);
+      const status = await post(url, to, {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Arbiter-Webhooks',
@@ -144,21 +179,19 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
           'webhook-signature': new Webhook(message.secret).sign(message.id, at, body),
         },
         body,
-        // A redirect could lead anywhere, past WEBHOOK_ALLOWED_HOSTS: it is an answer, not a delivery.
-        redirect: 'manual',
+        connectTimeoutMs,
         signal,
       });
-      // The answer's body is not read: its status says it all.
-      await res.body?.cancel().catch(() => undefined);
       const done = this.clock.now();
-      if (res.status >= 200 && res.status < 300) return { delivered: true, status: res.status, error: null, at: done };
-      return this.failed(message, done, res.status, res.status >= 300 && res.status < 400 ? 'redirects are not followed' : `answered ${res.status}`);
+      if (status >= 200 && status < 300) return { delivered: true, status, error: null, at: done };
+      // A redirect could lead anywhere, past WEBHOOK_ALLOWED_HOSTS: it is an answer, not a delivery.
+      return this.failed(message, done, status, status >= 300 && status < 400 ? 'redirects are not followed' : `answered ${status}`);
     } catch (err) {
       const done = this.clock.now();
       // Cut short by a stop: not the receiver's fault, tried again at once (here after a restart, or elsewhere).
-      if (stop.aborted) return { delivered: false, status: null, error: 'interrupted: the service stopped', at: done, retryAt: done };
-      if (signal.aborted) return this.failed(message, done, null, `no answer within ${this.config.webhookTimeoutSeconds} s`);
-      return this.failed(message, done, null, whyFailed(err));
+      if (stop.aborted) return { delivered: false, status: null, error: INTERRUPTED, at: done, retryAt: done };
+      if (signal.aborted) return this.failed(message, done, null, TIMED_OUT);
+      return this.failed(message, done, null, err instanceof DeliveryFailure ? err.reason : 'could not connect');
     }
   }
 
@@ -178,10 +211,4 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
     const retryAt = new Date(Math.min(at.getTime() + Math.random() * ceiling, deadline));
     return { delivered: false, status, error: reason, at, retryAt };
   }
-}
-
-/** A failed request in a few words: fetch's own message is "fetch failed", its cause says why. */
-function whyFailed(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err as Error).message ?? String(err);
 }

@@ -37,6 +37,12 @@ export class Webhook {
   @Field(() => ID, { nullable: true, description: 'The tournament it is for (one participant of it when `participantId` is set)' }) tournamentId: string | null;
   @Field(() => ID, { nullable: true, description: 'The one participant it is for (registered with its token)' }) participantId: string | null;
   @Field({ description: 'When it was registered' }) createdAt: Date;
+  @Field(() => Int, { description: 'Attempts in a row its receiver did not answer in time (each pauses it, doubling); any answer sets it back to 0' }) timeouts: number;
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When it was suspended, after 5 timeouts in a row: nothing is sent (its messages wait, and are given up as usual) until resumeWebhook',
+  })
+  suspendedAt: Date | null;
 }
 
 @ObjectType({ description: 'A registration with its signing secret, shown this once: keep it to verify the deliveries' })
@@ -56,7 +62,11 @@ export class WebhookDelivery {
   @Field(() => Int, { description: 'Attempts made so far' }) attempts: number;
   @Field(() => Date, { nullable: true, description: 'When the last attempt was made' }) lastAttemptAt: Date | null;
   @Field(() => Int, { nullable: true, description: "The last attempt's HTTP status; null when there was no answer" }) lastStatus: number | null;
-  @Field(() => String, { nullable: true, description: 'Why the last attempt failed (a status, a redirect, a timeout, a connection error); null once delivered' }) lastError: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the last attempt failed, in a few words: refused destination, could not connect, no valid answer, timed out, answered <status>, redirects are not followed; null once delivered',
+  })
+  lastError: string | null;
   @Field(() => Date, { nullable: true, description: 'When it is tried next; null once delivered or given up' }) nextAttemptAt: Date | null;
   @Field(() => Date, { nullable: true, description: 'When a 2xx answer was received' }) deliveredAt: Date | null;
   @Field(() => Date, { nullable: true, description: 'When it was given up (retried for WEBHOOK_GIVE_UP_AFTER_SECONDS, 26 h by default)' }) givenUpAt: Date | null;
@@ -79,6 +89,8 @@ export const toWebhook = (w: WebhookRow): Webhook => ({
   tournamentId: w.tournamentId,
   participantId: w.participantId,
   createdAt: w.createdAt,
+  timeouts: w.timeouts,
+  suspendedAt: w.suspendedAt,
 });
 
 export const toWebhookSecret = ({ webhook, secret }: WebhookWithSecret): WebhookSecret => ({ id: webhook.id, secret, webhook: toWebhook(webhook) });

@@ -10,6 +10,10 @@ export interface WebhookRow extends Registration {
   secret: string;
   ownerTokenHash: string;
   createdAt: Date;
+  /** Attempts in a row that got no answer in time. */
+  timeouts: number;
+  /** Since when nothing is tried (after SUSPEND_AFTER_TIMEOUTS timeouts in a row), until its owner resumes it. */
+  suspendedAt: Date | null;
 }
 
 /** A message claimed for one delivery attempt, with where it goes and how it is signed. */
@@ -22,7 +26,24 @@ export interface ClaimedMessage {
   createdAt: Date;
   url: string;
   secret: string;
+  /** Where it goes: the URL's host and port, as written. */
+  destination: string;
+  /** Its registration's owner (the token's hash). */
+  owner: string;
+  /** Its registration's timeouts in a row before this attempt. */
+  timeouts: number;
 }
+
+/** What one instance has in flight, per destination and per owner, and the most each may have. */
+export interface InFlight {
+  byDestination: Record<string, number>;
+  byOwner: Record<string, number>;
+  perDestination: number;
+  perOwner: number;
+}
+
+/** What an attempt says of its registration's receiver: it timed out (paused until then), it answered or refused (null), or nothing (interrupted). */
+export type EndpointOutcome = { timedOut: true; pausedUntil: Date; suspendAfter: number } | { timedOut: false } | null;
 
 /** How an attempt went: delivered, to be tried again at `retryAt`, or given up. */
 export type AttemptOutcome = { status: number | null; error: string | null; at: Date } & ({ delivered: true } | { delivered: false; retryAt: Date | null });
@@ -45,7 +66,7 @@ export interface DeliveryRow {
 }
 
 /** A registration to store (its creation time is the database's). */
-export type NewWebhook = Omit<WebhookRow, 'createdAt'>;
+export type NewWebhook = Omit<WebhookRow, 'createdAt' | 'timeouts' | 'suspendedAt'>;
 
 /** The webhooks' tables (prisma/migrations/*_webhooks): registrations, their outbox and its log. */
 @Injectable()
@@ -111,16 +132,25 @@ export class WebhookStore implements NotificationStore {
   }
 
   async get(id: string): Promise<WebhookRow | null> {
-    const { rows } = await this.db.pool.query<RegistrationRecord & { url: string; secret: string; owner_token_hash: string; created_at: Date }>(
-      `SELECT ${REGISTRATION_COLUMNS}, url, secret, owner_token_hash, created_at FROM webhooks WHERE id = $1`,
+    const { rows } = await this.db.pool.query<RegistrationRecord & { url: string; secret: string; owner_token_hash: string; created_at: Date; timeouts: number; suspended_at: Date | null }>(
+      `SELECT ${REGISTRATION_COLUMNS}, url, secret, owner_token_hash, created_at, timeouts, suspended_at FROM webhooks WHERE id = $1`,
       [id],
     );
     const r = rows[0];
-    return r ? { ...registration(r), url: r.url, secret: r.secret, ownerTokenHash: r.owner_token_hash, createdAt: r.created_at } : null;
+    return r ? { ...registration(r), url: r.url, secret: r.secret, ownerTokenHash: r.owner_token_hash, createdAt: r.created_at, timeouts: r.timeouts, suspendedAt: r.suspended_at } : null;
   }
 
   async setSecret(id: string, secret: string): Promise<void> {
     await this.db.pool.query('UPDATE webhooks SET secret = $2 WHERE id = $1', [id, secret]);
+  }
+
+  /** Lifts a suspension and the backoff: the registration's pending messages are due at once. */
+  async resume(id: string): Promise<void> {
+    await this.db.pool.query(
+      `WITH due AS (UPDATE webhook_messages SET next_attempt_at = now() WHERE webhook_id = $1 AND delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at > now())
+       UPDATE webhooks SET timeouts = 0, paused_until = NULL, suspended_at = NULL WHERE id = $1`,
+      [id],
+    );
   }
 
   /** Deletes a registration and its messages (delivered or not). */
@@ -134,26 +164,68 @@ export class WebhookStore implements NotificationStore {
    * here and, once this commits, see them leased: a message is delivered by one instance at a
    * time, and the next of its (webhook, game) only once it is delivered or given up. A lease
    * left by a process that died runs out, and the message is claimed again.
+   *
+   * Fairly: no destination or owner gets more than its share of `inFlight` (counting what is in
+   * flight already), the owners with the fewest in flight go first (then the longest due), and a
+   * registration paused after a timeout, or suspended, waits.
    */
-  async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]> {
-    const { rows } = await this.db.pool.query<{ id: string; webhook_id: string; payload: unknown; attempts: number; created_at: Date; url: string; secret: string }>({
+  async claim(now: Date, leaseUntil: Date, limit: number, inFlight: InFlight): Promise<ClaimedMessage[]> {
+    const { rows } = await this.db.pool.query<{
+      id: string;
+      webhook_id: string;
+      payload: unknown;
+      attempts: number;
+      created_at: Date;
+      url: string;
+      secret: string;
+      owner_token_hash: string;
+      timeouts: number;
+      destination: string;
+    }>({
       name: this.db.statementName('claim-webhook-messages'),
       text: CLAIM_SQL,
-      values: [now.toISOString(), leaseUntil.toISOString(), limit],
+      values: [now.toISOString(), leaseUntil.toISOString(), limit, JSON.stringify(inFlight.byDestination), JSON.stringify(inFlight.byOwner), inFlight.perOwner, inFlight.perDestination],
     });
-    return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, payload: r.payload, attempt: r.attempts, createdAt: r.created_at, url: r.url, secret: r.secret }));
+    return rows.map((r) => ({
+      id: r.id,
+      webhookId: r.webhook_id,
+      payload: r.payload,
+      attempt: r.attempts,
+      createdAt: r.created_at,
+      url: r.url,
+      secret: r.secret,
+      destination: r.destination,
+      owner: r.owner_token_hash,
+      timeouts: r.timeouts,
+    }));
   }
 
-  /** Records an attempt, unless the message was claimed again since (its lease ran out): that attempt records its own. */
-  async record(message: ClaimedMessage, outcome: AttemptOutcome): Promise<void> {
+  /**
+   * Records an attempt, unless the message was claimed again since (its lease ran out): that
+   * attempt records its own. With it, what it says of the receiver: a timeout counts one more in
+   * a row and pauses the registration (suspends it at `suspendAfter` in a row); any answer sets
+   * the count back to 0.
+   */
+  async record(message: ClaimedMessage, outcome: AttemptOutcome, endpoint: EndpointOutcome): Promise<void> {
     const done = outcome.delivered ? outcome.at : null;
     const failed = !outcome.delivered && outcome.retryAt === null ? outcome.at : null;
     const next = !outcome.delivered && outcome.retryAt ? outcome.retryAt : outcome.at;
     await this.db.pool.query({
       name: this.db.statementName('record-webhook-attempt'),
-      text: `UPDATE webhook_messages SET last_attempt_at = $3, last_status = $4, last_error = $5, delivered_at = $6, failed_at = $7, next_attempt_at = $8
-             WHERE id = $1 AND attempts = $2`,
-      values: [message.id, message.attempt, outcome.at.toISOString(), outcome.status, outcome.error, done?.toISOString() ?? null, failed?.toISOString() ?? null, next.toISOString()],
+      text: RECORD_SQL,
+      values: [
+        message.id,
+        message.attempt,
+        outcome.at.toISOString(),
+        outcome.status,
+        outcome.error,
+        done?.toISOString() ?? null,
+        failed?.toISOString() ?? null,
+        next.toISOString(),
+        endpoint?.timedOut ?? null,
+        endpoint?.timedOut ? endpoint.pausedUntil.toISOString() : null,
+        endpoint?.timedOut ? endpoint.suspendAfter : null,
+      ],
     });
   }
 
@@ -218,6 +290,9 @@ const registration = (r: RegistrationRecord): Registration => ({
   participantId: r.participant_id,
 });
 
+/** A webhook URL's host and port as written (the URL is stored normalized): the unit of the per-destination share. */
+const DESTINATION = "substring(w.url from '^[a-z]+://([^/?#]+)')";
+
 /** See WebhookStore.claim. A message whose registration is gone is never claimed. */
 const CLAIM_SQL = `
 WITH heads AS (
@@ -225,12 +300,31 @@ WITH heads AS (
   WHERE delivered_at IS NULL AND failed_at IS NULL
   ORDER BY webhook_id, game_id, seq, n
 ), due AS (
-  SELECT m.id FROM webhook_messages m JOIN heads h ON h.id = m.id
-  WHERE m.next_attempt_at <= $1 AND m.delivered_at IS NULL AND m.failed_at IS NULL
-  ORDER BY m.next_attempt_at LIMIT $3
+  SELECT m.id, m.next_attempt_at,
+    row_number() OVER (PARTITION BY w.owner_token_hash ORDER BY m.next_attempt_at) + COALESCE(($5::jsonb ->> w.owner_token_hash)::int, 0) AS owner_rank,
+    row_number() OVER (PARTITION BY ${DESTINATION} ORDER BY m.next_attempt_at) + COALESCE(($4::jsonb ->> ${DESTINATION})::int, 0) AS destination_rank
+  FROM webhook_messages m JOIN heads h ON h.id = m.id JOIN webhooks w ON w.id = m.webhook_id
+  WHERE m.next_attempt_at <= $1 AND w.suspended_at IS NULL AND (w.paused_until IS NULL OR w.paused_until <= $1)
+), picked AS (
+  SELECT m.id FROM webhook_messages m JOIN due d ON d.id = m.id
+  WHERE d.owner_rank <= $6 AND d.destination_rank <= $7 AND m.next_attempt_at <= $1 AND m.delivered_at IS NULL AND m.failed_at IS NULL
+  ORDER BY d.owner_rank, d.next_attempt_at LIMIT $3
   FOR UPDATE OF m SKIP LOCKED
 )
 UPDATE webhook_messages m SET attempts = m.attempts + 1, next_attempt_at = $2
-FROM due, webhooks w
-WHERE m.id = due.id AND w.id = m.webhook_id
-RETURNING m.id, m.webhook_id, m.payload, m.attempts, m.created_at, w.url, w.secret`;
+FROM picked, webhooks w
+WHERE m.id = picked.id AND w.id = m.webhook_id
+RETURNING m.id, m.webhook_id, m.payload, m.attempts, m.created_at, w.url, w.secret, w.owner_token_hash, w.timeouts, ${DESTINATION} AS destination`;
+
+/** See WebhookStore.record: the attempt, and what it says of the registration's receiver ($9 null: nothing). */
+const RECORD_SQL = `
+WITH attempt AS (
+  UPDATE webhook_messages SET last_attempt_at = $3, last_status = $4, last_error = $5, delivered_at = $6, failed_at = $7, next_attempt_at = $8
+  WHERE id = $1 AND attempts = $2
+  RETURNING webhook_id
+)
+UPDATE webhooks w SET
+  timeouts = CASE WHEN $9::boolean THEN w.timeouts + 1 ELSE 0 END,
+  paused_until = CASE WHEN $9::boolean THEN $10::timestamptz END,
+  suspended_at = CASE WHEN $9::boolean AND w.timeouts + 1 >= $11::int THEN COALESCE(w.suspended_at, $3::timestamptz) ELSE w.suspended_at END
+FROM attempt WHERE w.id = attempt.webhook_id AND $9::boolean IS NOT NULL`;

@@ -73,7 +73,7 @@ export class WebhookService {
       throw new RefereeError('WEBHOOK_LIMIT', `this ${what} has ${MAX_WEBHOOKS_PER_SCOPE} webhooks already: delete one first`);
     }
     this.notifications.changed(scope, true);
-    return { webhook: { ...webhook, createdAt: new Date() }, secret };
+    return { webhook: { ...webhook, createdAt: new Date(), timeouts: 0, suspendedAt: null }, secret };
   }
 
   /** A new secret: every delivery from now on is signed with it (a retry of an earlier message too). */
@@ -82,6 +82,18 @@ export class WebhookService {
     const secret = newSecret();
     await this.store.setSecret(id, secret);
     return { webhook: { ...webhook, secret }, secret };
+  }
+
+  /** The registration as it stands (whether it is suspended). */
+  async get(token: string | null, id: string): Promise<WebhookRow> {
+    return this.managed(token, id);
+  }
+
+  /** Lifts a suspension (its receiver timed out too often in a row): its pending messages are tried at once. */
+  async resume(token: string | null, id: string): Promise<WebhookRow> {
+    const webhook = await this.managed(token, id);
+    await this.store.resume(id);
+    return { ...webhook, timeouts: 0, suspendedAt: null };
   }
 
   /** Deletes the registration and its messages: nothing more is sent, and its log is gone. */

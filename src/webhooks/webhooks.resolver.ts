@@ -1,6 +1,6 @@
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { type GqlContext, tokenOf } from '../api/caller.js';
-import { RegisterWebhookInput, toDeliveryPage, toWebhookSecret, WebhookDeliveryPage, WebhookSecret } from './models.js';
+import { RegisterWebhookInput, toDeliveryPage, toWebhook, toWebhookSecret, Webhook, WebhookDeliveryPage, WebhookSecret } from './models.js';
 import { WebhookService } from './webhook.service.js';
 
 /** Webhook registrations and their delivery logs: the caller's token decides; the service does the rest. */
@@ -18,6 +18,16 @@ export class WebhooksResolver {
   @Mutation(() => WebhookSecret, { description: 'Gives a webhook a new secret, shown this once: every delivery from now on (retries too) is signed with it' })
   async rotateWebhookSecret(@Args('id', { type: () => ID, description: "The webhook's id" }) id: string, @Context() ctx: GqlContext): Promise<WebhookSecret> {
     return toWebhookSecret(await this.webhooks.rotateSecret(tokenOf(ctx), id));
+  }
+
+  @Query(() => Webhook, { description: 'A webhook registration: where, for what, and whether its receiver is suspended' })
+  async webhook(@Args('id', { type: () => ID, description: "The webhook's id" }) id: string, @Context() ctx: GqlContext): Promise<Webhook> {
+    return toWebhook(await this.webhooks.get(tokenOf(ctx), id));
+  }
+
+  @Mutation(() => Webhook, { description: 'Resumes a webhook suspended after its receiver timed out too often in a row: its waiting messages are tried at once' })
+  async resumeWebhook(@Args('id', { type: () => ID, description: "The webhook's id" }) id: string, @Context() ctx: GqlContext): Promise<Webhook> {
+    return toWebhook(await this.webhooks.resume(tokenOf(ctx), id));
   }
 
   @Mutation(() => Boolean, { description: 'Deletes a webhook: nothing more is sent to it, and its delivery log is gone; answers true' })

@@ -28,6 +28,10 @@ export interface WebhookBody {
 export class WebhookReceiver {
   readonly received: Received[] = [];
   status = 200;
+  /** false: requests are taken and never answered (a receiver that hangs), counted in `open` (now) and `mostOpen` (at most at once), not in `received`. */
+  answering = true;
+  open = 0;
+  mostOpen = 0;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private waiters: (() => void)[] = [];
@@ -49,6 +53,11 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
+        if (!this.answering) {
+          this.mostOpen = Math.max(this.mostOpen, ++this.open);
+          res.on('close', () => this.open--);
+          return;
+        }
         const h = (name: string) => String(req.headers[name] ?? '');
         this.received.push({
           id: h('webhook-id'),
@@ -106,5 +115,16 @@ export class WebhookReceiver {
 
   static body(r: Received): WebhookBody {
     return JSON.parse(r.body) as WebhookBody;
+  }
+}
+
+/** Polls a condition on the service (the delivery log) every 20 ms; `timeoutMs` is a safety net. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs / 1000} s: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
