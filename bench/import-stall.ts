@@ -1,6 +1,6 @@
 /**
  * Import stall benchmark: `npm run bench -- bench/import-stall.js [--pglite | --postgres URL]
- * [--games backgammon,cerke,recordResult] [--bytes 1000000] [--record-bytes 900000]
+ * [--games idle,backgammon,cerke,recordResult] [--bytes 1000000] [--record-bytes 900000]
  * [--entry path/to/dist/src/main.js]` (issue 24, finding 5).
  *
  * Starts the built service as its own process (embedded PGlite in a new data folder by default,
@@ -14,7 +14,8 @@
  * was answered, the longest /healthz answer and how many answered during the import, and the
  * service's own longest event-loop delay over the import (prom-client's
  * `nodejs_eventloop_lag_max_seconds`, from perf_hooks' monitorEventLoopDelay, read on /metrics
- * before, which starts a new window, and after). `--entry` runs another build (an earlier
+ * before, which starts a new window, and after). `idle` imports nothing for 10 s: the same
+ * figures with /healthz alone, the floor a busy machine puts under the others. `--entry` runs another build (an earlier
  * commit's dist/src/main.js), to measure before and after with the same bench.
  */
 import http from 'node:http';
@@ -33,7 +34,7 @@ const flag = (name: string, fallback: string) => {
 };
 const postgresUrl = flag('postgres', '') || null;
 if (postgresUrl && args.includes('--pglite')) throw new Error('--pglite and --postgres exclude each other');
-const games = flag('games', 'backgammon,cerke,recordResult').split(',');
+const games = flag('games', 'idle,backgammon,cerke,recordResult').split(',');
 const bytes = Number(flag('bytes', '1000000'));
 const recordBytes = Number(flag('record-bytes', '900000'));
 const entry = flag('entry', '') || undefined;
@@ -156,6 +157,11 @@ async function main() {
     out(`Arbiter import stall: ${postgresUrl ? 'PostgreSQL' : 'embedded PGlite'}, service pid ${service.process.pid}, load average ${loadAverage()}`);
     out(`${'import'.padEnd(14)}${['KB', 'entries', 'import ms', 'loop max ms', 'healthz max ms', 'answers'].map((h) => h.padStart(15)).join('')}   answer`);
     for (const name of games) {
+      if (name === 'idle') {
+        const m = await measured(service.url, () => new Promise((r) => setTimeout(() => r('nothing imported'), 10_000)));
+        out(`${name.padEnd(14)}${['', '', m.importMs.toFixed(0), m.loopMaxMs.toFixed(0), m.healthzMaxMs.toFixed(0), m.healthzAnswers].map((v) => String(v).padStart(15)).join('')}   ${m.answer}`);
+        continue;
+      }
       const kind = name === 'recordResult' ? 'backgammon' : name;
       const engine = ENGINES.find((e) => e.kind === kind);
       if (!engine) throw new Error(`--games: no game ${name} (games: ${ENGINES.map((e) => e.kind).join(', ')}, or recordResult)`);
