@@ -6,9 +6,12 @@ import type { Engine, ImportedRecord, Result } from '../engines/kit/index.js';
 import { ENGINES } from '../games/index.js';
 import { InThreadRecordParser, RecordParser } from '../referee/index.js';
 
+/** What the service asks of the worker: a record parsed, or the next part of one. */
+export type Ask = { id: number; kind: string; text: string } | { id: number; next: true };
+
 /**
- * The worker's messages about a record: its entries (and their labels) in parts, then the parsed
- * record without them, or why it is not one.
+ * The worker's messages about a record: its entries (and their labels) in parts, each sent when
+ * the service asks for the next, then the parsed record without them, or why it is not one.
  */
 export type Reply = { id: number; part: Pick<ImportedRecord, 'entries' | 'labels'> } | { id: number; result: Result<ImportedRecord> };
 
@@ -35,7 +38,7 @@ export class WorkerRecordParser extends RecordParser implements OnModuleDestroy 
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, { resolve, entries: [], labels: [] });
-      worker.postMessage({ id, kind: engine.kind, text });
+      worker.postMessage({ id, kind: engine.kind, text } satisfies Ask);
     });
   }
 
@@ -48,6 +51,8 @@ export class WorkerRecordParser extends RecordParser implements OnModuleDestroy 
       if ('part' in reply) {
         for (const entry of reply.part.entries) waiting.entries.push(entry);
         for (const label of reply.part.labels ?? []) waiting.labels.push(label);
+        // The next part after a turn of the event loop: others' requests run between two parts.
+        setImmediate(() => worker.postMessage({ id: reply.id, next: true } satisfies Ask));
         return;
       }
       this.waiting.delete(reply.id);

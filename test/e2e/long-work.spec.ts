@@ -57,6 +57,11 @@ describe('long work does not hold up other requests', () => {
       // The event loop turned while the record was parsed elsewhere.
       expect(turned).toBe(true);
       expect(parsed).toEqual(await new InThreadRecordParser().parse(engine, text));
+      // A long record's entries come back in several parts, put together in order.
+      const long = longRecord(engine, 100_000).text;
+      const parsedLong = await parser.parse(engine, long);
+      expect(parsedLong.ok && parsedLong.value.entries.length).toBeGreaterThan(4096);
+      expect(parsedLong).toEqual(await new InThreadRecordParser().parse(engine, long));
       // A game the worker does not ship (the test-only duel) is parsed here.
       const duel = referee.registry.get('duel')!;
       expect((await parser.parse(duel, JSON.stringify({ ruleset: {}, entries: [] }))).ok).toBe(true);
