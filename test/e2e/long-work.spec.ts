@@ -5,6 +5,7 @@ import { InThreadRecordParser } from '../../src/referee/application/record-parse
 import type { Bundle } from '../../src/referee/core/audit.js';
 import { replayEntries } from '../../src/referee/core/game/views.js';
 import { WorkerRecordParser } from '../../src/workers/record-parser.js';
+import { type LongRecord, longRecord } from '../../tools/long-records.js';
 import { startApp, type TestApp } from '../support/app.js';
 
 /** Long folds and long records are worked through in slices or off the event loop: other requests go on meanwhile. */
@@ -56,6 +57,11 @@ describe('long work does not hold up other requests', () => {
       // The event loop turned while the record was parsed elsewhere.
       expect(turned).toBe(true);
       expect(parsed).toEqual(await new InThreadRecordParser().parse(engine, text));
+      // A long record's entries come back in several parts, put together in order.
+      const long = longRecord(engine, 100_000).text;
+      const parsedLong = await parser.parse(engine, long);
+      expect(parsedLong.ok && parsedLong.value.entries.length).toBeGreaterThan(4096);
+      expect(parsedLong).toEqual(await new InThreadRecordParser().parse(engine, long));
       // A game the worker does not ship (the test-only duel) is parsed here.
       const duel = referee.registry.get('duel')!;
       expect((await parser.parse(duel, JSON.stringify({ ruleset: {}, entries: [] }))).ok).toBe(true);
@@ -63,4 +69,61 @@ describe('long work does not hold up other requests', () => {
       await parser.onModuleDestroy();
     }
   }, 120_000);
+
+  describe('a long record (a backgammon match of some 20,000 events) is imported while /healthz answers', () => {
+    let record: LongRecord;
+    beforeAll(() => {
+      record = longRecord(referee.registry.get('backgammon')!, 200_000);
+    }, 120_000);
+
+    /** Runs `work` while /healthz is asked one request after another; answers how many answered before the work ended. */
+    async function healthzDuring<T>(work: Promise<T>): Promise<{ value: T; answered: number }> {
+      let done = false;
+      let answered = 0;
+      const polling = (async () => {
+        while (!done) {
+          const res = await fetch(`${t.url}/healthz`);
+          if (!done && res.ok) answered++;
+        }
+      })();
+      try {
+        return { value: await work, answered };
+      } finally {
+        done = true;
+        await polling;
+      }
+    }
+
+    it('answers /healthz while importGame stores the record', async () => {
+      const importing = t.gql('mutation($kind: String!, $record: String!) { importGame(kind: $kind, record: $record) { ... on GameCreated { game { version } } ... on Rejection { code } } }', {
+        kind: 'backgammon',
+        record: record.text,
+      });
+      const { value, answered } = await healthzDuring(importing);
+      expect(value.data.importGame.game.version).toBeGreaterThan(10_000);
+      expect(answered).toBeGreaterThan(0);
+    }, 300_000);
+
+    it("answers /healthz while an organizer's result with the record is entered, and records it", async () => {
+      const org = (
+        await t.gql('mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }', {
+          input: { name: 'Long night', kind: 'backgammon', ruleset: record.ruleset, format: 'SWISS', rounds: 1 },
+        })
+      ).data.createTournament;
+      const id = org.tournament.id;
+      for (const name of ['Ann', 'Bob']) await t.gql('mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { participantId } }', { id, name }, org.organizerToken);
+      const paired = await t.gql('mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { rounds { boards { board } } } }', { id }, org.organizerToken);
+      const [{ board }] = paired.data.pairRound.rounds[0].boards;
+
+      const entering = t.gql(
+        'mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { status } }',
+        { id, input: { round: 1, board, record: record.text } },
+        org.organizerToken,
+      );
+      const { value, answered } = await healthzDuring(entering);
+      expect(value.errors).toBeUndefined();
+      expect(value.data.recordResult.status).toBe('FINISHED');
+      expect(answered).toBeGreaterThan(0);
+    }, 300_000);
+  });
 });

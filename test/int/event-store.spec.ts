@@ -2,7 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
+import pg from 'pg';
 import { loadConfig } from '../../src/config/config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { chainEvents, type DraftEvent, emptyHead, eventHash, GENESIS_HASH, type StoredEvent } from '../../src/referee/core/stream.js';
@@ -341,6 +343,37 @@ describe(`PostgresEventStore on ${backend}`, () => {
       expect(await store.events(id)).toEqual([]);
       expect(await store.seatByTokenHash(seats[0].tokenHash!)).toBeNull();
       expect(await store.seatByTokenHash(existing.seats[1].tokenHash!)).toEqual({ gameId: existing.id, index: 1 });
+    });
+
+    it("stores a long stream (an imported record's) in several statements, so that others' queries run between them", async () => {
+      const id = newId('long');
+      const events = chainEvents(id, emptyHead(), [draft('GameCreated', { kind: 'duel' }), ...Array.from({ length: 999 }, (_, i) => move(i % 2, `long-${i}`)[0])]);
+      // Every statement of the pool's connections (Prisma's transactions included) goes through its Client class.
+      const sent = jest.spyOn((db.pool as unknown as { Client: typeof pg.Client }).Client.prototype, 'query');
+      try {
+        await store.createGame(newGame(id, events), [takenSeat(0), takenSeat(1)], events);
+        const inserts = sent.mock.calls.filter(([q]) => /INSERT INTO events/.test(typeof q === 'string' ? q : ((q as { text?: string }).text ?? '')));
+        expect(inserts.length).toBeGreaterThan(1);
+      } finally {
+        sent.mockRestore();
+      }
+      expect(await store.events(id)).toEqual(events);
+      expect(await store.version(id)).toBe(1000);
+    });
+
+    it('stores a long stream all or nothing: a statement failing after others stores no game, seat or event', async () => {
+      const id = newId('long-failed');
+      const drafts = [draft('GameCreated', { kind: 'duel' }), ...Array.from({ length: 999 }, (_, i) => move(i % 2, `failed-${i}`)[0])];
+      // The last event cannot be stored (no such time): its statement fails after the first ones succeeded.
+      drafts[999] = { ...drafts[999], createdAt: 'not a time' };
+      const events = chainEvents(id, emptyHead(), drafts);
+      const seats = [takenSeat(0), takenSeat(1)];
+
+      await expect(store.createGame(newGame(id, events), seats, events)).rejects.toBeDefined();
+
+      expect(await store.game(id)).toBeNull();
+      expect(await store.events(id)).toEqual([]);
+      expect(await store.seatByTokenHash(seats[0].tokenHash!)).toBeNull();
     });
   });
 

@@ -4,12 +4,12 @@ import type { ImportedRecord } from '../../engines/kit/index.js';
 import { RefereeError } from '../core/errors.js';
 import { parseTimeControl, type TimeControl } from '../core/game/clock.js';
 import type { Decision, GameCommand, GameDecider } from '../core/game/commands.js';
-import type { StoredEvent } from '../core/stream.js';
+import { finish, type StoredEvent } from '../core/stream.js';
 import type { EventStore, NewGame, SeatRow } from '../store/event-store.js';
 import type { Clock } from './clock.js';
 import type { CommandGate } from './command-gate.js';
 import type { Consequences } from './consequences.js';
-import { advanceGame, type LiveGame, type LiveGames, type Step } from './live-games.js';
+import { advanceGameInSlices, type LiveGame, type LiveGames, type Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
 import type { Slicer } from './slices.js';
 import { checkClientSeed, checkName, newToken, type SeatTokens, tokenHash, unwrap } from './seat-tokens.js';
@@ -85,7 +85,7 @@ export class GameSetup {
     const command: GameCommand = { type: 'ImportGame', gameId: newGameId(), kind, record };
     const decided: Decision = unwrap(await this.slicer.run(this.decider.decideInSlices(command, null, { now: this.clock.now().toISOString(), serverSeed, supplied: [] })));
     const seats: SeatRow[] = decided.game.seatNames.map((name, index) => ({ index, name, tokenHash: null, clientSeed: null }));
-    return this.rows(decided, serverSeed, [], seats);
+    return this.slicer.run(this.rows(decided, serverSeed, [], seats));
   }
 
   private async start(command: Extract<GameCommand, { type: 'CreateGame' | 'ImportGame' }>, supplied: number[][]): Promise<NewGameAnswer> {
@@ -99,7 +99,7 @@ export class GameSetup {
       tokens.push({ seat: index, token });
       return { index, name, tokenHash: tokenHash(token), clientSeed: plan?.clientSeed ?? null };
     });
-    const made = this.rows(decided, serverSeed, supplied, seats);
+    const made = await this.slicer.run(this.rows(decided, serverSeed, supplied, seats));
     await this.store.createGame(made.row, seats, made.events);
     this.tokens.remember(made.game.gameId, tokens);
     void this.live.publish(made.game, { gameId: made.game.gameId, game: made.game, steps: made.steps });
@@ -132,12 +132,13 @@ export class GameSetup {
     );
     const seats: SeatRow[] = input.seats.map((s, index) => ({ index, name: s.name, tokenHash: null, clientSeed: null, participantId: s.participantId }));
     const { tournament } = input;
-    return this.rows(decided, serverSeed, [], seats, { tournamentId: tournament.id, round: tournament.round, board: tournament.board });
+    return finish(this.rows(decided, serverSeed, [], seats, { tournamentId: tournament.id, round: tournament.round, board: tournament.board }));
   }
 
-  private rows(decided: Decision, serverSeed: string, supplied: number[][], seats: SeatRow[], scheduled?: { tournamentId: string; round: number; board: number }): PreparedGame {
+  /** The game's rows, its events chained a slice at a time (a record's are many). */
+  private *rows(decided: Decision, serverSeed: string, supplied: number[][], seats: SeatRow[], scheduled?: { tournamentId: string; round: number; board: number }): Generator<void, PreparedGame> {
     // createdAt stands for the row's, which the database stamps: not a decision's time.
-    const { game, events, steps } = advanceGame(
+    const { game, events, steps } = yield* advanceGameInSlices(
       null,
       { serverSeed, supplied, seats, createdAt: new Date(), tournamentId: scheduled?.tournamentId ?? null, scheduled: scheduled ? { round: scheduled.round, board: scheduled.board } : null },
       decided,

@@ -5,7 +5,7 @@ import { foldGameInSlices } from '../core/game/fold.js';
 import { type GameState, type GameStatus, statusOf } from '../core/game/state.js';
 import { headProblem } from '../core/audit.js';
 import { isGameId } from '../core/ids.js';
-import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } from '../core/stream.js';
+import { advanceHead, chainInSlices, emptyHead, finish, type Folded, type StoredEvent } from '../core/stream.js';
 import type { EventStore, SeatRow } from '../store/event-store.js';
 import { HeldStreams, type StreamSource } from './held-streams.js';
 import type { Slicer } from './slices.js';
@@ -108,14 +108,21 @@ class GameStreams implements StreamSource<LiveGame, Appended> {
 }
 
 /** Chains a decision's events after `previous` and gives the game as it is once they are stored (with its rows). */
-export function advanceGame(
+export function advanceGame(previous: LiveGame | null, rows: GameRows, decision: Decision, follows: (type: string) => boolean): { game: LiveGame; events: StoredEvent[]; steps: Step[] } {
+  return finish(advanceGameInSlices(previous, rows, decision, follows));
+}
+
+type GameRows = Pick<LiveGame, 'serverSeed' | 'supplied' | 'seats' | 'createdAt'> & Partial<Pick<LiveGame, 'tournamentId' | 'scheduled'>>;
+
+/** The same, chaining a slice of events at a time (an imported record's many): run by a Slicer. */
+export function* advanceGameInSlices(
   previous: LiveGame | null,
-  rows: Pick<LiveGame, 'serverSeed' | 'supplied' | 'seats' | 'createdAt'> & Partial<Pick<LiveGame, 'tournamentId' | 'scheduled'>>,
+  rows: GameRows,
   decision: Decision,
   follows: (type: string) => boolean,
-): { game: LiveGame; events: StoredEvent[]; steps: Step[] } {
+): Generator<void, { game: LiveGame; events: StoredEvent[]; steps: Step[] }> {
   const head = previous ?? emptyHead();
-  const events = chainEvents(
+  const events = yield* chainInSlices(
     decision.game.gameId,
     head,
     decision.steps.map((s) => s.draft),

@@ -29,6 +29,9 @@ export type DraftEvent = Omit<StoredEvent, 'seq' | 'prevHash' | 'hash'>;
 
 export const GENESIS_HASH = '0'.repeat(64);
 
+/** Events folded or chained between two pauses of a sliced fold or chaining (a few milliseconds of work). */
+export const SLICE = 256;
+
 /** hash = SHA-256(prevHash || canonical JSON of the event without its hashes). */
 export function eventHash(streamId: string, e: Omit<StoredEvent, 'hash'>): string {
   // The canonical JSON of { gameId, seq, type, actor, moveId, bodyHash, payload, createdAt },
@@ -120,8 +123,18 @@ function appendToHead(head: StreamHead, e: StoredEvent, follows: (type: string) 
 
 /** Chains drafts after the head: each gets its seq, the previous hash and its own. */
 export function chainEvents(streamId: string, after: Pick<StreamHead, 'version' | 'lastHash'>, drafts: readonly DraftEvent[]): StoredEvent[] {
+  return finish(chainInSlices(streamId, after, drafts));
+}
+
+/**
+ * The same chaining, pausing (`yield`) after every SLICE events: an imported record is a hundred
+ * thousand hashes, seconds of work a caller serving requests does a slice at a time.
+ */
+export function* chainInSlices(streamId: string, after: Pick<StreamHead, 'version' | 'lastHash'>, drafts: readonly DraftEvent[]): Generator<void, StoredEvent[]> {
   let prevHash = after.lastHash;
-  return drafts.map((d, i) => {
+  const events: StoredEvent[] = new Array(drafts.length);
+  for (let i = 0; i < drafts.length; i++) {
+    const d = drafts[i];
     // Every member written out: one object of one shape, not a spread and a copy of it.
     const event: StoredEvent = {
       seq: after.version + 1 + i,
@@ -135,8 +148,10 @@ export function chainEvents(streamId: string, after: Pick<StreamHead, 'version' 
       hash: '',
     };
     event.hash = prevHash = eventHash(streamId, event);
-    return event;
-  });
+    events[i] = event;
+    if ((i + 1) % SLICE === 0 && i + 1 < drafts.length) yield;
+  }
+  return events;
 }
 
 export interface FoldOptions<S, E> {
@@ -158,9 +173,6 @@ export interface FoldOptions<S, E> {
 export function foldStream<S, E, C>(aggregate: Aggregate<S, E, C>, streamId: string, events: readonly StoredEvent[], ctx: C, opts: FoldOptions<S, E> = {}): Folded<S> {
   return finish(foldInSlices(aggregate, streamId, events, ctx, opts));
 }
-
-/** Events folded between two pauses of a sliced fold (a few milliseconds of work). */
-export const SLICE = 256;
 
 /**
  * The same fold, pausing (`yield`) after every SLICE events, so that a caller serving requests

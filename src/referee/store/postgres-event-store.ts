@@ -85,7 +85,10 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
     return this.db.prisma;
   }
 
-  /** One statement: one round trip, atomic. */
+  /**
+   * One statement (one round trip, atomic) for a new game; an imported record's many events go in
+   * one transaction, a slice of them per statement (see insertGame).
+   */
   async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
     await this.createNow(game, seats, events).catch((err) => {
       throw isUniqueViolation(err) ? new AppendConflict('the game, or one of its seat tokens, exists') : err;
@@ -94,7 +97,11 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
   }
 
   private async createNow(game: NewGame, seats: SeatRow[], events: StoredEvent[]) {
-    await this.db.pool.query({ name: this.db.statementName('create-game'), text: CREATE_SQL, values: createValues(game, seats, events) });
+    if (events.length <= EVENTS_PER_STATEMENT) {
+      await this.db.pool.query({ name: this.db.statementName('create-game'), text: CREATE_SQL, values: createValues(game, seats, events) });
+      return;
+    }
+    await this.prisma.$transaction((tx) => insertGame(tx, game, seats, events), { timeout: transactionTimeout(events.length) });
   }
 
   /**
@@ -248,7 +255,7 @@ const gameWhere = (f: GameFilter) => ({
 });
 
 /** A game's row, seats and first events in one statement (also inside a tournament's pairing). */
-export const CREATE_SQL = `
+const CREATE_SQL = `
 WITH game AS (
   INSERT INTO games (id, kind, status, version, ruleset, ruleset_hash, seed_commitment, server_seed, random_source,
                      supplied_chance, imported, result, head_hash, tournament_id, round, board)
@@ -282,13 +289,42 @@ export interface EventRecord {
   hash: string;
 }
 
-const INSERT_EVENTS = `ins AS (
+/** Events of any games ($1: their rows, eventRow with the game's id). */
+const INSERT_EVENTS_SQL = `
   INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
   SELECT t.game_id, t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
   FROM jsonb_to_recordset($1::jsonb) AS t(game_id text, seq int, type text, actor int, move_id text, body_hash text,
-                                          payload jsonb, created_at timestamptz, prev_hash text, hash text)
+                                          payload jsonb, created_at timestamptz, prev_hash text, hash text)`;
+
+const INSERT_EVENTS = `ins AS (${INSERT_EVENTS_SQL}
   RETURNING 1
 )`;
+
+/**
+ * Events written by one statement when a game starts with many (an imported record): one
+ * statement of a hundred thousand would hold the process for seconds (encoding its parameter, and
+ * on PGlite, which runs in this thread, executing it); between two of these, others' requests run.
+ */
+export const EVENTS_PER_STATEMENT = 200;
+
+/** What insertGame needs of a transaction: Prisma's interactive one. */
+export interface RawTransaction {
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+}
+
+/**
+ * A game's row, seats and events inside the caller's transaction, EVENTS_PER_STATEMENT events a
+ * statement: all stored together or, if any statement fails, none.
+ */
+export async function insertGame(tx: RawTransaction, game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
+  await tx.$executeRawUnsafe(CREATE_SQL, ...createValues(game, seats, events.slice(0, EVENTS_PER_STATEMENT)));
+  for (let from = EVENTS_PER_STATEMENT; from < events.length; from += EVENTS_PER_STATEMENT) {
+    await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.slice(from, from + EVENTS_PER_STATEMENT).map((e) => eventRow(e, game.id))));
+  }
+}
+
+/** A transaction storing `events` events may take about a millisecond each, and at least 10 s. */
+export const transactionTimeout = (events: number) => Math.max(10_000, events);
 
 const MOVE_HEADS = `
 UPDATE games SET version = h.version, head_hash = h.head_hash, status = h.status, result = h.result, updated_at = now()
@@ -357,7 +393,7 @@ export const storedEvent = (r: EventRecord): StoredEvent => ({
 });
 
 /** The parameters of CREATE_SQL. */
-export function createValues(game: NewGame, seats: SeatRow[], events: StoredEvent[]): unknown[] {
+function createValues(game: NewGame, seats: SeatRow[], events: StoredEvent[]): unknown[] {
   return [
     game.id,
     game.kind,

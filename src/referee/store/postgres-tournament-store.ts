@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict } from './event-store.js';
-import { CREATE_SQL, createValues, type EventRecord, eventRow, isUniqueViolation, storedEvent } from './postgres-event-store.js';
+import { type EventRecord, eventRow, insertGame, isUniqueViolation, storedEvent, transactionTimeout } from './postgres-event-store.js';
 import { type TournamentExtras, type TournamentHead, type TournamentRow, TournamentStore } from './tournament-store.js';
 
 /**
@@ -43,22 +43,25 @@ export class PostgresTournamentStore extends TournamentStore {
 
   async append(id: string, events: StoredEvent[], head: TournamentHead, extras: TournamentExtras = {}): Promise<void> {
     try {
-      await this.db.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.map((e) => eventRow(e, id))));
-        const moved = await tx.$executeRawUnsafe(
-          'UPDATE tournaments SET version = $2, head_hash = $3, status = $4, updated_at = now() WHERE id = $1 AND version = $5',
-          id,
-          head.version,
-          head.hash,
-          head.status,
-          events[0].seq - 1,
-        );
-        if (moved !== 1) throw new AppendConflict('version taken');
-        const p = extras.participant;
-        if (p)
-          await tx.$executeRawUnsafe('INSERT INTO participants (id, tournament_id, registration_no, name, token_hash) VALUES ($1, $2, $3, $4, $5)', p.id, id, p.registrationNo, p.name, p.tokenHash);
-        for (const g of extras.games ?? []) await tx.$executeRawUnsafe(CREATE_SQL, ...createValues(g.row, g.seats, g.events));
-      });
+      await this.db.prisma.$transaction(
+        async (tx) => {
+          await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.map((e) => eventRow(e, id))));
+          const moved = await tx.$executeRawUnsafe(
+            'UPDATE tournaments SET version = $2, head_hash = $3, status = $4, updated_at = now() WHERE id = $1 AND version = $5',
+            id,
+            head.version,
+            head.hash,
+            head.status,
+            events[0].seq - 1,
+          );
+          if (moved !== 1) throw new AppendConflict('version taken');
+          const p = extras.participant;
+          if (p)
+            await tx.$executeRawUnsafe('INSERT INTO participants (id, tournament_id, registration_no, name, token_hash) VALUES ($1, $2, $3, $4, $5)', p.id, id, p.registrationNo, p.name, p.tokenHash);
+          for (const g of extras.games ?? []) await insertGame(tx, g.row, g.seats, g.events);
+        },
+        { timeout: transactionTimeout(events.length + (extras.games ?? []).reduce((n, g) => n + g.events.length, 0)) },
+      );
     } catch (err) {
       if (err instanceof AppendConflict) throw err;
       if (isUniqueViolation(err)) throw new AppendConflict('version taken');
