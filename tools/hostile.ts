@@ -1212,9 +1212,19 @@ export class HostileGenerator {
   private webhookField(headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
     const n = this.int(100);
     if (n < 40) return this.registerWebhookField(headerToken, sfx);
-    if (n < 55) return this.manageWebhookField('rotateWebhookSecret', headerToken, sfx);
-    if (n < 70) return this.manageWebhookField('deleteWebhook', headerToken, sfx);
+    if (n < 52) return this.manageWebhookField('rotateWebhookSecret', headerToken, sfx);
+    if (n < 64) return this.manageWebhookField('deleteWebhook', headerToken, sfx);
+    if (n < 72) return this.manageWebhookField('resumeWebhook', headerToken, sfx);
     const hook = this.pick(this.webhooks);
+    if (n < 80)
+      return {
+        op: 'query',
+        name: 'webhook',
+        text: `webhook(id: $w${sfx}) { id suspendedAt timeouts }`,
+        defs: [`$w${sfx}: ID!`],
+        vars: { [`w${sfx}`]: this.pick([hook.id, this.unknownWebhookId()]) },
+        token: this.pick([hook.ownerToken, this.readToken()]),
+      };
     return {
       op: 'query',
       name: 'webhookDeliveries',
@@ -1340,8 +1350,8 @@ export class HostileGenerator {
     };
   }
 
-  /** A new secret or a deletion: an id that names no webhook, or a token that does not manage the one named. */
-  private manageWebhookField(name: 'rotateWebhookSecret' | 'deleteWebhook', headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
+  /** A new secret, a deletion or a resumption: an id that names no webhook, or a token that does not manage the one named. */
+  private manageWebhookField(name: 'rotateWebhookSecret' | 'deleteWebhook' | 'resumeWebhook', headerToken: string | undefined | null, sfx: string): Field & { token?: string } {
     const hook = this.pick(this.webhooks);
     const other = this.webhooks.find((w) => w !== hook)!;
     let id: unknown = hook.id;
@@ -1363,7 +1373,7 @@ export class HostileGenerator {
     return {
       op: 'mutation',
       name,
-      text: name === 'deleteWebhook' ? `deleteWebhook(id: $w${sfx})` : `rotateWebhookSecret(id: $w${sfx}) { id secret }`,
+      text: name === 'deleteWebhook' ? `deleteWebhook(id: $w${sfx})` : name === 'resumeWebhook' ? `resumeWebhook(id: $w${sfx}) { id suspendedAt }` : `rotateWebhookSecret(id: $w${sfx}) { id secret }`,
       defs: [`$w${sfx}: ID!`],
       vars: { [`w${sfx}`]: id },
       token,

@@ -1,4 +1,5 @@
 import type { EngineRegistry } from '../core/engine-registry.js';
+import { hashOf } from '../core/canonical.js';
 import { isTournamentId } from '../core/ids.js';
 import { RefereeError } from '../core/errors.js';
 import { foldTournament } from '../core/tournament/audit.js';
@@ -11,6 +12,21 @@ import type { PreparedGame } from './game-setup.js';
 import { HeldStreams, type StreamSource } from './held-streams.js';
 import type { RefereeService } from './referee.service.js';
 import type { Advanced, StreamWriter } from './stream-commands.js';
+
+const COMMAND_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/**
+ * Whether `commandId` stored this very command already (the command path answers it as before),
+ * checked before anything is done for it: refused when it is malformed (INVALID_INPUT) or was
+ * used for another command (COMMAND_ID_REUSED). No id: never a replay.
+ */
+export function replayed(t: Folded<unknown>, commandId: unknown, command: unknown): boolean {
+  if (commandId === undefined || commandId === null) return false;
+  if (typeof commandId !== 'string' || !COMMAND_ID.test(commandId)) throw new RefereeError('INVALID_INPUT', 'commandId must be 1-128 characters: letters, digits, _ . : -');
+  const previous = t.commands.get(commandId);
+  if (previous && previous.bodyHash !== hashOf(command)) throw new RefereeError('COMMAND_ID_REUSED', `command id ${commandId} was already used for another command`);
+  return previous !== undefined;
+}
 
 /** A tournament as this process holds it: the folded stream and its row (secret seed, organizer). */
 export type LiveTournament = Folded<TournamentState> & { row: TournamentRow };

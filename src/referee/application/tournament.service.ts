@@ -32,6 +32,7 @@ import {
   type LiveTournaments,
   liveTournaments,
   type TournamentEventsAppended,
+  replayed,
   type TournamentStep,
   TournamentWriter,
 } from './tournament-streams.js';
@@ -39,7 +40,6 @@ import { type GameResults, TournamentWorkflows } from './tournament-workflows.js
 
 export type { EnteredResult, LiveTournament, TournamentEventsAppended };
 
-const COMMAND_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 /** The organizer: the creator of a tournament, and the actor of the referee's own commands in it (a refereed game's result). */
 const ORGANIZER: TournamentActor = { role: 'organizer' };
 
@@ -137,7 +137,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     // Its forfeits close their games first, as organizer's entries do.
     const t = await this.held.get(id);
     const decided = this.step(t, await this.actorOf(t, token), commandId ?? null, command);
-    if (decided.ok) await this.entries.closeForfeits(t, resultsRecorded(decided.value.decision.drafts));
+    if (decided.ok && !replayed(t, commandId, command)) await this.entries.closeForfeits(t, resultsRecorded(decided.value.decision.drafts));
     return this.command(id, token, commandId, command);
   }
 
@@ -178,8 +178,15 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     const record: RecordedGame | null = imported ? { gameId: imported.game.gameId, seq: imported.game.version, hash: imported.game.lastHash, outcome: imported.game.outcome } : null;
     const result = unwrap(enteredResult(t, input, game, record));
     const command = { type: 'RecordResult', result, correction: input.correction === true } as const;
-    const entered = () => this.command(id, token, commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`, command, { imported, allowance });
-    if (command.correction) return entered();
+    const entryId = commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`;
+    const entered = () => this.command(id, token, entryId, command, { imported, allowance });
+    // A correction leaves its game as it ended; a retry was decided already; a bad command id closes nothing.
+    if (command.correction || replayed(t, entryId, command)) return entered();
+    // A quota that cannot pay for the record's game refuses the entry before its game is closed.
+    if (imported && allowance) {
+      allowance.take(1);
+      allowance.giveBack(1);
+    }
     return (await this.entries.closeGame(t, command)) ?? this.entries.record(id, result, entered);
   }
 
@@ -267,18 +274,11 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     command: Exclude<TournamentCommand, { type: 'CreateTournament' }>,
     options: { anonymous?: boolean; participant?: TournamentStep['participant']; imported?: TournamentStep['imported']; allowance?: CreationAllowance } = {},
   ): Promise<LiveTournament> {
-    if (commandId !== undefined && commandId !== null && (typeof commandId !== 'string' || !COMMAND_ID.test(commandId))) {
-      throw new RefereeError('INVALID_INPUT', 'commandId must be 1-128 characters: letters, digits, _ . : -');
-    }
     const t = await this.held.get(id);
+    replayed(t, commandId, command);
     const actor: TournamentActor = !token && options.anonymous ? { role: 'participant', participantId: '' } : await this.actorOf(t, token);
-    const bodyHash = hashOf(command);
     return this.path.run(id, {
-      replay: (current) => {
-        const previous = commandId ? current.commands.get(commandId) : undefined;
-        if (previous && previous.bodyHash !== bodyHash) throw new RefereeError('COMMAND_ID_REUSED', `command id ${commandId} was already used for another command`);
-        return previous ? current : null;
-      },
+      replay: (current) => (replayed(current, commandId, command) ? current : null),
       decide: (current) => this.step(current, actor, commandId ?? null, command, options),
       accepted: ({ next }) => next,
       allowance: options.allowance,
