@@ -152,7 +152,9 @@ async function snapshot(targets: Targets) {
       live: { version: live.version, finished: live.finished, participants: live.participants, settings: live.settings, rounds: live.rounds.length },
     };
   }
-  const webhooks = await pool.query('SELECT id, url, secret, events, low_time_thresholds, game_id, seat, tournament_id, participant_id, owner_token_hash, timeouts, suspended_at FROM webhooks ORDER BY id');
+  const webhooks = await pool.query(
+    'SELECT id, url, secret, events, low_time_thresholds, game_id, seat, tournament_id, participant_id, owner_token_hash, timeouts, suspended_at FROM webhooks ORDER BY id',
+  );
   const counts = await pool.query(
     `SELECT (SELECT count(*) FROM games) AS games, (SELECT count(*) FROM tournaments) AS tournaments, (SELECT count(*) FROM participants) AS participants,
             (SELECT count(*) FROM webhooks) AS webhooks, (SELECT count(*) FROM webhook_messages) AS messages`,
