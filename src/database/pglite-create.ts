@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { describeFailure } from './storage-errors.js';
 
 /**
  * How PGlite runs PostgreSQL here. Its start-up progress timer re-arms every 10 s: a start-up that
@@ -23,7 +24,9 @@ export function isNewDatabase(dir: string): boolean {
  * own), starts it once with the service's parameters, and closes it. PostgreSQL's complaints go to
  * stderr, for the service to say why a creation failed.
  */
+const FAILED = 'failed: ';
 const CREATE = `
+const FAILED = ${JSON.stringify(FAILED)};
 const [module, dir, params] = process.argv.slice(1);
 const { PGlite } = require(module);
 let complained = false;
@@ -40,11 +43,22 @@ const db = new PGlite(dir, {
 db.waitReady.then(() => db.close()).then(
   () => process.exit(0),
   (err) => {
-    if (!complained) process.stderr.write(String(err && err.message ? err.message : err) + '\\n');
+    // What was thrown, for the service to put in words (a file system's errno is an object, not an Error).
+    if (!complained) process.stderr.write(FAILED + JSON.stringify({ name: err && err.name, errno: err && err.errno, message: err && err.message }) + '\\n');
     process.exit(1);
   },
 );
 `;
+
+/** The child's last line in words: PostgreSQL's complaint as it is, or what was thrown, described. */
+function inWords(line: string | undefined): string | undefined {
+  if (!line?.startsWith(FAILED)) return line;
+  try {
+    return describeFailure(JSON.parse(line.slice(FAILED.length)));
+  } catch {
+    return line;
+  }
+}
 
 /**
  * Creates the embedded database in `dir` in a short-lived child process, and answers its pid.
@@ -62,7 +76,7 @@ export function createDatabase(dir: string, startParams: readonly string[] = STA
     child.on('error', reject);
     child.on('close', (code, signal) => {
       if (code === 0) resolve(child.pid as number);
-      else reject(new Error(said.trim().split('\n').at(-1) || `the process creating it ended (${signal ?? `exit code ${code}`})`));
+      else reject(new Error(inWords(said.trim().split('\n').at(-1)) || `the process creating it ended (${signal ?? `exit code ${code}`})`));
     });
   });
 }
