@@ -25,15 +25,10 @@ import { join } from 'node:path';
 import { ENGINES } from '../src/games/index.js';
 import { type LongRecord, longRecord } from '../tools/long-records.js';
 import { type RunningService, startService } from '../tools/service.js';
+import { benchArgs } from './lib/args.js';
 import { loadAverage } from './lib/cpu.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const postgresUrl = flag('postgres', '') || null;
-if (postgresUrl && args.includes('--pglite')) throw new Error('--pglite and --postgres exclude each other');
+const { flag, postgresUrl } = benchArgs();
 const games = flag('games', 'idle,backgammon,cerke,recordResult').split(',');
 const bytes = Number(flag('bytes', '1000000'));
 const recordBytes = Number(flag('record-bytes', '900000'));

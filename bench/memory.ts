@@ -28,15 +28,10 @@ import { seededRandom } from '../src/engines/kit/index.js';
 import { ENGINES } from '../src/games/index.js';
 import { Bot } from '../tools/bot.js';
 import { startService, type RunningService } from '../tools/service.js';
+import { benchArgs } from './lib/args.js';
 import { loadAverage, processCpuSeconds, processMemory } from './lib/cpu.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const postgresUrl = flag('postgres', '') || null;
-if (postgresUrl && args.includes('--pglite')) throw new Error('--pglite and --postgres exclude each other');
+const { args, flag, postgresUrl } = benchArgs();
 const seconds = Number(flag('seconds', '60'));
 const clients = Number(flag('clients', '20'));
 const settle = Number(flag('settle', '15'));
