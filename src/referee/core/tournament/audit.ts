@@ -4,7 +4,7 @@ import type { EngineRegistry } from '../engine-registry.js';
 import { decodeGameEvent } from '../game/events.js';
 import { type Folded, foldStream, type StoredEvent, StreamError } from '../stream.js';
 import { recordedLots, tournamentAggregate } from './decider.js';
-import type { GameResultPayload } from './events.js';
+import { decodeTournamentEvent, type GameResultPayload } from './events.js';
 import { placingsOf, standingsOf } from './formats.js';
 import { completedRounds } from './history.js';
 import type { Lots } from './lots.js';
@@ -113,9 +113,11 @@ export function verifyTournamentBundle(registry: EngineRegistry, bundle: Tournam
   const config = bundle.events[0]?.payload.config as TournamentState['config'] | undefined;
   let resultFailure: { seq: number; problem: string } | null = null;
   for (const e of bundle.events) {
-    if (!config || (e.type !== 'ResultRecorded' && e.type !== 'ResultCorrected')) continue;
-    const r = e.payload as unknown as GameResultPayload;
-    const problem = resultProblem(config, r, games) ?? (e.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
+    // A malformed event is the fold's to name.
+    const decoded = decodeTournamentEvent(e);
+    if (!config || !decoded.ok || (decoded.value.type !== 'ResultRecorded' && decoded.value.type !== 'ResultCorrected')) continue;
+    const r = decoded.value.payload;
+    const problem = resultProblem(config, r, games) ?? (decoded.value.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
     if (problem) {
       resultFailure = { seq: e.seq, problem: `${problem} (V10.3 step 3)` };
       break;

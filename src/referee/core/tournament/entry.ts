@@ -2,7 +2,7 @@ import { fail, ok, type Outcome, type Result } from '../../../engines/kit/index.
 import type { DraftEvent } from '../stream.js';
 import { isCleanText } from '../text.js';
 import { forfeitResult } from './decider.js';
-import type { GameResultPayload, RoundSettings, ScheduledGame, SeatResultKind } from './events.js';
+import { decodeTournamentEvent, type GameResultPayload, type RoundSettings, type ScheduledGame, type SeatResultKind } from './events.js';
 import { format, parse } from './rational.js';
 import { agreesWith, resultFromOutcome } from './results.js';
 import type { TournamentState } from './state.js';
@@ -184,7 +184,10 @@ export function adjudicationOf(tournamentId: string, r: GameResultPayload): { ou
   };
 }
 
-/** The results a decision records (a withdrawal's forfeits, say), as its drafts carry them: the decider wrote them. */
+/** The results a decision records (a withdrawal's forfeits, say), decoded from its drafts. */
 export function resultsRecorded(drafts: readonly DraftEvent[]): GameResultPayload[] {
-  return drafts.filter((d) => d.type === 'ResultRecorded').map((d) => d.payload as unknown as GameResultPayload);
+  return drafts.flatMap((d) => {
+    const e = decodeTournamentEvent(d);
+    return e.ok && e.value.type === 'ResultRecorded' ? [e.value.payload] : [];
+  });
 }

@@ -134,8 +134,8 @@ function isResult(p: Record<string, unknown>): boolean {
   );
 }
 
-/** The typed event of a stored row, checking the payload's shape (evolve checks its meaning). */
-export function decodeTournamentEvent(e: StoredEvent): Result<TournamentEvent> {
+/** The typed event of a stored row (or a decision's draft), checking the payload's shape (evolve checks its meaning). */
+export function decodeTournamentEvent(e: Pick<StoredEvent, 'type' | 'payload'>): Result<TournamentEvent> {
   const check = REQUIRED[e.type as TournamentEventType];
   if (!check) return fail(MALFORMED, `unknown tournament event type ${e.type}`);
   if (!isObject(e.payload) || !check(e.payload)) return fail(MALFORMED, `${e.type} is missing fields or has fields of the wrong type`);
