@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { RefereeError } from '../core/errors.js';
+
+/**
+ * What a key may do (docs/players.md, "Keys"): each operation names the scope it needs, and a
+ * key without it is refused with SCOPE_MISSING. `players` is an app's: create players and
+ * manage those it created.
+ */
+export const KEY_SCOPES = ['read', 'play', 'create_games', 'tournaments', 'webhooks', 'players'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** A player's key, acting as that player (its seats, its inbox, its stream). */
+export const PLAYER_KEY_PREFIX = 'arbk_';
+/** An integrator's app key: creates players and manages what it created. */
+export const APP_KEY_PREFIX = 'arba_';
+
+/** 256 random bits after a prefix secret scanners can look for. */
+export const newPlayerKey = () => `${PLAYER_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+export const newAppKey = () => `${APP_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+export const isKey = (token: string) => token.startsWith(PLAYER_KEY_PREFIX) || token.startsWith(APP_KEY_PREFIX);
+
+/** Who holds a key that is valid now (issued, not revoked). */
+export interface KeyHolder {
+  owner: 'player' | 'app';
+  /** The player's or the app's id. */
+  ownerId: string;
+  keyId: string;
+  scopes: readonly KeyScope[];
+}
+
+/** Finds the holder of a key; null for a token that is no key, or a key unknown or revoked. Never cached past a revocation. */
+export abstract class KeyDirectory {
+  abstract holder(token: string): Promise<KeyHolder | null>;
+}
+
+/** Refuses a key that lacks `scope` (SCOPE_MISSING); a caller without a key (a seat token, anonymous) is not a key's business. */
+export function requireScope(holder: KeyHolder | null, scope: KeyScope): void {
+  if (holder && !holder.scopes.includes(scope)) throw new RefereeError('SCOPE_MISSING', `this key lacks the scope "${scope}" this operation needs`);
+}
