@@ -64,7 +64,6 @@ export function asGraphQLError(err: unknown): unknown {
   return err instanceof RefereeError ? new GraphQLError(err.message, { extensions: { code: err.code } }) : err;
 }
 
-/** HTTP status for a refusal code on the REST API. */
 /** The HTTP status a refusal's code answers on REST (and says whether it is the service's failure: 5xx). */
 export function httpStatusOf(code: string): number {
   switch (code) {
@@ -73,6 +72,7 @@ export function httpStatusOf(code: string): number {
     case 'UNAUTHORIZED':
       return 401;
     case 'FORBIDDEN':
+    case 'SCOPE_MISSING':
       return 403;
     case 'VERSION_CONFLICT':
     case 'GAME_NOT_FINISHED':

@@ -50,4 +50,5 @@ export const REJECTION_CODES = {
   GIFT_LIMIT:
     "A seat gave another seat more time than that seat may still receive from the other seats in this game (one turn's own time in all: Fischer's base time, correspondence's time per move).",
   PAUSE_CONFLICT: 'The clock is already paused (or not paused), the seat has already asked, or the organizer paused it (only the organizer resumes it).',
+  SCOPE_MISSING: 'The player\'s or app\'s key lacks the scope this operation needs (docs/players.md, "Keys"): issue a key with it.',
 } as const;
