@@ -28,9 +28,29 @@ export interface KeyHolder {
   scopes: readonly KeyScope[];
 }
 
+/** A player as the rest of the referee sees one: its seats are named after it. */
+export interface PlayerCard {
+  id: string;
+  name: string;
+  /** The app that created it, if one did (an app manages only its own players). */
+  appId: string | null;
+}
+
 /** Finds the holder of a key; null for a token that is no key, or a key unknown or revoked. Never cached past a revocation. */
 export abstract class KeyDirectory {
   abstract holder(token: string): Promise<KeyHolder | null>;
+  /** The player with this id; null if there is none. */
+  abstract player(playerId: string): Promise<PlayerCard | null>;
+}
+
+/** No keys at all: every token is a seat's or a tournament's (the referee without the players module, and tests). */
+export class NoKeys extends KeyDirectory {
+  async holder(): Promise<KeyHolder | null> {
+    return null;
+  }
+  async player(): Promise<PlayerCard | null> {
+    return null;
+  }
 }
 
 /** Refuses a key that lacks `scope` (SCOPE_MISSING); a caller without a key (a seat token, anonymous) is not a key's business. */
