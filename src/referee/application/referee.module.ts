@@ -12,6 +12,7 @@ import { Clock, SystemClock } from './clock.js';
 import { GameConsequences } from './consequences.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
 import { GameDirectory, TokenDirectory } from './directories.js';
+import { KeyDirectory, NoKeys } from './key-holders.js';
 import { LowTimeListeners } from './low-time.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
@@ -40,6 +41,7 @@ export class RefereeModule {
         { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
         { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
         { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },
+        { provide: KeyDirectory, useClass: NoKeys },
         options.metrics,
         { provide: RefereeMetrics, useExisting: options.metrics },
         { provide: RecordParser, useFactory: options.recordParser ?? (() => new InThreadRecordParser()) },
@@ -62,6 +64,7 @@ export class RefereeModule {
         LowTimeListeners,
         TokenDirectory,
         GameDirectory,
+        KeyDirectory,
       ],
     };
   }
