@@ -9,6 +9,7 @@ import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
 import { GameConnectionResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
 import { GraphiqlController } from './api/graphiql.controller.js';
+import { graphqlOverHttpStatusPlugin } from './api/graphql-over-http.plugin.js';
 import { WebController } from './api/web.controller.js';
 import { OpenApiController } from './api/openapi.controller.js';
 import { JSONScalar } from './api/json.scalar.js';
@@ -56,7 +57,8 @@ export class AppModule {
           // Answers are per caller and never HTTP-cached: skip the per-field cache-control hooks.
           // limitsPlugin charges expensive fields and game creations to the caller before anything runs.
           // graphqlMetricsPlugin names each operation and its outcome for the request's metrics and log line.
-          plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), limitsPlugin(limits), graphqlMetricsPlugin()],
+          // graphqlOverHttpStatusPlugin answers a request that cannot run with the status its media type asks for.
+          plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), limitsPlugin(limits), graphqlMetricsPlugin(), graphqlOverHttpStatusPlugin()],
           introspection: true,
           includeStacktraceInErrorResponses: false,
           // A document of more tokens than any real query is refused before it can exhaust the parser's stack.

@@ -131,6 +131,7 @@ describe('hostile input (issue 8)', () => {
     const deepAction = await http()
       .post('/graphql')
       .set('content-type', 'application/json')
+      .set('accept', 'application/graphql-response+json')
       .set('authorization', `Bearer ${tokens[0].token}`)
       .send(`{"query": "mutation($a: JSON!) { submitAction(gameId: \\"${game.id}\\", moveId: \\"deep\\", action: $a) { __typename } }", "variables": {"a": ${objects}}}`);
     expect(deepAction.status).toBe(400);

@@ -232,12 +232,13 @@ describe('expensive fields', () => {
 
   it('refuses 450 aliased verifyGame in one request before anything runs', async () => {
     // 450 aliases are more tokens than a document may have: refused by the parser already.
-    const res = await post(t, { query: aliased(450), variables: { id: gameId } });
+    // Refused before it runs: 400 to a client that reads application/graphql-response+json (200 with the errors to application/json).
+    const res = await post(t, { query: aliased(450), variables: { id: gameId } }, { accept: 'application/graphql-response+json' });
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors.map((e: any) => e.extensions.code)).toEqual(['GRAPHQL_PARSE_FAILED']);
     // Within the token bound, the cost rules refuse them.
-    const hundred = await post(t, { query: aliased(100), variables: { id: gameId } });
+    const hundred = await post(t, { query: aliased(100), variables: { id: gameId } }, { accept: 'application/graphql-response+json' });
     expect(hundred.status).toBe(400);
     expect(hundred.body.data).toBeUndefined();
     const codes = hundred.body.errors.map((e: any) => e.extensions.code);
