@@ -4,6 +4,7 @@ import type { Engine } from '../../engines/kit/index.js';
 import { EngineRegistry } from '../core/engine-registry.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
+import { PlayerGamesStore } from '../store/player-games-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
 import { PostgresTournamentStore } from '../store/postgres-tournament-store.js';
 import { ProjectionWriters } from '../store/projections.js';
@@ -47,6 +48,7 @@ export class RefereeModule {
         { provide: RecordParser, useFactory: options.recordParser ?? (() => new InThreadRecordParser()) },
         { provide: Clock, useFactory: options.clock ?? (() => new SystemClock()) },
         DeadlineStore,
+        PlayerGamesStore,
         { provide: DEADLINE_SETTINGS, useFactory: (config: Config): DeadlineSettings => ({ pollMs: config.deadlinePollMs, sweepMs: config.deadlineSweepMs }), inject: [CONFIG] },
         RefereeService,
       ],
