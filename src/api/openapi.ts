@@ -66,7 +66,7 @@ export interface Operation {
 export interface OpenApiDocument {
   openapi: '3.1.0';
   jsonSchemaDialect?: string;
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
   servers?: { url: string; description?: string }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Partial<Record<'get' | 'post', Operation>>>;
@@ -139,7 +139,9 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
       description:
         'REST for plain clients and files, beside the GraphQL API at /graphql (which has everything). Errors are JSON: `{ "error": { "code", "message" } }` with a stable `code`. ' +
         'Send a seat token as `Authorization: Bearer <token>` to read as that seat; without one you are a spectator and see public information only.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
+    servers: [{ url: '/', description: 'This service (the document is served by the instance it describes)' }],
     tags: [
       { name: 'games', description: 'A game, its events, its verifiable bundle and its record; imports' },
       { name: 'operations', description: 'Health, readiness and metrics for orchestrators and monitoring' },
@@ -214,6 +216,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           description: 'A game with hidden information (Chicken Foot) is exported once it has ended. Counts 10 requests against the rate limit.',
           tags: ['games'],
           parameters: [ref('parameters', 'GameId')],
+          security: [],
           responses: {
             '200': {
               description: 'The bundle',
@@ -234,6 +237,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           description: 'Counts 10 requests against the rate limit.',
           tags: ['games'],
           parameters: [ref('parameters', 'GameId')],
+          security: [],
           responses: {
             '200': {
               description: 'The record',
@@ -274,6 +278,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
               'application/x-www-form-urlencoded': { schema: { type: 'string', description: 'The record as is (not decoded as a form)' } },
             },
           },
+          security: [],
           responses: {
             '201': { description: 'The imported game and a token per seat', content: json(ref('schemas', 'ImportedGame')) },
             '400': ref('responses', 'InvalidInput'),
@@ -509,6 +514,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           responses: {
             '200': { description: 'Serving', content: json(ref('schemas', 'Health')) },
             '503': { description: 'Restart needed', content: json(ref('schemas', 'Health')) },
+            '4XX': ref('responses', 'Unreadable'),
           },
         },
       },
@@ -531,7 +537,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           summary: 'Prometheus metrics (text exposition format 0.0.4). Not rate limited.',
           tags: ['operations'],
           security: [],
-          responses: { '200': { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } } },
+          responses: { '200': { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, '4XX': ref('responses', 'Unreadable') },
         },
       },
     },
@@ -564,6 +570,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           headers: { 'Retry-After': ref('headers', 'RetryAfter') },
           content: json(ref('schemas', 'Error')),
         },
+        Unreadable: { description: 'The request could not be read: a malformed URL, or headers larger than the server takes' },
         Unavailable: { description: '`SHUTTING_DOWN` or `STORAGE_UNAVAILABLE`: try again later (or on another instance)', content: json(ref('schemas', 'Error')) },
       },
       schemas: {

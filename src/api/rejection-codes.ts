@@ -7,7 +7,7 @@
 export const REJECTION_CODES = {
   INVALID_INPUT: 'The request is malformed or names something that cannot be: fix the input (the message says what).',
   NOT_FOUND: 'No game (or tournament) has this id.',
-  UNAUTHORIZED: "The seat token is missing, unknown, or not one of this game's seats; or a player's key is unknown, revoked, an app's, or its player holds no seat of this game.",
+  UNAUTHORIZED: "The seat token is missing, unknown, or not one of this game's seats; or the player's or app's key is unknown, rotated or revoked, or its player holds no seat of this game.",
   NOT_YOUR_TURN: 'The seat may not act now; see `toAct`.',
   ILLEGAL_MOVE: 'The rules do not allow this action now; see `legalActions`.',
   GAME_OVER: 'The game has ended; nothing more can be played.',
@@ -52,4 +52,7 @@ export const REJECTION_CODES = {
     "A seat gave another seat more time than that seat may still receive from the other seats in this game (one turn's own time in all: Fischer's base time, correspondence's time per move).",
   PAUSE_CONFLICT: 'The clock is already paused (or not paused), the seat has already asked, or the organizer paused it (only the organizer resumes it).',
   SCOPE_MISSING: 'The player\'s or app\'s key lacks the scope this operation needs (docs/players.md, "Keys"): issue a key with it.',
+  EXTERNAL_ID_TAKEN: 'The app has a player with this `externalId` already: find that player, or choose another id (docs/players.md).',
+  KEY_REVOKED: 'The key was revoked: it cannot be rotated or revoked again (issue a new one).',
+  TOO_MANY_KEYS: 'The player or app holds 100 keys, revoked ones included, the most one account holds.',
 } as const;

@@ -32,6 +32,7 @@ export { type ProjectionSql, ProjectionWriters } from './store/projections.js';
 export { type TournamentRow, TournamentStore } from './store/tournament-store.js';
 
 // The application: the services, the module, and the registries other modules plug into.
+export { AccountService, type KeyListing, type LiveAccount, type ShownKey } from './application/accounts.js';
 export { Clock } from './application/clock.js';
 export { type MoveResult, ORGANIZER_SEAT } from './application/command-handler.js';
 export { type ConsequenceHandler, GameConsequences } from './application/consequences.js';
@@ -41,6 +42,7 @@ export { clockDocument, gameDocument, timeControlDocument } from './application/
 export type { CreateGameInput } from './application/game-setup.js';
 export type { InboxArgs, InboxPage } from './application/player-games.js';
 export { KeyedLock } from './application/keyed-lock.js';
+export { isKey, KEY_SCOPES, KeyDirectory, type KeyHolder, type KeyScope, type PlayerCard, requireScope } from './application/key-holders.js';
 export { type LowTimeListener, LowTimeListeners } from './application/low-time.js';
 export { RefereeMetrics } from './application/metrics.port.js';
 export { InThreadRecordParser, RecordParser } from './application/record-parser.js';

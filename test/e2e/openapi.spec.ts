@@ -1,3 +1,4 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/app.js';
@@ -113,5 +114,10 @@ describe('OpenAPI document', () => {
     expect(first.headers.etag).toMatch(new RegExp(doc.components.headers.ETag.schema.pattern));
     await request(server).get(`/api/games/${id}`).set('if-none-match', first.headers.etag).expect(304);
     for (const key of doc.components.schemas.GameDetail.required) expect(first.body).toHaveProperty(key);
+  });
+  it("passes redocly lint's recommended rules with no error and no warning", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`)).toEqual([]);
   });
 });

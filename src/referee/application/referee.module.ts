@@ -2,9 +2,11 @@ import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { CONFIG, type Config } from '../../config/config.js';
 import type { Engine } from '../../engines/kit/index.js';
 import { EngineRegistry } from '../core/engine-registry.js';
+import { AccountStore } from '../store/account-store.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
 import { PlayerGamesStore } from '../store/player-games-store.js';
+import { PostgresAccountStore } from '../store/postgres-account-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
 import { PostgresTournamentStore } from '../store/postgres-tournament-store.js';
 import { ProjectionWriters } from '../store/projections.js';
@@ -13,7 +15,8 @@ import { Clock, SystemClock } from './clock.js';
 import { GameConsequences } from './consequences.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
 import { GameDirectory, TokenDirectory } from './directories.js';
-import { KeyDirectory, NoKeys } from './key-holders.js';
+import { KeyDirectory } from './key-holders.js';
+import { StoredKeys } from './accounts.js';
 import { LowTimeListeners } from './low-time.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
@@ -42,7 +45,9 @@ export class RefereeModule {
         { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
         { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
         { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },
-        { provide: KeyDirectory, useClass: NoKeys },
+        { provide: AccountStore, useClass: PostgresAccountStore },
+        // Keys found in the database on every request (a revocation holds on every instance at once).
+        { provide: KeyDirectory, useClass: StoredKeys },
         options.metrics,
         { provide: RefereeMetrics, useExisting: options.metrics },
         { provide: RecordParser, useFactory: options.recordParser ?? (() => new InThreadRecordParser()) },
@@ -67,6 +72,7 @@ export class RefereeModule {
         TokenDirectory,
         GameDirectory,
         KeyDirectory,
+        AccountStore,
       ],
     };
   }
