@@ -257,12 +257,16 @@ describe('tournament games of participants who are players', () => {
     const jo = newPlayer('Jo');
     const kim = newPlayer('Kim');
     const created = await t.gql(`mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }`, {
-      input: { name: 'Players night', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 1 },
+      input: { name: 'Players night', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 1, openRegistration: true },
     });
     const { organizerToken, tournament } = created.data.createTournament;
     const REGISTER = `mutation($id: ID!, $name: String!, $player: ID) { registerParticipant(tournamentId: $id, name: $name, player: $player) { participantId } }`;
-    for (const p of [jo, kim]) expect((await t.gql(REGISTER, { id: tournament.id, name: p.id, player: p.id }, organizerToken)).errors).toBeUndefined();
+    // The organizer registers Jo; Kim registers herself with her key (registration is open).
+    expect((await t.gql(REGISTER, { id: tournament.id, name: 'Jo', player: jo.id }, organizerToken)).errors).toBeUndefined();
+    expect((await t.gql(REGISTER, { id: tournament.id, name: 'Kim' }, kim.key)).errors).toBeUndefined();
     expect(codes(await t.gql(REGISTER, { id: tournament.id, name: 'Jo again', player: jo.id }, organizerToken))).toEqual(['PLAYER_ALREADY_SEATED']);
+    expect(codes(await t.gql(REGISTER, { id: tournament.id, name: 'Kim again' }, kim.key))).toEqual(['PLAYER_ALREADY_SEATED']);
+    expect(codes(await t.gql(REGISTER, { id: tournament.id, name: 'Nobody', player: 'pl-nobody' }, organizerToken))).toEqual(['NOT_FOUND']);
     const paired = await t.gql(`mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { rounds { boards { games { gameId } } } } }`, { id: tournament.id }, organizerToken);
     expect(paired.errors).toBeUndefined();
     const gameId = paired.data.pairRound.rounds[0].boards[0].games[0].gameId;
