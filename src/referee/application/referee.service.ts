@@ -204,12 +204,10 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.setup.tournamentGame(input);
   }
 
-  /** Tournament games once stored: held here, told to subscribers, and their consequences started (their deadlines). */
-  stored(games: readonly PreparedGame[]): void {
-    for (const g of games) {
-      void this.live.publish(g.game, { gameId: g.game.gameId, game: g.game, steps: g.steps });
-      void this.consequences.started(g.game);
-    }
+  /** Tournament games once stored: held here, told to subscribers, and their consequences started (their deadlines, the players' inbox: settled once those waited for are). */
+  async stored(games: readonly PreparedGame[]): Promise<void> {
+    for (const g of games) void this.live.publish(g.game, { gameId: g.game.gameId, game: g.game, steps: g.steps });
+    await Promise.all(games.map((g) => this.consequences.started(g.game)));
   }
 
   /** Ends a running game with an organizer's outcome; with the organizer's entry a game already over refuses it (GAME_OVER), without it is left as it is. */

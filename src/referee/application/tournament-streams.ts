@@ -138,8 +138,8 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
     );
   }
 
-  afterStore(_t: LiveTournament, { games }: AdvancedTournament): void {
-    this.referee.stored(games);
+  afterStore(_t: LiveTournament, { games }: AdvancedTournament): Promise<void> {
+    return this.referee.stored(games);
   }
 
   /** The games the new events schedule, each decided as a new game of the tournament. */
