@@ -35,7 +35,7 @@ export { Clock } from './application/clock.js';
 export { type MoveResult, ORGANIZER_SEAT } from './application/command-handler.js';
 export { type ConsequenceHandler, GameConsequences } from './application/consequences.js';
 export { GameDirectory, TokenDirectory, type TokenLookup, type TokenRole } from './application/directories.js';
-export { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, seatsToAct, summaryOf } from './application/game-answer.js';
+export { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, resultOf, seatsToAct, summaryOf } from './application/game-answer.js';
 export { clockDocument, gameDocument, timeControlDocument } from './application/game-document.js';
 export type { CreateGameInput } from './application/game-setup.js';
 export { KeyedLock } from './application/keyed-lock.js';
