@@ -4,15 +4,22 @@ import { ConfigError, loadConfig } from './config/config.js';
 import { DatabaseService } from './database/database.service.js';
 import { RefereeService } from './referee/index.js';
 
+/**
+ * A start-up failure as one JSON line on stderr, shaped like every other log line (so a log
+ * collector reads it too), then the exit code that says which kind: 2 for a setting to correct,
+ * 1 for anything else (docs/operating.md, "Starting and stopping").
+ */
+function failStart(exitCode: 1 | 2, msg: string, error: string): never {
+  process.stderr.write(`${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), msg, error })}\n`);
+  process.exit(exitCode);
+}
+
 async function main() {
   let config;
   try {
     config = loadConfig();
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
-      process.exit(2);
-    }
+    if (err instanceof ConfigError) failStart(2, 'configuration error', err.message);
     throw err;
   }
   const app = await createApp(config);
@@ -22,8 +29,7 @@ async function main() {
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      process.stderr.write(`configuration error: cannot listen on HOST=${config.host} PORT=${config.port}: ${code} (${(err as Error).message})\n`);
-      process.exit(2);
+      failStart(2, 'configuration error', `cannot listen on HOST=${config.host} PORT=${config.port}: ${code} (${(err as Error).message})`);
     }
     throw err;
   }
@@ -54,7 +60,4 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-main().catch((err) => {
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'start-up failed', error: String(err?.stack ?? err) })}\n`);
-  process.exit(1);
-});
+main().catch((err) => failStart(1, 'start-up failed', String(err?.stack ?? err)));

@@ -77,6 +77,9 @@ export function httpStatusOf(code: string): number {
     case 'VERSION_CONFLICT':
     case 'GAME_NOT_FINISHED':
     case 'MOVE_ID_REUSED':
+    case 'EXTERNAL_ID_TAKEN':
+    case 'KEY_REVOKED':
+    case 'TOO_MANY_KEYS':
       return 409;
     case 'RATE_LIMITED':
       return 429;

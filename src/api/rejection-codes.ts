@@ -7,7 +7,7 @@
 export const REJECTION_CODES = {
   INVALID_INPUT: 'The request is malformed or names something that cannot be: fix the input (the message says what).',
   NOT_FOUND: 'No game (or tournament) has this id.',
-  UNAUTHORIZED: "The seat token is missing, unknown, or not one of this game's seats.",
+  UNAUTHORIZED: "The seat token is missing, unknown, or not one of this game's seats; or the player's or app's key is unknown, rotated or revoked.",
   NOT_YOUR_TURN: 'The seat may not act now; see `toAct`.',
   ILLEGAL_MOVE: 'The rules do not allow this action now; see `legalActions`.',
   GAME_OVER: 'The game has ended; nothing more can be played.',
@@ -53,4 +53,7 @@ export const REJECTION_CODES = {
   ABORT_TOO_LATE: 'A seat has moved: the game can no longer be aborted (abortGame is for a game nobody moved in yet); resign instead.',
   TOURNAMENT_GAME: "The game is a tournament's: its organizer's rules decide it (a forfeit, a result entered), so it cannot be aborted (docs/rules/tournaments.md R3.2).",
   SCOPE_MISSING: 'The player\'s or app\'s key lacks the scope this operation needs (docs/players.md, "Keys"): issue a key with it.',
+  EXTERNAL_ID_TAKEN: 'The app has a player with this `externalId` already: find that player, or choose another id (docs/players.md).',
+  KEY_REVOKED: 'The key was revoked: it cannot be rotated or revoked again (issue a new one).',
+  TOO_MANY_KEYS: 'The player or app holds 100 keys, revoked ones included, the most one account holds.',
 } as const;

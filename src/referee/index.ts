@@ -31,6 +31,7 @@ export { type ProjectionSql, ProjectionWriters } from './store/projections.js';
 export { type TournamentRow, TournamentStore } from './store/tournament-store.js';
 
 // The application: the services, the module, and the registries other modules plug into.
+export { AccountService, type KeyListing, type LiveAccount, type ShownKey } from './application/accounts.js';
 export { Clock } from './application/clock.js';
 export { type MoveResult, ORGANIZER_SEAT } from './application/command-handler.js';
 export { type ConsequenceHandler, GameConsequences } from './application/consequences.js';
@@ -39,6 +40,7 @@ export { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, resul
 export { clockDocument, gameDocument, timeControlDocument } from './application/game-document.js';
 export type { CreateGameInput } from './application/game-setup.js';
 export { KeyedLock } from './application/keyed-lock.js';
+export { isKey, KEY_SCOPES, KeyDirectory, type KeyHolder, type KeyScope, type PlayerCard, requireScope } from './application/key-holders.js';
 export { type LowTimeListener, LowTimeListeners } from './application/low-time.js';
 export { RefereeMetrics } from './application/metrics.port.js';
 export { InThreadRecordParser, RecordParser } from './application/record-parser.js';

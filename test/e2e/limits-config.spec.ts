@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { serviceEntry } from '../../tools/service.js';
 
 /** Every bad setting stops the service with a message naming its variable. */
 
@@ -48,6 +50,14 @@ describe('configuration', () => {
     ['CORS_ORIGINS', 'https://app.example.com/path'],
   ])('%s=%j is refused, naming the variable', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
+  });
+
+  it('a service started with a bad setting exits 2 with one JSON log line naming it', () => {
+    const run = spawnSync(process.execPath, [serviceEntry()], { env: { ...process.env, NODE_ENV: 'production', PORT: '70000' }, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toEqual({ level: 'fatal', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), msg: 'configuration error', error: expect.stringContaining('PORT') });
   });
 
   it('refuses a headers timeout longer than the request timeout, naming both', () => {

@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { RefereeError } from '../core/errors.js';
 
-/**
- * What a key may do (docs/players.md, "Keys"): each operation names the scope it needs, and a
- * key without it is refused with SCOPE_MISSING. `players` is an app's: create players and
- * manage those it created.
- */
-export const KEY_SCOPES = ['read', 'play', 'create_games', 'tournaments', 'webhooks', 'players'] as const;
-export type KeyScope = (typeof KEY_SCOPES)[number];
+// What a key may do (docs/players.md, "Keys"): the account's core says, as its events carry them.
+export { KEY_SCOPES, type KeyScope } from '../core/account/account.js';
+import type { KeyScope } from '../core/account/account.js';
 
 /** A player's key, acting as that player (its seats, its inbox, its stream). */
 export const PLAYER_KEY_PREFIX = 'arbk_';

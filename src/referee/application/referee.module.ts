@@ -2,8 +2,10 @@ import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { CONFIG, type Config } from '../../config/config.js';
 import type { Engine } from '../../engines/kit/index.js';
 import { EngineRegistry } from '../core/engine-registry.js';
+import { AccountStore } from '../store/account-store.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
+import { PostgresAccountStore } from '../store/postgres-account-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
 import { PostgresTournamentStore } from '../store/postgres-tournament-store.js';
 import { ProjectionWriters } from '../store/projections.js';
@@ -12,7 +14,8 @@ import { Clock, SystemClock } from './clock.js';
 import { GameConsequences } from './consequences.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
 import { GameDirectory, TokenDirectory } from './directories.js';
-import { KeyDirectory, NoKeys } from './key-holders.js';
+import { KeyDirectory } from './key-holders.js';
+import { StoredKeys } from './accounts.js';
 import { LowTimeListeners } from './low-time.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
@@ -41,7 +44,9 @@ export class RefereeModule {
         { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
         { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
         { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },
-        { provide: KeyDirectory, useClass: NoKeys },
+        { provide: AccountStore, useClass: PostgresAccountStore },
+        // Keys found in the database on every request (a revocation holds on every instance at once).
+        { provide: KeyDirectory, useClass: StoredKeys },
         options.metrics,
         { provide: RefereeMetrics, useExisting: options.metrics },
         { provide: RecordParser, useFactory: options.recordParser ?? (() => new InThreadRecordParser()) },
@@ -65,6 +70,7 @@ export class RefereeModule {
         TokenDirectory,
         GameDirectory,
         KeyDirectory,
+        AccountStore,
       ],
     };
   }

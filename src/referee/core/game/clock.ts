@@ -1,4 +1,5 @@
 import { fail, ok, type Result, type Seat } from '../../../engines/kit/index.js';
+import { durationWords } from '../text.js';
 
 /**
  * Time controls and the clocks they give, derived from the events' stamps alone: the fold runs
@@ -243,7 +244,7 @@ export function addTime(c: ClockState, seat: Seat, ms: number, by: ClockActor, v
     if (c.control.kind !== 'correspondence') return fail('INVALID_INPUT', 'vacations are for correspondence games');
     if (by !== seat) return fail('INVALID_INPUT', 'a seat takes its vacation for itself');
     const left = c.control.vacationMs - vacationUsedMs[seat];
-    if (ms > left) return fail('NO_VACATION_LEFT', `seat ${seat} has ${left} ms of vacation left, not ${ms}`);
+    if (ms > left) return fail('NO_VACATION_LEFT', `seat ${seat} has ${durationWords(left)} of vacation left (${left} ms), not ${durationWords(ms)} (${ms} ms)`);
     vacationUsedMs[seat] += ms;
   } else if (by === seat) return fail('INVALID_INPUT', 'a seat does not give itself time: it takes a vacation (correspondence), or the organizer adds time');
   const gift = !vacation && by !== 'organizer' ? ms : 0;

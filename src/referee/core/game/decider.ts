@@ -3,6 +3,7 @@ import { canonicalJson, hashOf, sameNumbers } from '../canonical.js';
 import type { EngineRegistry } from '../engine-registry.js';
 import { clientSeedMix, FairSource, seedCommitment } from '../fairness.js';
 import { finish, MALFORMED, SLICE, type StoredEvent } from '../stream.js';
+import { durationWords } from '../text.js';
 import {
   addTime,
   type ClockActor,
@@ -423,7 +424,8 @@ class Deciding {
   addTime(game: GameState, c: Extract<GameCommand, { type: 'AddTime' }>): Result<Decision> {
     this.on(game);
     const room = game.clock && c.by !== 'organizer' && !c.vacation && c.by !== c.seat && isSeat(game, c.seat) ? giftRoomMs(game.clock, c.seat) : null;
-    if (room !== null && c.ms > room) return fail('GIFT_LIMIT', `seat ${c.seat} may receive ${room} ms more from the other seats in this game, not ${c.ms}`);
+    if (room !== null && c.ms > room)
+      return fail('GIFT_LIMIT', `seat ${c.seat} may receive ${durationWords(room)} (${room} ms) more from the other seats in this game, not ${durationWords(c.ms)} (${c.ms} ms)`);
     return this.apply({ type: 'TimeAdded', payload: { seat: c.seat, ms: c.ms, by: c.by, vacation: c.vacation } }) ?? this.done();
   }
 
