@@ -123,8 +123,11 @@ export interface EngineViews<S = unknown, A = unknown> {
 
 /** The game's community record format, if it has one. */
 export interface EngineRecords<R = unknown, A = unknown> {
-  /** Export a game as its community record format (backgammon .mat, Cerke text, Chicken Foot JSON). */
-  exportRecord?(ruleset: R, entries: ReplayEntry<A>[], seatNames: string[]): string;
+  /**
+   * Export a game as its community record format (backgammon .mat, Cerke text, Chicken Foot JSON).
+   * `ending`: how the game ended in words ("Bob wins on time"), written where the format has a place for it.
+   */
+  exportRecord?(ruleset: R, entries: ReplayEntry<A>[], seatNames: string[], ending?: string): string;
   /** Parse a community record. Errors use INVALID_INPUT and say where the text is wrong. */
   importRecord?(text: string): Result<ImportedRecord<R, A>>;
   /** MIME type of exported records. */
