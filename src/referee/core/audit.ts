@@ -94,7 +94,7 @@ export function headProblem(folded: Pick<GameState, 'revealedSeed'> & { version:
   if (folded.version < head.version) return new StreamError(folded.version + 1, `the stream ends at event ${folded.version} but the game's head is event ${head.version}: events were removed`);
   if (folded.version === head.version && head.hash !== null && folded.lastHash !== head.hash) return new StreamError(folded.version, "the last event is not the game's published head");
   if ((head.status === 'FINISHED' || head.status === 'ABORTED') && folded.revealedSeed === null)
-    return new StreamError(folded.version + 1, 'the game is over but its stream does not end in its end (GameEnded or GameAborted) and SeedRevealed');
+    return new StreamError(folded.version + 1, 'the game is over but its stream does not end in GameEnded and SeedRevealed (GameAborted and SeedRevealed, aborted)');
   return null;
 }
 
