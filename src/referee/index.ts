@@ -13,6 +13,7 @@ export { EngineRegistry } from './core/engine-registry.js';
 export { RefereeError } from './core/errors.js';
 export { type ClockState, type ClockView, clockView, deadlineMs, type TimeControl } from './core/game/clock.js';
 export { decodeGameEvent } from './core/game/events.js';
+export { type Ending, endingWords, seatWords } from './core/game/outcome-words.js';
 export type { GameStatus } from './core/game/state.js';
 export { decodeServedEvent, type ServedGameEvent } from './core/game/views.js';
 export { isGameId, isTournamentId } from './core/ids.js';
