@@ -46,7 +46,7 @@ export function toMoveResult(r: RefereeMoveResult): MoveAcceptedModel | Rejectio
 }
 
 /** An event as a GameEvent model: it names its game and kind, so its typed `detail` is read in the game's terms. */
-export const asGameEvent = (game: { gameId: string; kind: string }, e: StoredEvent): GameEvent => ({ ...e, gameId: game.gameId, kind: game.kind });
+export const asGameEvent = (game: { gameId: string; kind: string }, e: StoredEvent): GameEvent => ({ ...e, createdAt: new Date(e.createdAt), gameId: game.gameId, kind: game.kind });
 
 export const ofGame = (game: { gameId: string; kind: string }, events: readonly StoredEvent[]): GameEvent[] => events.map((e) => asGameEvent(game, e));
 
@@ -92,5 +92,5 @@ export function toTimeControl(c: TimeControlRules): TimeControl {
 
 export function toGameClock(view: ClockView): GameClock {
   const document = clockDocument(view);
-  return { ...document, kind: TimeControlKind[document.kind], control: toTimeControl(view.control) };
+  return { ...document, deadline: document.deadline === null ? null : new Date(document.deadline), kind: TimeControlKind[document.kind], control: toTimeControl(view.control) };
 }

@@ -66,7 +66,7 @@ export class GameEvent {
   @Field(() => String, { nullable: true, description: 'The client move id, on the first event of an accepted move; null otherwise' }) moveId: string | null;
   @Field(() => JSONScalar, { description: 'The payload as stored and hashed (a chance draw holds its values as drawn, 0 to range - 1), bar what the viewer may not see; typed: detail' })
   payload: unknown;
-  @Field({ description: 'When it was stored: ISO 8601 UTC with milliseconds' }) createdAt: string;
+  @Field({ description: 'When it was stored (the instant the hash covers, to the millisecond)' }) createdAt: Date;
   @Field({ description: "The previous event's hash (64 zeros for the first event), hex" }) prevHash: string;
   @Field({ description: 'SHA-256 (hex) of prevHash and the canonical JSON of the event: the hash chain' }) hash: string;
   /** The game it belongs to and its kind (not fields: they let `detail` read the event in its game's terms). */
@@ -208,7 +208,7 @@ export class GameClock {
   @Field(() => TimeControl, { description: 'The time control the game was created with' }) control: TimeControl;
   @Field(() => [Float], { description: 'Per seat, milliseconds left as of this request: its own time plus time added to it' }) remainingMs: number[];
   @Field(() => [Int], { description: 'Seats whose clock runs now (the game waits for their decision)' }) running: number[];
-  @Field(() => String, { nullable: true, description: "When the first running seat's time runs out (ISO 8601 UTC); null when no clock runs" }) deadline: string | null;
+  @Field(() => Date, { nullable: true, description: "When the first running seat's time runs out; null when no clock runs" }) deadline: Date | null;
   @Field({ description: 'The clocks are paused (every seat asked: pauseClock)' }) paused: boolean;
   @Field(() => [Int], { description: 'Seats asking to pause (or, while paused, to resume)' }) pauseRequests: number[];
   @Field(() => [Int], { description: 'Seats out of time: those timed out, then running seats at 0 whose timeout is being recorded' }) timedOut: number[];

@@ -222,7 +222,7 @@ export function crosstableView(t: TournamentState, afterRound?: number | null): 
   }));
 }
 
-export const eventView = (e: StoredEvent): TournamentEvent => ({ seq: e.seq, type: e.type, actor: e.actor, payload: e.payload, createdAt: e.createdAt, hash: e.hash, prevHash: e.prevHash });
+export const eventView = (e: StoredEvent): TournamentEvent => ({ seq: e.seq, type: e.type, actor: e.actor, payload: e.payload, createdAt: new Date(e.createdAt), hash: e.hash, prevHash: e.prevHash });
 
 /** One line of the games export: a scheduled game, where it is played, by whom, and how it stands. */
 export function scheduledGames(t: TournamentState, gameStatus: (gameId: string) => string | null) {

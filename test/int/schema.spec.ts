@@ -1,4 +1,4 @@
-import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isSpecifiedScalarType } from 'graphql';
+import { buildSchema, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isSpecifiedScalarType } from 'graphql';
 import { buildSchemaSdl, committedSchema } from '../../scripts/print-schema.js';
 
 /** The first line where two texts differ, for the failure message. */
@@ -33,5 +33,19 @@ describe('schema.graphql (the committed GraphQL schema)', () => {
       }
     }
     if (missing.length > 0) throw new Error(`${missing.length} without a description (add one to the decorator, then npm run schema):\n  ${missing.join('\n  ')}`);
+  });
+
+  it('types every point in time as DateTime (a data field named …At, deadline, until or expires)', async () => {
+    const schema = buildSchema(await buildSchemaSdl());
+    const untyped: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || (!isObjectType(type) && !isInterfaceType(type) && !isInputObjectType(type))) continue;
+      // The root types' fields are operations (gameStateAt reads a game at a version), not data.
+      if (type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType()) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (/At$|^(deadline|until|expires)$/.test(field.name) && getNamedType(field.type).name !== 'DateTime') untyped.push(`${type.name}.${field.name}: ${field.type}`);
+      }
+    }
+    expect(untyped).toEqual([]);
   });
 });

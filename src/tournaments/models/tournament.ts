@@ -145,7 +145,7 @@ export class TournamentEvent {
   type: string;
   @Field(() => Int, { nullable: true, description: "Who caused it: -1 the organizer, a participant's registration number, null the referee" }) actor: number | null;
   @Field(() => JSONScalar, { description: 'The payload as stored and hashed' }) payload: unknown;
-  @Field({ description: 'When it was stored: ISO 8601 UTC with milliseconds' }) createdAt: string;
+  @Field({ description: 'When it was stored (the instant the hash covers, to the millisecond)' }) createdAt: Date;
   @Field({ description: 'SHA-256 (hex) of prevHash and the canonical JSON of the event: the hash chain' }) hash: string;
   @Field({ description: "The previous event's hash (64 zeros for the first event), hex" }) prevHash: string;
 }
