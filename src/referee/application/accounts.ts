@@ -234,7 +234,9 @@ export class StoredKeys extends KeyDirectory {
     const hash = keyHash(token);
     const row = await this.store.keyByHash(hash);
     if (!row || !timingSafeEqual(Buffer.from(row.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) this.store.used(row.id).catch((err) => this.logger.warn(`could not note key ${row.id} as used: ${(err as Error).message}`));
+    // Noted (at most once a minute) before the request runs, so that it lists its own use; a failure to note it refuses nothing.
+    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000)
+      await this.store.used(row.id).catch((err) => this.logger.warn(`could not note key ${row.id} as used: ${(err as Error).message}`));
     return { owner: row.kind === 'app' ? 'app' : 'player', ownerId: row.accountId, keyId: row.id, scopes: row.scopes as KeyScope[] };
   }
 
