@@ -1,22 +1,18 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/app.js';
+import { capturedOutput } from '../support/captured-output.js';
 
-/** Everything the service writes to stdout while the suite runs (its logs), kept off the terminal. */
-let output = '';
-const stdoutWrite = process.stdout.write;
+const captured = capturedOutput();
 
 let t: TestApp;
 beforeAll(async () => {
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    output += String(chunk);
-    return true;
-  }) as typeof process.stdout.write;
+  captured.start();
   t = await startApp({ logLevel: 'debug' });
 });
 afterAll(async () => {
   await t?.close();
-  process.stdout.write = stdoutWrite;
+  captured.stop();
 });
 
 const gql = async (query: string, key?: string) => {
@@ -41,14 +37,14 @@ describe('keys in the logs', () => {
     // The request log lines are written once the answers are done.
     await new Promise((r) => setTimeout(r, 200));
 
-    expect(output).toContain(created.player.id); // the logs were captured, and name the player
+    expect(captured.text).toContain(created.player.id); // the logs were captured, and name the player
     for (const secret of [first, narrow.secret, rotated]) {
       const hex = createHash('sha256').update(secret).digest('hex');
       const b64 = createHash('sha256').update(secret).digest('base64url');
-      expect(output).not.toContain(secret);
-      expect(output).not.toContain(secret.slice(5)); // the random part alone
-      expect(output).not.toContain(hex);
-      expect(output).not.toContain(b64);
+      expect(captured.text).not.toContain(secret);
+      expect(captured.text).not.toContain(secret.slice(5)); // the random part alone
+      expect(captured.text).not.toContain(hex);
+      expect(captured.text).not.toContain(b64);
     }
   });
 });
