@@ -2,7 +2,9 @@ import { DiscoveryService, ModulesContainer } from '@nestjs/core';
 import { buildSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createClient } from 'graphql-ws';
 import request from 'supertest';
+import WebSocket from 'ws';
 import { NEEDS } from '../../src/api/scopes.js';
 import { KEY_SCOPES, type KeyScope } from '../../src/referee/index.js';
 import { startApp, type TestApp } from '../support/app.js';
@@ -86,5 +88,31 @@ describe('a key without the scope an operation needs', () => {
     await request(server).get('/api/games/AAAAAAAAAAAA').set('authorization', 'Bearer arb_not-a-seat').expect(404);
     await request(server).get('/healthz').set('authorization', `Bearer ${player}`).expect(200);
     expect(await gql('{ gameKinds }', 'arb_some-seat-token')).toBe('OK');
+  });
+
+  it('is refused over WebSocket too: a subscription needs READ; with it, a key reads a game as a spectator', async () => {
+    const player = (await t.gql('mutation { createPlayer(name: "Jo") { key { secret } } }')).data.createPlayer.key.secret as string;
+    const game = (await t.gql('mutation { createGame(input: { kind: "duel" }) { ... on GameCreated { game { id } } } }')).data.createGame.game.id as string;
+    const subscribe = (key: string) => {
+      const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+      const first = new Promise<string>((resolve) => {
+        client.subscribe(
+          { query: 'subscription($id: ID!) { gameEvents(gameId: $id) { seq } }', variables: { id: game } },
+          {
+            // A refusal comes as a result with errors (then the end), as graphql-ws sends execution errors.
+            next: (m) => resolve(m.errors ? ((m.errors[0].extensions?.code as string) ?? 'ERROR') : 'OK'),
+            error: (errors) => resolve(((errors as { extensions?: { code?: string } }[])[0]?.extensions?.code as string) ?? 'ERROR'),
+            complete: () => resolve('COMPLETE'),
+          },
+        );
+      });
+      return first.finally(() => client.dispose());
+    };
+    expect(await subscribe(await issue(player, ['PLAY']))).toBe('SCOPE_MISSING');
+    const reader = await issue(player, ['READ']);
+    expect(await subscribe(reader)).toBe('OK');
+    // A key is no seat (yet): it reads a game as a spectator does.
+    expect((await t.gql('query($id: ID!) { game(id: $id) { id mySeat } }', { id: game }, reader)).data.game).toEqual({ id: game, mySeat: null });
+    await request(t.app.getHttpServer()).get(`/api/games/${game}`).set('authorization', `Bearer ${reader}`).expect(200);
   });
 });
