@@ -56,13 +56,13 @@ export class IssuedKey extends Key {
 
 @ObjectType({ description: 'A new player and its first key' })
 export class CreatePlayerResult {
-  @Field(() => Player) player: Player;
+  @Field(() => Player, { description: 'The new player' }) player: Player;
   @Field(() => IssuedKey, { description: "The player's key, shown once" }) key: IssuedKey;
 }
 
 @ObjectType({ description: 'A new app and its first key' })
 export class CreateAppResult {
-  @Field(() => App) app: App;
+  @Field(() => App, { description: 'The new app' }) app: App;
   @Field(() => IssuedKey, { description: "The app's key, shown once" }) key: IssuedKey;
 }
 
