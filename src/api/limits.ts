@@ -51,7 +51,7 @@ export const MAX_INTROSPECTION_DEPTH = 16;
 export interface FieldLimits {
   /** It replays or checks a whole game: at most `maxExpensiveFields` of them per operation (aliases counted). */
   expensive?: true;
-  /** It makes a game (or a tournament, or a round's games): counted against the creation quota of the caller's address. */
+  /** It makes a game (or a tournament, a round's games, a player or an app): counted against the creation quota of the caller's address. */
   creates?: true;
   /** A list whose selection is paid once per item it may answer: `first` or `last` (a literal; a variable counts as `max`), `default` without either. */
   page?: { default: number; max: number };
@@ -418,7 +418,7 @@ export class CallerLimits {
     refill(b);
     if (b.tokens < n) {
       const retryAfter = Math.max(1, Math.ceil(((n - b.tokens) * 3600) / perHour));
-      return { code: 'RATE_LIMITED', message: `more than ${perHour} games created or imported an hour from this address; retry in ${retryAfter} s`, retryAfter };
+      return { code: 'RATE_LIMITED', message: `more than ${perHour} games, tournaments, players or apps created or imported an hour from this address; retry in ${retryAfter} s`, retryAfter };
     }
     b.tokens -= n;
     return null;

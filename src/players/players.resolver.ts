@@ -1,5 +1,6 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { type GqlContext, holderOf } from '../api/caller.js';
+import { Limits } from '../api/limits.js';
 import { Needs, Public } from '../api/scopes.js';
 import { AccountService, KeyDirectory } from '../referee/index.js';
 import { CreateAppResult, CreatePlayerResult, IssuedKey, Key, Me, Scope, issuedModel, keyModel, playerModel, appModel, scopesOf } from './models.js';
@@ -30,6 +31,7 @@ export class PlayersResolver {
   }
 
   // Anyone may create a player for themselves; an app's key (scope `players`) creates one the app manages.
+  @Limits({ creates: true })
   @Mutation(() => CreatePlayerResult, { description: "Creates a player and its first key (shown once). With an app's key (scope PLAYERS), the player is the app's and may carry its externalId" })
   @Needs('players')
   async createPlayer(
@@ -43,6 +45,7 @@ export class PlayersResolver {
   }
 
   // Anyone may create an app, as anyone may make a personal token elsewhere: an app is only a holder of keys.
+  @Limits({ creates: true })
   @Mutation(() => CreateAppResult, { description: "Creates an app (an integrator's account) and its first key (shown once)" })
   @Public()
   async createApp(
