@@ -10,6 +10,7 @@ import type { EventViews } from './event-views.js';
 import { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, snapshotOf, summaryOfRow } from './game-answer.js';
 import { isGameId } from '../core/ids.js';
 import type { LiveGame, LiveGames } from './live-games.js';
+import { isKey } from './key-holders.js';
 import type { SeatTokens } from './seat-tokens.js';
 import type { Slicer } from './slices.js';
 
@@ -64,7 +65,8 @@ export class GameQueries {
 
   /** Who the bearer of `token` is in this game: a seat, or a spectator without a token. */
   async viewerOf(gameId: string, token: string | null): Promise<Viewer> {
-    if (!token) return 'spectator';
+    // A player's or an app's key reads as a spectator (its READ scope checked by the API) until seats are bound to players.
+    if (!token || isKey(token)) return 'spectator';
     return this.tokens.seatOf(gameId, token);
   }
 
