@@ -3,7 +3,7 @@ import type { DocumentNode } from 'graphql';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
@@ -26,6 +26,8 @@ import { OpsController } from './ops/ops.controller.js';
 import { RefereeModule } from './referee/index.js';
 import { graphqlMetricsPlugin } from './ops/graphql-metrics.plugin.js';
 import { MetricsService } from './ops/metrics.service.js';
+import { PlayersModule } from './players/index.js';
+import { ScopesGuard } from './api/scopes.js';
 import { TournamentsModule } from './tournaments/index.js';
 import { WebhooksModule } from './webhooks/index.js';
 import { WorkerRecordParser } from './workers/record-parser.js';
@@ -81,10 +83,11 @@ export class AppModule {
         ...servedGames.map((g) => g.module),
         TypedAnswersModule.forRoot(servedGames),
         TournamentsModule,
+        PlayersModule,
         WebhooksModule,
       ],
       controllers: [GamesController, MyGamesController, OpsController, GraphiqlController, OpenApiController, WebController],
-      providers: [GamesResolver, MoveAcceptedResolver, GameConnectionResolver, MyGamesResolver, { provide: APP_FILTER, useClass: ErrorFilter }],
+      providers: [GamesResolver, MoveAcceptedResolver, GameConnectionResolver, MyGamesResolver, { provide: APP_FILTER, useClass: ErrorFilter }, { provide: APP_GUARD, useClass: ScopesGuard }],
     };
   }
 }

@@ -15,7 +15,7 @@ import type { Config } from './config/config.js';
 import { createLogger, PinoLogger } from './ops/logger.js';
 import { MetricsService } from './ops/metrics.service.js';
 import { observeRequests } from './ops/requests.js';
-import { RefereeService } from './referee/index.js';
+import { isKey, KeyDirectory, sha256Hex, TokenDirectory } from './referee/index.js';
 
 /** Longer than any URL Node's default 16 KiB header limit lets through. */
 const MAX_PARAM_LENGTH = 16 * 1024;
@@ -80,10 +80,12 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
     abortOnError: false,
   });
   const metrics = app.get(MetricsService);
-  const referee = app.get(RefereeService);
+  const keys = app.get(KeyDirectory);
+  const tokens = app.get(TokenDirectory);
   const limits = callerLimits(config);
   limits.bind({
-    tokenOwner: (token) => referee.tokenOwner(token),
+    // Each credential its own budget: a seat's, a participant's or organizer's token, a player's or an app's key.
+    tokenOwner: (token) => (isKey(token) ? keys.holder(token) : tokens.roleOf(sha256Hex(token))),
     trust,
     schema: () => {
       try {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import { type CreationAllowance, RefereeError } from '../referee/index.js';
+import { type CreationAllowance, isKey, type KeyDirectory, type KeyHolder, RefereeError } from '../referee/index.js';
 
 /** The GraphQL context: the HTTP request, or the graphql-ws connection's parameters. */
 export interface GqlContext {
@@ -33,6 +33,31 @@ export function tokenOf(ctx: GqlContext | FastifyRequest | IncomingMessage | und
   const token = bearer(given) ?? (typeof given === 'string' && /^\S+$/.test(given.trim()) ? given.trim() : null);
   if (!token) throw new RefereeError('UNAUTHORIZED', 'connectionParams.authorization must be a seat token, with or without "Bearer "');
   return token;
+}
+
+const holders = new WeakMap<object, Promise<KeyHolder | null>>();
+
+/**
+ * The holder of the caller's player or app key, looked up once per request (kept on the request,
+ * or the graphql-ws operation's context, never longer: a revoked key is refused from the next
+ * request on). Null when the caller sent no key (a seat, participant or organizer token, or
+ * none); a key unknown, rotated or revoked is refused (UNAUTHORIZED).
+ */
+export function holderOf(ctx: GqlContext | FastifyRequest, keys: KeyDirectory): Promise<KeyHolder | null> {
+  const request: object = ('req' in ctx && ctx.req) || ctx;
+  let holder = holders.get(request);
+  if (!holder) {
+    const token = tokenOf(ctx);
+    holder =
+      token && isKey(token)
+        ? keys.holder(token).then((h) => {
+            if (!h) throw new RefereeError('UNAUTHORIZED', 'this key is unknown, rotated or revoked');
+            return h;
+          })
+        : Promise.resolve(null);
+    holders.set(request, holder);
+  }
+  return holder;
 }
 
 /** Whether the peer at `address`, `hops` proxies away, is a proxy we trust (proxy-addr's compiled TRUST_PROXY, as Fastify's `trustProxy` uses it). */

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { gameDocument, RefereeError, RefereeService } from '../referee/index.js';
+import { gameDocument, RefereeError, RefereeService, resultOf } from '../referee/index.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
 import { gameIdOf, wholeNumber } from './mapping.js';
 import { ndjsonResponse } from './ndjson.js';
 import { gameEventStream } from './subscriptions.js';
+import { Needs } from './scopes.js';
 
 /** REST for plain clients and files. Errors are JSON: { error: { code, message } }. */
 @Controller('api/games')
@@ -17,6 +18,7 @@ export class GamesController {
    * instances). The ETag names the game's version and the caller's seat: `If-None-Match` with it
    * answers 304 while nothing changed.
    */
+  @Needs('read')
   @Get(':id')
   async game(@Param('id') id: string, @Query('atLeastVersion') atLeastVersion: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     gameIdOf(id);
@@ -38,6 +40,7 @@ export class GamesController {
    * game ends (its last line is `SeedRevealed`) or the client goes away; an empty line every
    * 15 s keeps idle proxies from closing it.
    */
+  @Needs('read')
   @Get(':id/events')
   async events(@Param('id') id: string, @Query('afterSeq') afterSeq: unknown, @Query('follow') follow: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     gameIdOf(id);
@@ -80,6 +83,7 @@ export class GamesController {
     res.end();
   }
 
+  @Needs('read')
   @Get(':id/bundle')
   @Header('content-type', 'application/json')
   async bundle(@Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -89,6 +93,7 @@ export class GamesController {
     return this.referee.bundle(id);
   }
 
+  @Needs('read')
   @Get(':id/record')
   async record(@Param('id') id: string, @Res() reply: FastifyReply) {
     gameIdOf(id);
@@ -97,6 +102,7 @@ export class GamesController {
   }
 
   /** Body: a record in the game's own format (text or JSON). */
+  @Needs('create_games')
   @Post('import')
   async import(@Query('kind') kind: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     if (!kind || typeof kind !== 'string') throw new RefereeError('INVALID_INPUT', `say which game the record is: ?kind=${this.referee.registry.kinds().join('|')}`);
@@ -106,6 +112,6 @@ export class GamesController {
     if (!text.trim()) throw new RefereeError('INVALID_INPUT', 'the request body must be the record');
     const { game, tokens } = await this.referee.importRecord(kind, text);
     reply.code(201);
-    return { id: game.gameId, kind: game.kind, status: game.status, version: game.version, result: game.outcome, tokens };
+    return { id: game.gameId, kind: game.kind, status: game.status, version: game.version, result: resultOf(game), tokens };
   }
 }

@@ -41,17 +41,20 @@ import {
 } from './models.js';
 import { gameEventStream, mapped } from './subscriptions.js';
 import { GameOutcome, typedOutcome } from './typed.js';
+import { Needs } from './scopes.js';
 
 /** The generic game API every kind shares. Thin: every decision is the referee's. */
 @Resolver(() => Game)
 export class GamesResolver {
   constructor(private readonly referee: RefereeService) {}
 
+  @Needs('read')
   @Query(() => [String], { description: 'The game kinds this referee plays' })
   gameKinds(): string[] {
     return this.referee.registry.kinds();
   }
 
+  @Needs('read')
   @Query(() => Game, { description: "One game; seat-specific fields answer for the caller's token" })
   async game(
     @Args('id', { type: () => ID, description: 'The game id' }) id: string,
@@ -66,6 +69,7 @@ export class GamesResolver {
   }
 
   @Limits({ page: { default: 20, max: 100 } })
+  @Needs('read')
   @Query(() => GameConnection, {
     description: 'Games, newest first, as a Relay cursor connection: `first` after a cursor pages forwards (20 by default), `last` before a cursor pages backwards (not both)',
   })
@@ -95,6 +99,7 @@ export class GamesResolver {
     };
   }
 
+  @Needs('read')
   @Query(() => [GameEvent], { complexity: 50, description: 'Events after a sequence number, as the caller may see them' })
   async gameEvents(
     @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
@@ -111,6 +116,7 @@ export class GamesResolver {
   }
 
   @Limits({ expensive: true })
+  @Needs('read')
   @Query(() => PastGame, { complexity: 50, description: 'The game as it was just after event `seq` (replayed from the log)' })
   async gameStateAt(
     @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
@@ -124,12 +130,14 @@ export class GamesResolver {
   }
 
   @Limits({ expensive: true })
+  @Needs('read')
   @Query(() => Verdict, { complexity: 100, description: 'Recomputes the hash chain, every random outcome and every move' })
   verifyGame(@Args('gameId', { type: () => ID, description: 'The game to check' }) gameId: string): Promise<Verdict> {
     return this.referee.verify(gameIdOf(gameId));
   }
 
   @Limits({ creates: true })
+  @Needs('create_games')
   @Mutation(() => CreateGameResult, {
     complexity: 10,
     description: 'Create a game of any kind with a JSON ruleset; answers the game and the tokens of the seats taken (the typed create mutations per game are preferred)',
@@ -144,6 +152,7 @@ export class GamesResolver {
     }));
   }
 
+  @Needs('play')
   @Mutation(() => JoinGameResult, { description: "Take an open seat; answers the seat's token. With a player's key (scope play) the seat is bound to the player, whose key acts as it too" })
   async joinGame(
     @Args('gameId', { type: () => ID, description: 'The game to join' }) gameId: string,
@@ -158,6 +167,7 @@ export class GamesResolver {
     }
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: "Any game's action as JSON (typed mutations per game are preferred)" })
   async submitAction(
     @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
@@ -171,6 +181,7 @@ export class GamesResolver {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.act(gameId, tokenOf(ctx), moveId, action, expectedVersion));
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Concede the whole game (match, all rounds)' })
   async resignGame(
     @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
@@ -183,6 +194,16 @@ export class GamesResolver {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.resign(gameId, tokenOf(ctx), moveId, expectedVersion));
   }
 
+  @Needs('play')
+  @Mutation(() => MoveResult, {
+    description:
+      "Ends a game nobody moved in yet, with no result (status ABORTED): any seat may, its clocks stop. Refused with ABORT_TOO_LATE once a seat moved (the referee's own opening draws and forced moves are no seat's), and with TOURNAMENT_GAME for a tournament's game (its organizer's rules decide it)",
+  })
+  async abortGame(@Args('gameId', { type: () => ID, description: 'The game' }) gameId: string, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return rejectGameId(gameId) ?? toMoveResult(await this.referee.abort(gameId, tokenOf(ctx)));
+  }
+
+  @Needs('play')
   @Mutation(() => MoveResult, {
     description:
       "Time for a seat. By a seat's token: `vacation` for its own seat (correspondence, from its vacationSeconds), or a gift to another seat; refused with OUT_OF_TIME once the seat's deadline passed. By the token of the organizer of the game's tournament: time for any seat, even after its deadline (the answer's seat is -1)",
@@ -197,6 +218,7 @@ export class GamesResolver {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.addTime(gameId, tokenOf(ctx), seat, seconds, vacation ?? false));
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, {
     description:
       "The caller's seat asks to pause the clocks: they pause once every seat asked (PAUSE_CONFLICT if it asked already). The organizer of the game's tournament pauses them at once (the answer's seat is -1)",
@@ -205,6 +227,7 @@ export class GamesResolver {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.pauseClock(gameId, tokenOf(ctx)));
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, {
     description:
       "The caller's seat asks to resume the seats' pause: the clocks run again once every seat asked. The organizer of the game's tournament resumes any pause at once (only it resumes its own)",
@@ -214,6 +237,7 @@ export class GamesResolver {
   }
 
   @Limits({ expensive: true, creates: true })
+  @Needs('create_games')
   @Mutation(() => CreateGameResult, { complexity: 100, description: "Replays a record in the game's own format into a new game" })
   async importGame(
     @Args('kind', { description: 'The game kind of the record (one of gameKinds)' }) kind: string,
@@ -227,6 +251,7 @@ export class GamesResolver {
     }
   }
 
+  @Needs('read')
   @Subscription(() => GameEvent, {
     name: 'gameEvents',
     description: "A game's events as the caller may see them, starting after `afterSeq` (resumable)",

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '../config/config.js';
 import { isGraphqlPath, pathOf } from './caller.js';
 import { BuiltPage, pageDir } from './pages.js';
+import { Public } from './scopes.js';
 
 /** Where `npm run build` writes GraphiQL. */
 export const GRAPHIQL_DIR = pageDir('graphiql');
@@ -19,11 +20,13 @@ export class GraphiqlController {
 
   constructor(@Inject(CONFIG) private readonly config: Config) {}
 
+  @Public()
   @Get('graphiql')
   index(@Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
     if (graphiqlOn(this.config, reply)) this.page.index(req, reply);
   }
 
+  @Public()
   @Get('graphiql/assets/:file')
   asset(@Param('file') file: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
     if (graphiqlOn(this.config, reply)) this.page.asset(file, req, reply);

@@ -27,7 +27,7 @@ import {
 import type { Context as WsContext, ServerOptions as WsServerOptions } from 'graphql-ws';
 import { Extensions } from '@nestjs/graphql';
 import type { Config } from '../config/config.js';
-import { type CreationAllowance, RefereeError, sha256Hex } from '../referee/index.js';
+import { type CreationAllowance, isKey, RefereeError, sha256Hex } from '../referee/index.js';
 import { addressKey, addressOf, clientAddress, type GqlContext, isGraphqlPath, pathOf, type TrustProxy, tokenOf } from './caller.js';
 
 // ------------------------------------------------------------------ what a query costs
@@ -51,7 +51,7 @@ export const MAX_INTROSPECTION_DEPTH = 16;
 export interface FieldLimits {
   /** It replays or checks a whole game: at most `maxExpensiveFields` of them per operation (aliases counted). */
   expensive?: true;
-  /** It makes a game (or a tournament, or a round's games): counted against the creation quota of the caller's address. */
+  /** It makes a game (or a tournament, a round's games, a player or an app): counted against the creation quota of the caller's address. */
   creates?: true;
   /** A list whose selection is paid once per item it may answer: `first` or `last` (a literal; a variable counts as `max`), `default` without either. */
   page?: { default: number; max: number };
@@ -244,7 +244,7 @@ type LimitSettings = Pick<
 >;
 
 export interface LimitBindings {
-  /** The game and seat a token was issued for; null for a made-up token. */
+  /** Who a token was issued to (a seat, a participant, an organizer, a key's holder); null for a made-up, rotated or revoked one. */
   tokenOwner(token: string): Promise<unknown | null>;
   /** proxy-addr's compiled TRUST_PROXY. */
   trust: TrustProxy;
@@ -309,14 +309,19 @@ export class CallerLimits {
     const byAddress = `a:${addressKey(address)}`;
     if (!token) return this.charged(byAddress, cost);
     const hash = sha256Hex(token);
-    if (this.known.has(hash)) {
+    // A player's or an app's key may be revoked on any instance: it is looked up on every request
+    // (a key seen valid before costs no lookup allowance), and a revoked one counts per address.
+    const key = isKey(token);
+    if (this.known.has(hash) && !key) {
       this.known.delete(hash);
       this.known.set(hash, true);
     } else {
       const until = this.unknown.get(hash);
       if (until !== undefined && until > this.now()) return this.charged(byAddress, cost);
-      const lookup = this.charge(`l:${addressKey(address)}`, 1);
-      if (lookup) return { key: byAddress, refusal: lookup };
+      if (!this.known.has(hash)) {
+        const lookup = this.charge(`l:${addressKey(address)}`, 1);
+        if (lookup) return { key: byAddress, refusal: lookup };
+      }
       if (!(await this.isIssued(token, hash))) return this.charged(byAddress, cost);
     }
     return this.chargedSeat(`t:${hash}`, address, cost);
@@ -413,7 +418,7 @@ export class CallerLimits {
     refill(b);
     if (b.tokens < n) {
       const retryAfter = Math.max(1, Math.ceil(((n - b.tokens) * 3600) / perHour));
-      return { code: 'RATE_LIMITED', message: `more than ${perHour} games created or imported an hour from this address; retry in ${retryAfter} s`, retryAfter };
+      return { code: 'RATE_LIMITED', message: `more than ${perHour} games, tournaments, players or apps created or imported an hour from this address; retry in ${retryAfter} s`, retryAfter };
     }
     b.tokens -= n;
     return null;
@@ -534,6 +539,7 @@ export class CallerLimits {
       if (this.known.size > KNOWN_TOKENS) this.known.delete(this.known.keys().next().value as string);
       return true;
     }
+    this.known.delete(hash);
     this.unknown.delete(hash);
     this.unknown.set(hash, this.now() + UNKNOWN_TTL);
     if (this.unknown.size > UNKNOWN_TOKENS) this.unknown.delete(this.unknown.keys().next().value as string);

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { type GameStatus, type PlayerGameRow, RefereeError, RefereeService } from '../referee/index.js';
 import { tokenOf } from './caller.js';
 import { wholeNumber } from './mapping.js';
+import { Needs } from './scopes.js';
 
 /** The inbox over REST: the games of the player whose key calls (GET /api/me is the players module's). */
 @Controller('api/me/games')
@@ -10,6 +11,7 @@ export class MyGamesController {
   constructor(private readonly referee: RefereeService) {}
 
   /** `?toAct=true` the games waiting for the player, the most pressing deadline first; `status`, `kind`, `first`, `after` as GraphQL's myGames. */
+  @Needs('read')
   @Get()
   async games(
     @Query('toAct') toAct: unknown,

@@ -4,6 +4,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { openApiDocument } from './openapi.js';
 import { projectRoot } from '../config/project-root.js';
 import { EngineRegistry } from '../referee/index.js';
+import { Public } from './scopes.js';
 
 /** The project's package.json (from src/ under ts-jest or dist/src/ when built): the API version is the service's. */
 function packageVersion(from: string): string {
@@ -20,6 +21,7 @@ export class OpenApiController {
     this.document = JSON.stringify(openApiDocument(packageVersion(import.meta.dirname), registry.kinds()));
   }
 
+  @Public()
   @Get('openapi.json')
   @Header('content-type', 'application/json; charset=utf-8')
   @Header('cache-control', 'no-cache')

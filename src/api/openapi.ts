@@ -145,6 +145,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
     tags: [
       { name: 'games', description: 'A game, its events, its verifiable bundle and its record; imports' },
       { name: 'operations', description: 'Health, readiness and metrics for orchestrators and monitoring' },
+      { name: 'players', description: 'A player or app as its key says; players, apps and keys are created and managed over GraphQL' },
       { name: 'tournaments', description: 'A tournament, its standings (JSON or CSV), games, events and verifiable bundle; run it over GraphQL' },
     ],
     paths: {
@@ -438,7 +439,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
                         description: 'Seat 0 first',
                         items: { type: 'object', required: ['participantId', 'name'], properties: { participantId: { type: 'string' }, name: { type: 'string' } } },
                       },
-                      status: { type: ['string', 'null'], enum: ['WAITING', 'ACTIVE', 'FINISHED', null] },
+                      status: { type: ['string', 'null'], enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED', null] },
                       result: gameResult,
                     },
                   },
@@ -495,6 +496,21 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           },
         },
       },
+      '/api/me': {
+        get: {
+          operationId: 'getMe',
+          summary: "The caller's player or app and its keys (docs/players.md)",
+          description: "Needs a player's (`arbk_`) or an app's (`arba_`) key; keys are issued, rotated and revoked over GraphQL. The secrets are never listed, only their first characters.",
+          tags: ['players'],
+          security: [{ key: [] }],
+          responses: {
+            '200': { description: 'The caller', content: json(ref('schemas', 'Me')) },
+            '401': { description: '`UNAUTHORIZED`: no key, or a key unknown, rotated or revoked', content: json(ref('schemas', 'Error')) },
+            '4XX': ref('responses', 'Unreadable'),
+            ...commonRefusals,
+          },
+        },
+      },
       '/api/openapi.json': {
         get: {
           operationId: 'getOpenApi',
@@ -543,6 +559,11 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
     },
     components: {
       securitySchemes: {
+        key: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "A player's (`arbk_`) or an app's (`arba_`) key from createPlayer, createApp or issueKey (docs/players.md); each operation needs a scope of it.",
+        },
         seatToken: {
           type: 'http',
           scheme: 'bearer',
@@ -574,6 +595,21 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
         Unavailable: { description: '`SHUTTING_DOWN` or `STORAGE_UNAVAILABLE`: try again later (or on another instance)', content: json(ref('schemas', 'Error')) },
       },
       schemas: {
+        Me: {
+          type: 'object',
+          required: ['player', 'app', 'keyId', 'scopes', 'keys'],
+          properties: {
+            player: { type: ['object', 'null'], description: "The key's player: id, name, externalId, appId, createdAt; null for an app's key" },
+            app: { type: ['object', 'null'], description: "The key's app: id, name, createdAt; null for a player's key" },
+            keyId: { type: 'string', description: 'The key this request was made with' },
+            scopes: { type: 'array', items: { type: 'string', enum: ['read', 'play', 'create_games', 'tournaments', 'webhooks', 'players'] } },
+            keys: {
+              type: 'array',
+              description: "The account's keys, oldest first: id, prefix (the first characters), scopes, createdAt, lastUsedAt, revokedAt",
+              items: { type: 'object' },
+            },
+          },
+        },
         Error: {
           type: 'object',
           required: ['error'],
@@ -637,7 +673,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           properties: {
             id: { type: 'string' },
             kind: { type: 'string', examples: ['backgammon'] },
-            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED'] },
+            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
             version: { type: 'integer', description: 'seq of the last event; pass it as expectedVersion' },
             headHash: { type: ['string', 'null'], description: 'Hash of the event at `version`' },
             ruleset: { type: 'object', description: 'The complete ruleset, defaults filled in' },
@@ -729,7 +765,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           properties: {
             id: { type: 'string' },
             kind: { type: 'string' },
-            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED'] },
+            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
             version: { type: 'integer' },
             result: ref('schemas', 'Outcome'),
             tokens: {

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BuiltPage, pageDir } from './pages.js';
+import { Public } from './scopes.js';
 
 /** Where `npm run build` writes the web page. */
 export const WEB_DIR = pageDir('web');
@@ -14,11 +15,13 @@ export const WEB_DIR = pageDir('web');
 export class WebController {
   private readonly page = new BuiltPage(WEB_DIR, 'the web page');
 
+  @Public()
   @Get(['', 'games', 'games/:id', 'tournaments', 'tournaments/:id'])
   index(@Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
     this.page.index(req, reply);
   }
 
+  @Public()
   @Get('web/assets/:file')
   asset(@Param('file') file: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
     this.page.asset(file, req, reply);

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { DatabaseService } from '../database/database.service.js';
 import { RefereeService } from '../referee/index.js';
 import { MetricsService } from './metrics.service.js';
+import { Public } from '../api/scopes.js';
 
 /**
  * Health for orchestrators and load balancers. Answers carry short, stable reason codes only:
@@ -22,6 +23,7 @@ export class OpsController {
     private readonly referee: RefereeService,
   ) {}
 
+  @Public()
   @Get('healthz')
   health(@Res({ passthrough: true }) reply: FastifyReply) {
     if (this.db.failed) {
@@ -31,6 +33,7 @@ export class OpsController {
     return { status: 'ok', database: this.db.kind };
   }
 
+  @Public()
   @Get('readyz')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
     reply.header('cache-control', 'no-store');
@@ -46,6 +49,7 @@ export class OpsController {
     return { status: 'ready' };
   }
 
+  @Public()
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   render(): Promise<string> {

@@ -5,6 +5,7 @@ import { wholeNumber } from '../api/mapping.js';
 import { ndjsonResponse } from '../api/ndjson.js';
 import { completedRounds, RefereeError, RefereeService, TournamentService } from '../referee/index.js';
 import { crosstableView, scheduledGames, standingsCsv, standingsView, tournamentView } from './mapping.js';
+import { Needs } from '../api/scopes.js';
 
 /** REST for plain clients and files: a tournament, its standings (JSON or CSV), games, events and bundle. Errors are JSON: { error: { code, message } }. */
 @Controller('api/tournaments')
@@ -15,6 +16,7 @@ export class TournamentsController {
   ) {}
 
   /** The tournament as the GraphQL `tournament` query has it, with its standings and crosstable after the completed rounds. */
+  @Needs('read')
   @Get(':id')
   async tournament(@Param('id') id: string) {
     const t = await this.tournaments.tournament(id);
@@ -22,6 +24,7 @@ export class TournamentsController {
   }
 
   /** JSON `{ afterRound, rows }`, or CSV with `?format=csv` or `Accept: text/csv` (exact numbers such as 3/2). */
+  @Needs('read')
   @Get(':id/standings')
   async standings(@Param('id') id: string, @Query('afterRound') afterRound: unknown, @Query('format') format: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     if (format !== undefined && format !== 'json' && format !== 'csv') throw new RefereeError('INVALID_INPUT', 'format must be json or csv');
@@ -37,6 +40,7 @@ export class TournamentsController {
   }
 
   /** Newline-delimited JSON, one scheduled game a line, round by round and board by board. */
+  @Needs('read')
   @Get(':id/games')
   async games(@Param('id') id: string, @Res() reply: FastifyReply) {
     const t = await this.tournaments.tournament(id);
@@ -47,6 +51,7 @@ export class TournamentsController {
   }
 
   /** Newline-delimited JSON, one stored event a line, after `afterSeq`. */
+  @Needs('read')
   @Get(':id/events')
   async events(@Param('id') id: string, @Query('afterSeq') afterSeq: unknown, @Res() reply: FastifyReply) {
     const events = await this.tournaments.events(id, afterSeq === undefined ? 0 : wholeNumber(afterSeq, 'afterSeq'));
@@ -56,6 +61,7 @@ export class TournamentsController {
   }
 
   /** Everything to verify the tournament offline (`npm run verify`): its stream and every game's bundle. */
+  @Needs('read')
   @Get(':id/bundle')
   @Header('content-type', 'application/json')
   async bundle(@Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {

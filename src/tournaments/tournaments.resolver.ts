@@ -12,6 +12,7 @@ import { ResultInput } from './dto/result.input.js';
 import { RoundSettingsInput } from './dto/round-settings.input.js';
 import { afterSeqOf, configInputOf, crosstableView, enteredResultOf, eventView, roundSettingsOf, standingsView, summaryView, toTournament, type TournamentModel } from './mapping.js';
 import { CreateTournamentResult, CrosstableRow, RegisterParticipantResult, StandingRow, Tournament, TournamentEvent, TournamentGame, TournamentSummary } from './models/tournament.js';
+import { Needs } from '../api/scopes.js';
 
 const COMMAND_ID = 'Client command id: a retry with the same id and command answers the tournament as it is, and stores nothing twice';
 
@@ -20,12 +21,14 @@ const COMMAND_ID = 'Client command id: a retry with the same id and command answ
 export class TournamentsResolver {
   constructor(private readonly service: TournamentService) {}
 
+  @Needs('read')
   @Query(() => Tournament, { description: "One tournament, its finished games' results recorded" })
   async tournament(@Args('id', { type: () => ID, description: 'The tournament id' }) id: string): Promise<TournamentModel> {
     return toTournament(await this.service.tournament(id));
   }
 
   @Limits({ page: { default: 20, max: 100 } })
+  @Needs('read')
   @Query(() => [TournamentSummary], { description: 'Tournaments, newest first' })
   async tournaments(
     @Args('first', { type: () => Int, nullable: true, defaultValue: 20, description: 'At most this many, 1 to 100' }) first: number | null,
@@ -35,12 +38,14 @@ export class TournamentsResolver {
   }
 
   @Limits({ creates: true })
+  @Needs('tournaments')
   @Mutation(() => CreateTournamentResult, { complexity: 10, description: "Creates a tournament; answers it with the organizer's token" })
   async createTournament(@Args('input', { description: 'The game, the format and how it scores' }) input: CreateTournamentInput): Promise<CreateTournamentResult> {
     const { tournament, organizerToken } = await this.service.create(configInputOf(input));
     return { tournament: toTournament(tournament), organizerToken };
   }
 
+  @Needs('tournaments')
   @Mutation(() => RegisterParticipantResult, {
     description:
       "Registers a participant (the organizer's token; no token, or a player's key, when registration is open); answers its id and token. A player's participant has its games' seats bound to the player. Late entries: Swiss and tables, by the organizer.",
@@ -58,6 +63,7 @@ export class TournamentsResolver {
     return { tournament: toTournament(registered.tournament), participantId: registered.participantId, participantToken: registered.participantToken };
   }
 
+  @Needs('tournaments')
   @Mutation(() => Tournament, { description: "Withdraws a participant from the next round on (the organizer's token, or its own when self-withdrawal is allowed)" })
   async withdrawParticipant(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
@@ -69,6 +75,7 @@ export class TournamentsResolver {
     return toTournament(await this.service.withdraw(tournamentId, tokenOf(ctx), participantId, reason, commandId));
   }
 
+  @Needs('tournaments')
   @Mutation(() => Tournament, { description: "Sets the organizer's settings for the next round to pair: manual pairings, byes, tables, absences, forbidden pairs, seeds" })
   async setPairings(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
@@ -80,6 +87,7 @@ export class TournamentsResolver {
   }
 
   // Not `creates`: the pairing charges every game it schedules to the caller's creation quota once they are known.
+  @Needs('tournaments')
   @Mutation(() => Tournament, {
     complexity: 10,
     description: "Pairs the next round and schedules its games (the organizer's token); the previous round must have all its results. Each game counts against the caller's creation quota",
@@ -93,6 +101,7 @@ export class TournamentsResolver {
     return toTournament(await this.service.pairRound(tournamentId, tokenOf(ctx), round, commandId, ctx.creations));
   }
 
+  @Needs('tournaments')
   @Mutation(() => Tournament, {
     description:
       "Records the organizer's result for a scheduled game (an over-the-board game, a forfeit, a correction) and closes the game with it; a record's game counts against the caller's creation quota",
@@ -106,6 +115,7 @@ export class TournamentsResolver {
     return toTournament(await this.service.recordResult(tournamentId, tokenOf(ctx), enteredResultOf(input), commandId, ctx.creations));
   }
 
+  @Needs('tournaments')
   @Mutation(() => Tournament, {
     description: "Finishes the tournament early (the organizer's token): its standings become final and its seed is revealed. The last round's last result finishes it by itself.",
   })
@@ -117,6 +127,7 @@ export class TournamentsResolver {
     return toTournament(await this.service.finish(tournamentId, tokenOf(ctx), commandId));
   }
 
+  @Needs('read')
   @Subscription(() => TournamentEvent, {
     name: 'tournamentEvents',
     description: "A tournament's events, starting after `afterSeq` (resumable); completes after TournamentFinished",

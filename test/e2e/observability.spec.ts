@@ -2,13 +2,13 @@ import request from 'supertest';
 import { createLogger, PinoLogger } from '../../src/ops/logger.js';
 import { MAX_OPERATION_NAMES, MetricsService } from '../../src/ops/metrics.service.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { capturedOutput } from '../support/captured-output.js';
 import { ACT, CREATE } from '../support/queries.js';
 
 /** Everything the service writes to stdout while the suite runs (its logs), kept off the terminal. */
-let output = '';
-const stdoutWrite = process.stdout.write;
+const captured = capturedOutput();
 const lines = () =>
-  output
+  captured.text
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -27,16 +27,13 @@ const series = (text: string, name: string, labels: string) => Number(new RegExp
 
 let t: TestApp;
 beforeAll(async () => {
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    output += String(chunk);
-    return true;
-  }) as typeof process.stdout.write;
+  captured.start();
   // Debug: probes are logged at that level only.
   t = await startApp({ logLevel: 'debug' });
 });
 afterAll(async () => {
   await t?.close();
-  process.stdout.write = stdoutWrite;
+  captured.stop();
 });
 
 describe('metrics (prom-client)', () => {
@@ -114,7 +111,7 @@ describe('logs (pino)', () => {
 
   it('never logs a token, a cookie, the query string or a body', async () => {
     const server = t.app.getHttpServer();
-    const from = output.length;
+    const from = captured.text.length;
     await request(server).get('/api/games/AAAAAAAAAAAA/events?token=abc').set('x-request-id', 'secret-1').set('authorization', 'Bearer secret-token-123').set('cookie', 'session=secret-cookie-456');
     await request(server)
       .post('/graphql?token=abc')
@@ -123,7 +120,7 @@ describe('logs (pino)', () => {
       .send({ query: 'query Secret($id: ID!) { game(id: $id) { id } } #secret-body-789', variables: { id: 'secret-body-789' } });
     expect((await lineOf('secret-1')).path).toBe('/api/games/AAAAAAAAAAAA/events');
     expect(await lineOf('secret-2')).toMatchObject({ path: '/graphql', operation: 'Secret' });
-    const written = output.slice(from);
+    const written = captured.text.slice(from);
     for (const secret of ['secret-token-123', 'abc', 'secret-cookie-456', 'secret-body-789']) expect(written).not.toContain(secret);
   });
 
@@ -139,12 +136,12 @@ describe('logs (pino)', () => {
   });
 
   it('writes Nest logs with their context, and nothing under LOG_LEVEL', async () => {
-    const from = output.length;
+    const from = captured.text.length;
     new PinoLogger(createLogger('info')).log('shown', 'Probe');
     new PinoLogger(createLogger('info')).error('failed', 'Error: failed\n    at here', 'Probe');
     new PinoLogger(createLogger('info')).debug('hidden below info', 'Probe');
     new PinoLogger(createLogger('silent')).error('hidden when silent', 'Probe');
-    const written = output
+    const written = captured.text
       .slice(from)
       .split('\n')
       .filter(Boolean)

@@ -12,6 +12,7 @@ import { BackgammonPosition } from './dto/position.js';
 import { BackgammonGameInput, BackgammonRulesetCheck, BackgammonRulesetInput } from './dto/ruleset.js';
 import { toPlay, toPosition } from './mapping.js';
 import { backgammonRulesetWarnings } from './ruleset.js';
+import { Needs } from '../../api/scopes.js';
 
 /** The typed ruleset as the engine's JSON (an explicit null maxCube means no limit). */
 const rulesetJson = (input: BackgammonRulesetInput | null | undefined) => definedOptions(input ?? {}, ['maxCube']);
@@ -21,11 +22,13 @@ const rulesetJson = (input: BackgammonRulesetInput | null | undefined) => define
 export class BackgammonResolver {
   constructor(private readonly referee: RefereeService) {}
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Roll the dice to start your turn (when you do not double)' })
   backgammonRoll(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'roll' });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Play the dice: one checker move per die used (four for doubles), e.g. 13/8 6/5 is [{from: 13, to: 8}, {from: 6, to: 5}]' })
   backgammonPlay(
     @Args() move: BackgammonMoveArgs,
@@ -36,31 +39,37 @@ export class BackgammonResolver {
     return this.act(move, ctx, { type: 'play', moves });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Offer a double at the start of your turn, before rolling' })
   backgammonDouble(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'double' });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Take the double: play on at the doubled stake, owning the cube' })
   backgammonTake(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'take' });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Drop the double: lose the game at the stake before the double' })
   backgammonDrop(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'drop' });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Beaver (money play): take the double and redouble at once, keeping the cube' })
   backgammonBeaver(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'beaver' });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Raccoon (money play): answer a beaver by redoubling again, keeping the cube' })
   backgammonRaccoon(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'raccoon' });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Offer to resign the current game at a level; your opponent accepts or rejects (resignGame concedes the whole match)' })
   backgammonOfferResignation(
     @Args() move: BackgammonMoveArgs,
@@ -70,16 +79,19 @@ export class BackgammonResolver {
     return this.act(move, ctx, { type: 'resign', level });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: "Accept your opponent's resignation: you win the game at the level offered" })
   backgammonAcceptResignation(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'acceptResignation' });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: "Reject your opponent's resignation: the game goes on" })
   backgammonRejectResignation(@Args() move: BackgammonMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'rejectResignation' });
   }
 
+  @Needs('read')
   @Query(() => BackgammonPosition, { description: 'The board, dice, cube, score and whose turn, typed, with the gnubg Position ID and Match ID' })
   async backgammonPosition(@Args('gameId', { type: () => ID, description: 'A backgammon game' }) gameId: string): Promise<BackgammonPosition> {
     const game = await this.backgammonGame(gameId);
@@ -87,6 +99,7 @@ export class BackgammonResolver {
   }
 
   @Limits({ creates: true })
+  @Needs('create_games')
   @Mutation(() => CreateGameResult, { complexity: 10, description: 'Create a backgammon game (a money game or a match) with a typed ruleset' })
   createBackgammonGame(@Args('input', { description: 'The ruleset, the seats and the clock' }) input: BackgammonGameInput): Promise<typeof CreateGameResult> {
     return createTypedGame(this.referee, () => ({
@@ -97,6 +110,7 @@ export class BackgammonResolver {
     }));
   }
 
+  @Needs('read')
   @Query(() => BackgammonRulesetCheck, { description: 'Check a backgammon ruleset without creating a game: every option resolved, and warnings' })
   backgammonRulesetCheck(
     @Args('ruleset', { type: () => BackgammonRulesetInput, nullable: true, description: 'The options to check; omitted: the defaults' }) ruleset: BackgammonRulesetInput | null,
@@ -104,12 +118,14 @@ export class BackgammonResolver {
     return checkRuleset(backgammonEngine, rulesetJson(ruleset), backgammonRulesetWarnings, (r) => ({ ...r, autoPlayForced: r.autoPlayForced === true }));
   }
 
+  @Needs('read')
   @Query(() => [BackgammonPlay], { description: 'Every legal play of the dice rolled, one per distinct resulting position; empty unless dice await a play' })
   async backgammonLegalPlays(@Args('gameId', { type: () => ID, description: 'A backgammon game' }) gameId: string): Promise<BackgammonPlay[]> {
     const game = await this.backgammonGame(gameId);
     return legalPlays(game.state as BackgammonState).map(toPlay);
   }
 
+  @Needs('read')
   @Query(() => [BackgammonPlay], { description: 'Analysis, no game needed: every legal play for the side on roll in a gnubg Position ID with these dice; empty when the roll cannot be played' })
   backgammonPlays(
     @Args('positionId', { description: 'A GNU Backgammon Position ID (14 characters), seen from the side on roll' }) positionId: string,
@@ -121,6 +137,7 @@ export class BackgammonResolver {
   }
 
   @Limits({ expensive: true })
+  @Needs('read')
   @Query(() => String, { complexity: 50, description: 'The game as a GNU Backgammon .mat record' })
   async backgammonRecord(@Args('gameId', { type: () => ID, description: 'A backgammon game' }) gameId: string): Promise<string> {
     await this.backgammonGame(gameId);

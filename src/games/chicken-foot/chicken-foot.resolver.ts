@@ -15,28 +15,33 @@ import { organizerChance, rulesetOf } from './setup.js';
 import { spelledRuleset } from '../ruleset-spellings.js';
 import { CHICKEN_FOOT_CHOICES } from './ruleset-choices.js';
 import { checkRuleset, createTypedGame, parsedRuleset, seatPlans } from '../rulesets.js';
+import { Needs } from '../../api/scopes.js';
 
 /** Chicken Foot's typed API: each mutation is one engine action; the referee and the engine decide everything. */
 @Resolver()
 export class ChickenFootResolver {
   constructor(private readonly referee: RefereeService) {}
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Play a tile from your hand on an open target: "hub" or the tile on the table it attaches to' })
   chickenFootPlay(@Args() { tile, target, announce, ...move }: ChickenFootPlayArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'play', tile, target, ...(announce ? { announce: true as const } : {}) });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Draw a tile from the yard (only when you have no play)' })
   chickenFootDraw(@Args() move: ChickenFootMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'draw' });
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, { description: 'Pass the turn (when you cannot play and may not draw)' })
   chickenFootPass(@Args() move: ChickenFootMoveArgs, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
     return this.act(move, ctx, { type: 'pass' });
   }
 
   @Limits({ creates: true })
+  @Needs('create_games')
   @Mutation(() => CreateGameResult, {
     complexity: 10,
     description: 'Create a Chicken Foot game with a typed ruleset; with `deals` the rounds are dealt exactly as the organizer prepared them (the game is then marked randomSource "supplied")',
@@ -54,6 +59,7 @@ export class ChickenFootResolver {
     });
   }
 
+  @Needs('read')
   @Query(() => ChickenFootRulesetCheck, {
     description: 'Check a ruleset (JSON, as createGame takes it; choices in either spelling, e.g. "malta-cross" or "MALTA_CROSS") without creating a game: its resolved options and any warnings',
   })
@@ -63,6 +69,7 @@ export class ChickenFootResolver {
     return checkRuleset(chickenFootEngine, spelledRuleset(CHICKEN_FOOT_CHOICES, ruleset), rulesetWarnings, () => null);
   }
 
+  @Needs('read')
   @Query(() => ChickenFootTable, {
     description: "The table as the caller may see it: its own hand (none for spectators), every seat's tile count, the table tree, scores, and finished rounds in full",
   })
@@ -72,6 +79,7 @@ export class ChickenFootResolver {
     return toTable(game, this.referee.answer(game, viewer));
   }
 
+  @Needs('read')
   @Query(() => ChickenFootLegalActions, { description: "Every legal play of the caller's seat now (tile and target), or whether it may draw or pass" })
   async chickenFootLegalActions(@Args('gameId', { type: () => ID, description: 'A Chicken Foot game' }) gameId: string, @Context() ctx: GqlContext): Promise<ChickenFootLegalActions> {
     const game = await this.chickenFootGame(gameId);
@@ -80,6 +88,7 @@ export class ChickenFootResolver {
   }
 
   @Limits({ expensive: true })
+  @Needs('read')
   @Query(() => String, { complexity: 50, description: 'The game record (arbiter-chicken-foot/1 JSON), once the game is over: until then it would reveal the hands' })
   async chickenFootRecord(@Args('gameId', { type: () => ID, description: 'A Chicken Foot game' }) gameId: string): Promise<string> {
     await this.chickenFootGame(gameId);

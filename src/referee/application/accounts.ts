@@ -7,7 +7,7 @@ import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } fr
 import { AccountStore, ExternalIdTaken, type KeyChange, type KeyRow } from '../store/account-store.js';
 import { Clock, SystemClock } from './clock.js';
 import { HeldStreams, type StreamSource } from './held-streams.js';
-import { isKey, KeyDirectory, type KeyHolder, newAppKey, newPlayerKey, type PlayerCard } from './key-holders.js';
+import { isKey, KeyDirectory, type KeyHolder, newAppKey, newPlayerKey, type PlayerCard, requireScope } from './key-holders.js';
 import { RefereeService } from './referee.service.js';
 import { unwrap } from './seat-tokens.js';
 import { type Advanced, StreamCommands, type StreamWriter } from './stream-commands.js';
@@ -130,33 +130,52 @@ export class AccountService {
     });
   }
 
-  /** The account the caller manages: its own, or (`playerId`, an app's key) a player its app created. */
+  /** The account the caller manages: its own, or (`playerId`, an app's key with scope `players`) a player its app created. */
   async managed(holder: KeyHolder | null, playerId?: string | null): Promise<LiveAccount> {
     if (!holder) throw new RefereeError('UNAUTHORIZED', "managing keys needs a player's or an app's key as a Bearer token");
     if (!playerId || playerId === holder.ownerId) return this.held.get(holder.ownerId);
     const notYours = new RefereeError('NOT_FOUND', `no player ${playerId} created by this app`);
-    if (holder.owner !== 'app' || !isAccountId(playerId)) throw notYours;
-    const player = await this.held.get(playerId).catch(() => null);
+    if (holder.owner !== 'app') throw notYours;
+    requireScope(holder, 'players');
+    const player = isAccountId(playerId) ? await this.held.get(playerId).catch(() => null) : null;
     if (!player || player.appId !== holder.ownerId) throw notYours;
     return player;
   }
 
+  /**
+   * Checks that the caller's key may hand out `scopes` on `account`: on its own account only
+   * scopes it holds itself (a read-only key mints no player key); an app with `players` gives
+   * its players any scope a player may hold.
+   */
+  private mayGrant(holder: KeyHolder | null, account: LiveAccount, scopes: readonly KeyScope[]): void {
+    if (!holder || account.accountId !== holder.ownerId) return;
+    const missing = scopes.find((s) => !holder.scopes.includes(s));
+    if (missing) throw new RefereeError('SCOPE_MISSING', `this key lacks the scope "${missing}", so it cannot give it to a key`);
+  }
+
   async issueKey(holder: KeyHolder | null, scopes: KeyScope[] | null, playerId?: string | null): Promise<ShownKey> {
     const account = await this.managed(holder, playerId);
+    const own = account.accountId === holder?.ownerId;
+    // Omitted scopes: the caller key's own on its account, every player scope on an app's player.
+    const asked = scopes ?? (own && holder ? [...holder.scopes] : null);
+    if (asked) this.mayGrant(holder, account, asked);
     const keyId = newKeyId();
     const secret = account.kind === 'player' ? newPlayerKey() : newAppKey();
-    await this.change(account.accountId, { type: 'IssueKey', keyId, scopes }, (scoped) => ({ issued: { id: keyId, hash: keyHash(secret), prefix: shownPrefix(secret), scopes: scoped } }));
+    await this.change(account.accountId, { type: 'IssueKey', keyId, scopes: asked }, (scoped) => ({ issued: { id: keyId, hash: keyHash(secret), prefix: shownPrefix(secret), scopes: scoped } }));
     return this.shown(account.accountId, keyId, secret);
   }
 
   /** A new secret for the key (same id and scopes); the old one is refused from the next request on. */
   async rotateKey(holder: KeyHolder | null, keyId: string, playerId?: string | null): Promise<ShownKey> {
     const account = await this.managed(holder, playerId);
+    const key = account.keys.find((k) => k.keyId === keyId);
+    if (key) this.mayGrant(holder, account, key.scopes);
     const secret = account.kind === 'player' ? newPlayerKey() : newAppKey();
     await this.change(account.accountId, { type: 'RotateKey', keyId }, () => ({ rotated: { id: keyId, hash: keyHash(secret), prefix: shownPrefix(secret) } }));
     return this.shown(account.accountId, keyId, secret);
   }
 
+  /** Revokes a key (any key of the account: revoking gives nothing away). */
   async revokeKey(holder: KeyHolder | null, keyId: string, playerId?: string | null): Promise<KeyListing> {
     const account = await this.managed(holder, playerId);
     await this.change(account.accountId, { type: 'RevokeKey', keyId }, () => ({ revoked: { id: keyId } }));
@@ -215,7 +234,9 @@ export class StoredKeys extends KeyDirectory {
     const hash = keyHash(token);
     const row = await this.store.keyByHash(hash);
     if (!row || !timingSafeEqual(Buffer.from(row.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) this.store.used(row.id).catch((err) => this.logger.warn(`could not note key ${row.id} as used: ${(err as Error).message}`));
+    // Noted (at most once a minute) before the request runs, so that it lists its own use; a failure to note it refuses nothing.
+    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000)
+      await this.store.used(row.id).catch((err) => this.logger.warn(`could not note key ${row.id} as used: ${(err as Error).message}`));
     return { owner: row.kind === 'app' ? 'app' : 'player', ownerId: row.accountId, keyId: row.id, scopes: row.scopes as KeyScope[] };
   }
 

@@ -10,6 +10,7 @@ import type { EventViews } from './event-views.js';
 import { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, snapshotOf, summaryOfRow } from './game-answer.js';
 import { isGameId } from '../core/ids.js';
 import type { LiveGame, LiveGames } from './live-games.js';
+import { isKey } from './key-holders.js';
 import type { SeatTokens } from './seat-tokens.js';
 import type { Slicer } from './slices.js';
 
@@ -65,6 +66,8 @@ export class GameQueries {
   /** Who the bearer of `token` is in this game: a seat, or a spectator without a token. */
   async viewerOf(gameId: string, token: string | null): Promise<Viewer> {
     if (!token) return 'spectator';
+    // A player's key reads as its seat where the player holds one, else (and an app's key) as a spectator; the API checked its READ scope.
+    if (isKey(token)) return (await this.tokens.keySeat(gameId, token)) ?? 'spectator';
     return this.tokens.seatOf(gameId, token);
   }
 

@@ -1,0 +1,2 @@
+/** The players' public entry: the Nest module the application imports. */
+export { PlayersModule } from './players.module.js';
