@@ -8,7 +8,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
 import { MyGamesController } from './api/my-games.controller.js';
-import { MyGamesResolver } from './api/my-games.resolver.js';
+import { MeGamesResolver, MyGamesResolver } from './api/my-games.resolver.js';
 import { GameConnectionResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
 import { GraphiqlController } from './api/graphiql.controller.js';
 import { graphqlOverHttpStatusPlugin } from './api/graphql-over-http.plugin.js';
@@ -87,7 +87,15 @@ export class AppModule {
         WebhooksModule,
       ],
       controllers: [GamesController, MyGamesController, OpsController, GraphiqlController, OpenApiController, WebController],
-      providers: [GamesResolver, MoveAcceptedResolver, GameConnectionResolver, MyGamesResolver, { provide: APP_FILTER, useClass: ErrorFilter }, { provide: APP_GUARD, useClass: ScopesGuard }],
+      providers: [
+        GamesResolver,
+        MoveAcceptedResolver,
+        GameConnectionResolver,
+        MyGamesResolver,
+        MeGamesResolver,
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        { provide: APP_GUARD, useClass: ScopesGuard },
+      ],
     };
   }
 }

@@ -1,4 +1,5 @@
-import { Args, Context, Field, Int, ObjectType, Query, Resolver } from '@nestjs/graphql';
+import { Args, Context, Field, Int, ObjectType, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Me } from '../players/index.js';
 import { type InboxPage, RefereeService } from '../referee/index.js';
 import { type GqlContext, tokenOf } from './caller.js';
 import { Limits } from './limits.js';
@@ -55,6 +56,25 @@ export class MyGamesResolver {
       'The games of the player whose key (scope read) is the Bearer token (UNAUTHORIZED otherwise): with toAct: true, those waiting for the player, the most pressing deadline first (games without a clock last); otherwise the most recently moved first',
   })
   myGames(
+    @Args('toAct', { type: () => Boolean, nullable: true, description: 'Only the games waiting for the player (true), or only the others (false); omitted: all' }) toAct: boolean | null,
+    @Args('status', { type: () => GameStatusEnum, nullable: true, description: 'Only games of this status' }) status: GameStatusEnum | null,
+    @Args('kind', { type: () => String, nullable: true, description: 'Only games of this kind' }) kind: string | null,
+    @Args('first', { type: () => Int, nullable: true, description: 'At most 100; 20 by default' }) first: number | null,
+    @Args('after', { type: () => String, nullable: true, description: 'A cursor: the games after it' }) after: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<MyGameConnection> {
+    return myGames(this.referee, tokenOf(ctx), { toAct, status, kind, first, after });
+  }
+}
+
+/** The same inbox as a field of `me`: one implementation, myGames's. */
+@Resolver(() => Me)
+export class MeGamesResolver {
+  constructor(private readonly referee: RefereeService) {}
+
+  @Limits({ page: { default: 20, max: 100 } })
+  @ResolveField(() => MyGameConnection, { description: "The player's games, as myGames answers them (a player's key with scope read; UNAUTHORIZED for an app's)" })
+  games(
     @Args('toAct', { type: () => Boolean, nullable: true, description: 'Only the games waiting for the player (true), or only the others (false); omitted: all' }) toAct: boolean | null,
     @Args('status', { type: () => GameStatusEnum, nullable: true, description: 'Only games of this status' }) status: GameStatusEnum | null,
     @Args('kind', { type: () => String, nullable: true, description: 'Only games of this kind' }) kind: string | null,

@@ -1,2 +1,3 @@
 /** The players' public entry: the Nest module the application imports. */
 export { PlayersModule } from './players.module.js';
+export { Me } from './models.js';

@@ -283,3 +283,21 @@ describe('tournament games of participants who are players', () => {
     expect((await t.gql(GAME, { id: gameId }, mover.key)).data.game.mySeat).toBe(game.toAct[0]);
   });
 });
+
+describe('a player created with createPlayer', () => {
+  it('plays with the key createPlayer gave, and reads its inbox as me { games } too', async () => {
+    // This suite's key directory stands in for the players module's (beforeAll): the new key is entered in it.
+    const made = await t.gql('mutation { createPlayer(name: "Lu") { player { id } key { secret } } }');
+    expect(made.errors).toBeUndefined();
+    const { player, key } = made.data.createPlayer;
+    players.set(key.secret, { card: { id: player.id, name: 'Lu', appId: null }, scopes: ['read', 'play'] });
+    const created = await create([{ player: player.id }, {}]);
+    const gameId = created.game.id;
+    const me = await t.gql('{ me { player { id } games(toAct: true) { edges { seat toAct node { id } } } } }', {}, key.secret);
+    expect(me.errors).toBeUndefined();
+    expect(me.data.me).toEqual({ player: { id: player.id }, games: { edges: [{ seat: 0, toAct: true, node: { id: gameId } }] } });
+    expect(await ids(key.secret, { toAct: true })).toEqual([gameId]);
+    await play(gameId, key.secret);
+    expect((await t.gql('{ me { games(toAct: true) { edges { node { id } } } } }', {}, key.secret)).data.me.games.edges).toEqual([]);
+  });
+});
