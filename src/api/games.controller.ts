@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { gameDocument, RefereeError, RefereeService } from '../referee/index.js';
+import { gameDocument, RefereeError, RefereeService, resultOf } from '../referee/index.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
 import { gameIdOf, wholeNumber } from './mapping.js';
@@ -112,6 +112,6 @@ export class GamesController {
     if (!text.trim()) throw new RefereeError('INVALID_INPUT', 'the request body must be the record');
     const { game, tokens } = await this.referee.importRecord(kind, text);
     reply.code(201);
-    return { id: game.gameId, kind: game.kind, status: game.status, version: game.version, result: game.outcome, tokens };
+    return { id: game.gameId, kind: game.kind, status: game.status, version: game.version, result: resultOf(game), tokens };
   }
 }

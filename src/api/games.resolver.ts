@@ -196,6 +196,14 @@ export class GamesResolver {
   @Needs('play')
   @Mutation(() => MoveResult, {
     description:
+      "Ends a game nobody moved in yet, with no result (status ABORTED): any seat may, its clocks stop. Refused with ABORT_TOO_LATE once a seat moved (the referee's own opening draws and forced moves are no seat's), and with TOURNAMENT_GAME for a tournament's game (its organizer's rules decide it)",
+  })
+  async abortGame(@Args('gameId', { type: () => ID, description: 'The game' }) gameId: string, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return rejectGameId(gameId) ?? toMoveResult(await this.referee.abort(gameId, tokenOf(ctx)));
+  }
+
+  @Mutation(() => MoveResult, {
+    description:
       "Time for a seat. By a seat's token: `vacation` for its own seat (correspondence, from its vacationSeconds), or a gift to another seat; refused with OUT_OF_TIME once the seat's deadline passed. By the token of the organizer of the game's tournament: time for any seat, even after its deadline (the answer's seat is -1)",
   })
   async addTime(

@@ -5,14 +5,16 @@ export enum GameStatusEnum {
   WAITING = 'WAITING',
   ACTIVE = 'ACTIVE',
   FINISHED = 'FINISHED',
+  ABORTED = 'ABORTED',
 }
 registerEnumType(GameStatusEnum, {
   name: 'GameStatus',
-  description: 'WAITING for seats, ACTIVE, or FINISHED',
+  description: 'WAITING for seats, ACTIVE, FINISHED, or ABORTED',
   valuesMap: {
     WAITING: { description: 'Some seats are still open (joinGame takes them); play has not started' },
     ACTIVE: { description: 'Every seat is taken and the game is being played' },
     FINISHED: { description: 'The game is over (Game.outcome tells how)' },
+    ABORTED: { description: 'A seat aborted the game before any seat moved (abortGame): over, with no result' },
   },
 });
 
@@ -78,7 +80,7 @@ export class GameEvent {
 export class Game {
   @Field(() => ID, { description: 'The game id' }) id: string;
   @Field({ description: 'The game kind (one of gameKinds), e.g. backgammon' }) kind: string;
-  @Field(() => GameStatusEnum, { description: 'WAITING for seats, ACTIVE or FINISHED' }) status: GameStatusEnum;
+  @Field(() => GameStatusEnum, { description: 'WAITING for seats, ACTIVE, FINISHED or ABORTED' }) status: GameStatusEnum;
   @Field(() => Int, { description: 'seq of the last event; pass it as expectedVersion' }) version: number;
   @Field(() => String, { nullable: true, description: "Hash of the event at `version`: the head a bundle's stream must end at (compare it with the bundle's `head`)" })
   headHash: string | null;

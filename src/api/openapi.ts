@@ -384,7 +384,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
                         description: 'Seat 0 first',
                         items: { type: 'object', required: ['participantId', 'name'], properties: { participantId: { type: 'string' }, name: { type: 'string' } } },
                       },
-                      status: { type: ['string', 'null'], enum: ['WAITING', 'ACTIVE', 'FINISHED', null] },
+                      status: { type: ['string', 'null'], enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED', null] },
                       result: gameResult,
                     },
                   },
@@ -612,7 +612,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           properties: {
             id: { type: 'string' },
             kind: { type: 'string', examples: ['backgammon'] },
-            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED'] },
+            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
             version: { type: 'integer', description: 'seq of the last event; pass it as expectedVersion' },
             headHash: { type: ['string', 'null'], description: 'Hash of the event at `version`' },
             ruleset: { type: 'object', description: 'The complete ruleset, defaults filled in' },
@@ -704,7 +704,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           properties: {
             id: { type: 'string' },
             kind: { type: 'string' },
-            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED'] },
+            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
             version: { type: 'integer' },
             result: ref('schemas', 'Outcome'),
             tokens: {

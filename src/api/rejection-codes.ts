@@ -50,6 +50,8 @@ export const REJECTION_CODES = {
   GIFT_LIMIT:
     "A seat gave another seat more time than that seat may still receive from the other seats in this game (one turn's own time in all: Fischer's base time, correspondence's time per move).",
   PAUSE_CONFLICT: 'The clock is already paused (or not paused), the seat has already asked, or the organizer paused it (only the organizer resumes it).',
+  ABORT_TOO_LATE: 'A seat has moved: the game can no longer be aborted (abortGame is for a game nobody moved in yet); resign instead.',
+  TOURNAMENT_GAME: "The game is a tournament's: its organizer's rules decide it (a forfeit, a result entered), so it cannot be aborted (docs/rules/tournaments.md R3.2).",
   SCOPE_MISSING: 'The player\'s or app\'s key lacks the scope this operation needs (docs/players.md, "Keys"): issue a key with it.',
   EXTERNAL_ID_TAKEN: 'The app has a player with this `externalId` already: find that player, or choose another id (docs/players.md).',
   KEY_REVOKED: 'The key was revoked: it cannot be rotated or revoked again (issue a new one).',

@@ -130,6 +130,11 @@ export class ClockResumedDetail {
   @Field({ description: '"organizer" (the organizer of the game\'s tournament resumed them) or "seats" (every seat asked)' }) by: string;
 }
 
+@ObjectType({ description: 'A seat aborted the game before any seat moved: it ended with no result' })
+export class GameAbortedDetail {
+  @Field(() => Int, { description: 'The seat that aborted it' }) seat: number;
+}
+
 export const GameEventDetail = createUnionType({
   name: 'GameEventDetail',
   description: 'An event, typed: what happened in it, as the viewer may see it',
@@ -149,6 +154,7 @@ export const GameEventDetail = createUnionType({
       ResumeRequestedDetail,
       ClockPausedDetail,
       ClockResumedDetail,
+      GameAbortedDetail,
     ] as const,
   resolveType: byClass,
 });
@@ -207,5 +213,7 @@ export function eventDetail(kind: string, typed: TypedAnswers | null, stored: St
       return typedAs(ClockPausedDetail, e.payload);
     case 'ClockResumed':
       return typedAs(ClockResumedDetail, e.payload);
+    case 'GameAborted':
+      return typedAs(GameAbortedDetail, e.payload);
   }
 }

@@ -53,7 +53,7 @@ interface Clocked {
   version: number;
   toAct: number[];
   legalActions: { type: string }[];
-  result: { winners: number[] } | null;
+  result: { winners: number[]; summary: string } | null;
   clock: {
     kind: string;
     remainingMs: number[];
@@ -68,8 +68,8 @@ interface Clocked {
   } | null;
 }
 
-async function create(kind: string, ruleset: unknown, timeControl: unknown): Promise<{ id: string; tokens: string[] }> {
-  const res = await t.gql(CREATE, { input: { kind, ruleset, timeControl } });
+async function create(kind: string, ruleset: unknown, timeControl: unknown, seats?: { name: string }[]): Promise<{ id: string; tokens: string[] }> {
+  const res = await t.gql(CREATE, { input: { kind, ruleset, timeControl, seats } });
   const created = res.data?.createGame;
   if (created?.__typename !== 'GameCreated') throw new Error(`createGame: ${JSON.stringify(res)}`);
   return { id: created.game.id, tokens: created.tokens.map((x: { token: string }) => x.token) };
@@ -118,7 +118,13 @@ describe(`time controls (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglit
   });
 
   it('a correspondence backgammon match: the seat that lets its time run out loses the match, recorded once at its deadline', async () => {
-    const { id, tokens } = await create('backgammon', { matchLength: 3 }, { kind: 'CORRESPONDENCE', perMoveSeconds: 86_400, bankCapSeconds: 3 * 86_400 });
+    const players = ['Alice', 'Bob'];
+    const { id, tokens } = await create(
+      'backgammon',
+      { matchLength: 3 },
+      { kind: 'CORRESPONDENCE', perMoveSeconds: 86_400, bankCapSeconds: 3 * 86_400 },
+      players.map((name) => ({ name })),
+    );
     for (let i = 0; i < 3; i++) {
       clock.advance(3600 * SECOND);
       await playOne(id, tokens);
@@ -146,6 +152,8 @@ describe(`time controls (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglit
     const after = await game(id);
     expect(after.status).toBe('FINISHED');
     expect(after.result!.winners).toEqual([1 - late]);
+    // The summary says it was on time, naming the players (docs/time-controls.md, "How a game's end is told").
+    expect(after.result!.summary).toBe(`${players[1 - late]} wins on time`);
     expect(after.clock).toMatchObject({ running: [], deadline: null, timedOut: [late] });
     const timedOut = await timeouts(id);
     expect(timedOut).toEqual([expect.objectContaining({ actor: null, payload: { seat: late, rule: 'concede' }, createdAt: deadline })]);
@@ -154,6 +162,7 @@ describe(`time controls (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglit
     // The .mat record has no clocks: the timeout is the loser's whole-match concession there.
     const mat = (await t.gql('query($id: ID!) { backgammonRecord(gameId: $id) }', { id })).data.backgammonRecord as string;
     expect(mat).toMatch(/Wins \d+ points? by forfeit/);
+    expect(mat.split('\n')[0]).toBe(`; ${players[1 - late]} wins on time: .mat has no clock, so the match ends as conceded by forfeit`);
   });
 
   it('a Fischer Cerke game: each turn adds the increment, and a timeout loses the game', async () => {
@@ -178,8 +187,10 @@ describe(`time controls (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglit
     const over = await game(id);
     expect(over.status).toBe('FINISHED');
     expect(over.result!.winners).toEqual([mover]);
+    // Unnamed seats are called as Cerke calls them.
+    expect(over.result!.summary).toBe(`${['IA', 'A'][mover]} wins on time`);
     expect((await timeouts(id)).map((e) => e.payload)).toEqual([{ seat: other, rule: 'concede' }]);
-    expect((await t.gql(VERIFY, { gameId: id })).data.verifyGame.ok).toBe(true);
+    expect((await t.gql(VERIFY, { gameId: id })).data.verifyGame).toMatchObject({ ok: true, summary: expect.stringContaining(`result: ${['IA', 'A'][mover]} wins on time`) });
   });
 
   it('Chicken Foot: a seat that runs out of time is auto-played until its round ends, then plays on with a fresh clock', async () => {

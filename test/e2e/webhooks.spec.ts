@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { verifyWebhook } from '../../clients/typescript/src/webhooks.js';
 import { type RunningService, startService } from '../../tools/service.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
@@ -159,6 +160,9 @@ describe('webhooks', () => {
     for (const r of got) {
       expect(r.headers['content-type']).toBe('application/json');
       expect(Number(r.timestamp)).toBeCloseTo(Date.now() / 1000, -2);
+      // The TypeScript client's check reads each delivery as the standardwebhooks package does, from the request's own headers.
+      expect(verifyWebhook(hook.secret, r.body, r.headers)).toEqual(WebhookReceiver.verify(r, hook.secret));
+      expect(() => verifyWebhook(`whsec_${randomBytes(24).toString('base64')}`, r.body, r.headers)).toThrow(/signature/);
     }
 
     // The log: every message delivered at the first attempt.

@@ -99,6 +99,20 @@ describe('records of a game lost on time', () => {
     });
   }
 
+  it("writes the referee's words of the end where the format has a place: .mat's comment line, Chicken Foot's \"result\"; import reads past them", () => {
+    const bg = must(backgammonEngine.parseRuleset({ matchLength: 5 }));
+    const lost = playThenTimeOut(backgammonEngine, bg, 3, 20, 0)!;
+    const mat = (backgammonEngine as AnyEngine).exportRecord!(bg, lost.entries, ['Ann', 'Bob'], 'Bob wins on time');
+    expect(mat.split('\n')[0]).toBe('; Bob wins on time: .mat has no clock, so the match ends as conceded by forfeit');
+    expect(must(backgammonEngine.importRecord!(mat)).entries.at(-1)).toEqual({ kind: 'resign', seat: 0 });
+    const cf = must(chickenFootEngine.parseRuleset({ preset: 'classic', players: 3 }));
+    const quit = playThenTimeOut(chickenFootEngine, cf, 4, 30, 1)!;
+    const json = (chickenFootEngine as AnyEngine).exportRecord!(cf, quit.entries, ['Ann', 'Bob', 'Cid'], 'Bob lost on time; Ann wins');
+    expect(JSON.parse(json).result).toBe('Bob lost on time; Ann wins');
+    expect(must(chickenFootEngine.importRecord!(json)).entries).toEqual(unmarked(quit.entries));
+    expect(chickenFootEngine.importRecord!(json.replace('"result": "Bob lost on time; Ann wins"', '"result": 3'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/"result"/) } });
+  });
+
   it('Chicken Foot: actions played for a seat after its timeout carry "auto": true, and import as plain actions', () => {
     const ruleset = must(chickenFootEngine.parseRuleset({ preset: 'classic', players: 2 }));
     const played = playRandomGame(chickenFootEngine, ruleset, seededRandom(7), 400);

@@ -5,6 +5,7 @@ import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import type { DecideContext, Decision, GameCommand } from '../../src/referee/core/game/commands.js';
 import { gameDecider } from '../../src/referee/core/game/decider.js';
 import { foldGame } from '../../src/referee/core/game/fold.js';
+import { statusOf } from '../../src/referee/core/game/state.js';
 import { eventHash, type StoredEvent, StreamError } from '../../src/referee/core/stream.js';
 import { type GameHistory, gameSpec } from '../support/given-when-then.js';
 import { duelEngine, type DuelState } from '../support/duel-engine.js';
@@ -106,6 +107,41 @@ describe('game decider', () => {
     const r = when(given(create()), { type: 'Resign', seat: 1, moveId: 'r', bodyHash: 'x', expectedVersion: null });
     expect(types(r)).toEqual(['Resigned', 'GameEnded', 'SeedRevealed']);
     expect(r.ok && r.value.game.outcome?.winners).toEqual([0]);
+  });
+
+  it('keeps how the game ended: a resignation names its seat, the rules end it otherwise', () => {
+    const resigned = when(given(create()), { type: 'Resign', seat: 1, moveId: 'r', bodyHash: 'x', expectedVersion: null });
+    expect(resigned.ok && resigned.value.game.ending).toEqual({ reason: 'resigned', seat: 1 });
+    let h = given(create());
+    while (!h.folded!.ended) h = decide(h, play(toAct(h), duel(h).hands[toAct(h)][0])).next;
+    expect(h.folded!.ending).toEqual({ reason: 'rules' });
+    expect(foldGame(registry, GAME, h.events, SEED).ending).toEqual({ reason: 'rules' });
+  });
+
+  describe('aborting (docs/time-controls.md, "Aborting a game")', () => {
+    it('ends a game nobody moved in, by either seat, with no result: its seed revealed, its status ABORTED', () => {
+      for (const seat of [0, 1]) {
+        const r = when(given(create()), { type: 'AbortGame', seat });
+        expect(types(r)).toEqual(['GameAborted', 'SeedRevealed']);
+        const game = r.ok ? r.value.game : null;
+        expect(game).toMatchObject({ ended: true, outcome: null, ending: { reason: 'aborted', seat }, revealedSeed: SEED });
+        expect(statusOf(game!)).toBe('ABORTED');
+      }
+      // Before every seat is taken too; the stream folds back and verifies.
+      const waiting = given(create({ seats: [taken(1)[0], { name: null, clientSeed: null, taken: false }] }));
+      const aborted = decide(waiting, { type: 'AbortGame', seat: 0 }).next;
+      expect(aborted.events.map((e) => e.type)).toEqual(['GameCreated', 'GameAborted', 'SeedRevealed']);
+      expect(verifyStream(registry, GAME, aborted.events, { serverSeed: null, expectedHead: { version: 3, hash: aborted.events[2].hash, status: 'ABORTED' } }).ok).toBe(true);
+    });
+
+    it('is refused once a seat moved (ABORT_TOO_LATE), and once the game is over (GAME_OVER), deciding nothing', () => {
+      const h = given(create());
+      const moved = decide(h, play(toAct(h), duel(h).hands[toAct(h)][0])).next;
+      expect(types(when(moved, { type: 'AbortGame', seat: 0 }))).toBe('ABORT_TOO_LATE');
+      const aborted = decide(h, { type: 'AbortGame', seat: 1 }).next;
+      expect(types(when(aborted, { type: 'AbortGame', seat: 0 }))).toBe('GAME_OVER');
+      expect(types(when(aborted, play(toAct(h), duel(h).hands[toAct(h)][0])))).toBe('GAME_OVER');
+    });
   });
 
   it('deals supplied values first and refuses values outside their ranges', () => {

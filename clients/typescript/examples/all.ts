@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Runs the three example bots one after the other against ARBITER_URL (default
  * http://127.0.0.1:3000): `npm run examples`. Exits 1 if any game does not finish or verify.

@@ -1,3 +1,4 @@
-/** The Arbiter TypeScript client: the hand-written ArbiterClient and the generated typed documents. */
+/** The Arbiter TypeScript client: the hand-written ArbiterClient, the generated typed documents, and typed webhook deliveries. */
 export * from './client.js';
 export * from './generated/graphql.js';
+export * from './webhooks.js';

@@ -123,8 +123,11 @@ export interface EngineViews<S = unknown, A = unknown> {
 
 /** The game's community record format, if it has one. */
 export interface EngineRecords<R = unknown, A = unknown> {
-  /** Export a game as its community record format (backgammon .mat, Cerke text, Chicken Foot JSON). */
-  exportRecord?(ruleset: R, entries: ReplayEntry<A>[], seatNames: string[]): string;
+  /**
+   * Export a game as its community record format (backgammon .mat, Cerke text, Chicken Foot JSON).
+   * `ending`: how the game ended in words ("Bob wins on time"), written where the format has a place for it.
+   */
+  exportRecord?(ruleset: R, entries: ReplayEntry<A>[], seatNames: string[], ending?: string): string;
   /** Parse a community record. Errors use INVALID_INPUT and say where the text is wrong. */
   importRecord?(text: string): Result<ImportedRecord<R, A>>;
   /** MIME type of exported records. */
@@ -146,8 +149,22 @@ export interface EngineClock<R = unknown, S = unknown, A = unknown> {
   roundOf?(state: S): number;
 }
 
+/**
+ * The game's own words for its seats and for the endings its rules reach, so an outcome can be
+ * told with the players' names in place of the seats' (the referee's outcome-words.ts).
+ */
+export interface EngineWords {
+  /** A seat as the game calls it: "White", "IA", "seat 2". Default: "seat N". */
+  seatLabel?(seat: Seat): string;
+  /**
+   * An outcome the rules reached, each seat called `who(seat)`. With `who = seatLabel` it is the
+   * outcome's own `summary`, word for word (the summary is in the game's log: it never changes).
+   */
+  describe?(outcome: Outcome, who: (seat: Seat) => string): string;
+}
+
 /** A game engine: its facets under one stable kind. */
-export interface Engine<R = unknown, S = unknown, A = unknown> extends EngineParsing<R, A>, EngineRules<R, S, A>, EngineViews<S, A>, EngineRecords<R, A>, EngineClock<R, S, A> {
+export interface Engine<R = unknown, S = unknown, A = unknown> extends EngineParsing<R, A>, EngineRules<R, S, A>, EngineViews<S, A>, EngineRecords<R, A>, EngineClock<R, S, A>, EngineWords {
   /** Stable identifier used in URLs and the database: 'backgammon', 'chicken-foot', 'cerke'. */
   readonly kind: string;
   /** Whether an outcome's `points` are better when higher (the default: points won) or lower (Chicken Foot's pips); tournaments rank game points by it. */

@@ -1,4 +1,4 @@
-import { ok, type Outcome, type Result, type Viewer } from '../../engines/kit/index.js';
+import { fail, ok, type Outcome, type Result, type Viewer } from '../../engines/kit/index.js';
 import { hashOf } from '../core/canonical.js';
 import { RefereeError } from '../core/errors.js';
 import type { Decision, GameCommand, GameDecider } from '../core/game/commands.js';
@@ -8,7 +8,7 @@ import type { EventStore, SeatClaim } from '../store/event-store.js';
 import type { Clock } from './clock.js';
 import type { CommandGate } from './command-gate.js';
 import type { Consequences } from './consequences.js';
-import { type GameSnapshot, snapshotOf } from './game-answer.js';
+import { type GameSnapshot, resultOf, snapshotOf } from './game-answer.js';
 import { checkKind, type GameQueries } from './game-queries.js';
 import { advanceGame, type Appended, type LiveGame, type LiveGames, type Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
@@ -96,6 +96,9 @@ export class GameCommands {
 
   /** The decider's answer to `command` on the game, at the injected clock's time. */
   private decide(command: GameCommand, game: LiveGame): Result<GameStep> {
+    // docs/rules/tournaments.md R3.2: a scheduled game that is not played is the organizer's forfeit, never aborted.
+    if (command.type === 'AbortGame' && game.tournamentId)
+      return fail('TOURNAMENT_GAME', `the game is tournament ${game.tournamentId}'s: its organizer's rules decide it (resign, or ask the organizer)`);
     const decided = this.decider.decide(command, game, { now: this.clock.now().toISOString(), serverSeed: game.serverSeed, supplied: game.supplied });
     return decided.ok ? ok({ decision: decided.value, claim: null }) : decided;
   }
@@ -140,7 +143,7 @@ export class GameCommands {
             if (previous.actor !== seat) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used in this game; choose another`, game.version);
             if (previous.bodyHash !== bodyHash) return reject('MOVE_ID_REUSED', `move id ${moveId} was already used for a different move`, game.version);
             const events = await this.queries.servedEvents(game, previous.fromSeq - 1, seat, previous.toSeq);
-            return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: game.outcome, game: snapshotOf(game) };
+            return { accepted: true, gameId, seat, version: previous.toSeq, status: game.status, events, outcome: resultOf(game), game: snapshotOf(game) };
           },
           decide: (game) => this.decide(command!, game),
           refused: (code, message, game) => reject(code, message, game.version),
@@ -196,6 +199,11 @@ export class GameCommands {
     return this.bySeat(gameId, token, (by) => ({ type: 'ResumeClock', by }));
   }
 
+  /** The seat holding `token` aborts the game: refused once a seat moved (ABORT_TOO_LATE), and for a tournament's game. */
+  abort(gameId: string, token: string | null): Promise<MoveResult> {
+    return this.bySeat(gameId, token, (seat) => ({ type: 'AbortGame', seat }));
+  }
+
   /** A clock command of the organizer of the game's tournament (the caller checked its token): answered as to a spectator. */
   byOrganizer(gameId: string, command: GameCommand): Promise<MoveResult> {
     return this.clockCommand(gameId, async () => ({ seat: ORGANIZER_SEAT, viewer: 'spectator', command }));
@@ -249,5 +257,5 @@ export class GameCommands {
 /** An accepted command's answer: its events as `viewer` may see them. */
 function answer(next: LiveGame, steps: Step[], seat: number, viewer: Viewer): Accepted {
   const events = steps.map((s) => viewEvent(next, s.event, s.before, s.after, viewer));
-  return { accepted: true, gameId: next.gameId, seat, version: next.version, status: next.status, events, outcome: next.outcome, game: snapshotOf(next) };
+  return { accepted: true, gameId: next.gameId, seat, version: next.version, status: next.status, events, outcome: resultOf(next), game: snapshotOf(next) };
 }

@@ -1,6 +1,7 @@
 import type { Outcome, Seat, Viewer } from '../../engines/kit/index.js';
 import { type ClockView, clockView } from '../core/game/clock.js';
-import type { GameStatus } from '../core/game/state.js';
+import { toldOutcome } from '../core/game/outcome-words.js';
+import type { GameState, GameStatus } from '../core/game/state.js';
 import type { StoredGame } from '../store/event-store.js';
 import type { LiveGame } from './live-games.js';
 
@@ -61,9 +62,16 @@ export interface GameAnswer {
   /** The clocks as of the answer's time; null without a time control. */
   clock: ClockView | null;
   fairness: GameFairness;
-  /** How the game ended; null while it goes on. */
+  /** How the game ended, its summary in words (resultOf); null while it goes on, and for an aborted game. */
   outcome: Outcome | null;
 }
+
+/**
+ * The game's outcome as every answer gives it: the rules' outcome, its summary telling how the
+ * game ended (on time, a resignation, the organizer, the rules) with the seats' names where they
+ * have them (core/game/outcome-words.ts).
+ */
+export const resultOf = (game: Pick<GameState, 'engine' | 'outcome' | 'ending' | 'seatNames'>): Outcome | null => toldOutcome(game, game.seatNames);
 
 const takenSeats = (seats: StoredGame['seats']): GameSummary['seats'] => seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash || s.participantId) }));
 
@@ -119,6 +127,6 @@ export function gameAnswer(game: GameSnapshot, viewer: Viewer, now: string): Gam
       serverSeed: game.revealedSeed,
       clientSeeds: game.started ? game.seats.map((s) => s.clientSeed) : [],
     },
-    outcome: game.outcome,
+    outcome: resultOf(game),
   };
 }

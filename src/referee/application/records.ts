@@ -1,6 +1,7 @@
 import type { ImportedRecord } from '../../engines/kit/index.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
+import { endingWords, seatWords } from '../core/game/outcome-words.js';
 import { replayEntries } from '../core/game/views.js';
 import type { EventStore } from '../store/event-store.js';
 import type { GameQueries } from './game-queries.js';
@@ -22,8 +23,9 @@ export class Records {
     const game = await this.queries.game(gameId);
     if (!game.engine.exportRecord) throw new RefereeError('INVALID_INPUT', `${game.kind} has no record format`);
     await this.queries.finished(gameId, 'record');
-    const names = game.seatNames.map((n, i) => n ?? `Seat ${i + 1}`);
-    const text = game.engine.exportRecord(game.ruleset, replayEntries(await this.store.events(gameId)), names);
+    // An unnamed seat is written as the game calls it (White, IA, seat 2): imported back, the game tells its end in the same words.
+    const names = game.seatNames.map((_, i) => seatWords(game.engine, game.seatNames)(i));
+    const text = game.engine.exportRecord(game.ruleset, replayEntries(await this.store.events(gameId)), names, endingWords(game, game.seatNames) ?? undefined);
     return { contentType: game.engine.recordContentType ?? 'text/plain', text };
   }
 

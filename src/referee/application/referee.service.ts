@@ -163,6 +163,11 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.commands.move(gameId, token, moveId, expectedVersion, { kind: 'resign' });
   }
 
+  /** The seat ends a game nobody moved in yet, with no result (not a tournament's game: its organizer's rules decide it). */
+  abort(gameId: string, token: string | null): Promise<MoveResult> {
+    return this.commands.abort(gameId, token);
+  }
+
   /** A tournament's game, decided and chained but not stored (the tournament stores it with its pairing). */
   tournamentGame(input: Parameters<GameSetup['tournamentGame']>[0]): PreparedGame {
     return this.setup.tournamentGame(input);

@@ -1,6 +1,7 @@
 import type { EngineRegistry } from './engine-registry.js';
 import { decodeGameEvent } from './game/events.js';
 import { foldGameInSlices } from './game/fold.js';
+import { endingWords } from './game/outcome-words.js';
 import type { GameState, GameStatus } from './game/state.js';
 import { finish, GENESIS_HASH, type StoredEvent, StreamError } from './stream.js';
 
@@ -92,7 +93,8 @@ export interface PublishedHead {
 export function headProblem(folded: Pick<GameState, 'revealedSeed'> & { version: number; lastHash: string }, head: PublishedHead): StreamError | null {
   if (folded.version < head.version) return new StreamError(folded.version + 1, `the stream ends at event ${folded.version} but the game's head is event ${head.version}: events were removed`);
   if (folded.version === head.version && head.hash !== null && folded.lastHash !== head.hash) return new StreamError(folded.version, "the last event is not the game's published head");
-  if (head.status === 'FINISHED' && folded.revealedSeed === null) return new StreamError(folded.version + 1, 'the game is finished but its stream does not end in GameEnded and SeedRevealed');
+  if ((head.status === 'FINISHED' || head.status === 'ABORTED') && folded.revealedSeed === null)
+    return new StreamError(folded.version + 1, 'the game is over but its stream does not end in GameEnded and SeedRevealed (GameAborted and SeedRevealed, aborted)');
   return null;
 }
 
@@ -124,7 +126,7 @@ export function* verifyInSlices(registry: EngineRegistry, gameId: string, events
       fairnessChecked ? `${fair} random outcomes recomputed from the seed` : 'random outcomes not yet checkable (the seed is revealed when the game ends)',
       folded.randomSource === 'supplied' ? 'some random values were supplied (organizer deal or imported record), not drawn by the referee' : null,
       folded.clock ? 'clocks rerun from the stamps: no move after its deadline' : null,
-      folded.outcome ? `result: ${folded.outcome.summary}` : 'the game goes on',
+      folded.ended ? `result: ${endingWords(folded, folded.seatNames) ?? 'none'}` : 'the game goes on',
     ]
       .filter(Boolean)
       .join('; ');
@@ -165,7 +167,7 @@ export function verifyBundle(registry: EngineRegistry, bundle: Bundle): Verdict 
   return verifyStream(registry, bundle.game.id, bundle.events, {
     serverSeed: bundle.game.serverSeed,
     expectedCommitment: bundle.game.seedCommitment,
-    expectedHead: { version: head.seq, hash: head.hash, status: bundle.game.status === 'FINISHED' ? 'FINISHED' : 'ACTIVE' },
+    expectedHead: { version: head.seq, hash: head.hash, status: bundle.game.status === 'FINISHED' || bundle.game.status === 'ABORTED' ? bundle.game.status : 'ACTIVE' },
   });
 }
 

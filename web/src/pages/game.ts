@@ -63,7 +63,7 @@ export function gamePage(app: HTMLElement, id: string): Stop {
       game = (await gql<{ game: Game }>(GAME, { id }, token)).game;
       const fresh = (await gql<{ gameEvents: GameEvent[] }>(EVENTS, { id, after: events.at(-1)?.seq ?? 0 })).gameEvents;
       events = [...events, ...fresh.filter((e) => e.seq > (events.at(-1)?.seq ?? 0))];
-      if (game.status === 'FINISHED' && !verdict) verdict = (await gql<{ verifyGame: { ok: boolean; summary: string } }>(VERIFY, { id })).verifyGame;
+      if ((game.status === 'FINISHED' || game.status === 'ABORTED') && !verdict) verdict = (await gql<{ verifyGame: { ok: boolean; summary: string } }>(VERIFY, { id })).verifyGame;
       render();
     } catch (err) {
       // A game whose stored history fails its check is not served: say so with the verifier's own words.
@@ -178,7 +178,14 @@ function view(
     result: replay ? replay.result : game.result,
   };
   const who = game.mySeat === null ? (hasToken ? 'this token holds no seat here: spectating' : 'spectating') : `playing as ${seatName(game.mySeat)}`;
-  const turn = game.status === 'FINISHED' ? (game.result?.summary ?? 'Game over') : game.toAct.length ? `To act: ${game.toAct.map(seatName).join(', ')}` : '';
+  const turn =
+    game.status === 'FINISHED'
+      ? (game.result?.summary ?? 'Game over')
+      : game.status === 'ABORTED'
+        ? 'Aborted before any move: no result'
+        : game.toAct.length
+          ? `To act: ${game.toAct.map(seatName).join(', ')}`
+          : '';
   const at = replay?.seq ?? game.version;
   return html`<h1><span class="kind">${game.kind}</span> game <code>${game.id}</code></h1>
     <p class="meta"><span class="status status-${game.status.toLowerCase()}">${game.status}</span> · ${who} · <span aria-live="polite">${turn}</span></p>

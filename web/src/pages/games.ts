@@ -40,7 +40,7 @@ function view(kinds: string[], games: GameRow[], total: number, f: { kind?: stri
   return html`<h1>Games</h1>
     <form class="filters" method="get" action="/games">
       <label>Kind <select name="kind">${option('', 'any')}${kinds.map((k) => option(k, k, f.kind))}</select></label>
-      <label>Status <select name="status">${['', 'WAITING', 'ACTIVE', 'FINISHED'].map((s) => option(s, s || 'any', f.status))}</select></label>
+      <label>Status <select name="status">${['', 'WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'].map((s) => option(s, s || 'any', f.status))}</select></label>
       <label>Tournament <input name="tournament" value="${f.tournamentId ?? ''}" size="16" placeholder="t-…" /></label>
       <button type="submit">Show</button>
     </form>

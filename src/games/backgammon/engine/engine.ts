@@ -5,7 +5,8 @@ import { parseAction, parseRuleset } from './parse.js';
 import type { BackgammonAction, BackgammonRuleset, BackgammonState, GameResult } from './types.js';
 import { viewState } from './view.js';
 
-function describeGame(g: GameResult): string {
+/** How one game ended (docs/rules/backgammon.md §10, §11): "White wins a gammon (2 points)". */
+function describeGame(g: GameResult, who: (seat: Seat) => string): string {
   const how =
     g.endedBy === 'dropped-double'
       ? 'on a dropped double'
@@ -16,23 +17,30 @@ function describeGame(g: GameResult): string {
           : g.level === 'single'
             ? 'a single game'
             : `a ${g.level}`;
-  return `${SEAT_NAMES[g.winner]} wins ${how} (${g.points} point${g.points === 1 ? '' : 's'})`;
+  return `${who(g.winner)} wins ${how} (${g.points} point${g.points === 1 ? '' : 's'})`;
 }
+
+interface BackgammonOutcomeDetails {
+  matchLength: number;
+  finalScore: [number, number];
+  games: GameResult[];
+}
+
+/** A money game by how it ended, a match by its final score (docs/rules/backgammon.md §9, §11, §12.2). */
+function describe(o: Outcome, who: (seat: Seat) => string): string {
+  const { matchLength, finalScore: score, games } = o.details as BackgammonOutcomeDetails;
+  const last = games[games.length - 1];
+  const winner = o.winners[0];
+  return matchLength === 0 ? describeGame(last, who) : `${who(winner)} wins the ${matchLength}-point match ${score[winner]}-${score[1 - winner]}${last.endedBy === 'forfeit' ? ' by forfeit' : ''}`;
+}
+
+const seatLabel = (seat: Seat): string => SEAT_NAMES[seat];
 
 function outcome(s: BackgammonState): Outcome | null {
   if (s.phase !== 'match-over' || s.matchWinner === null) return null;
-  const r = s.ruleset;
   const score = finalScore(s);
-  const winner: Seat = s.matchWinner;
-  const last = s.games[s.games.length - 1];
-  const summary =
-    r.matchLength === 0 ? describeGame(last) : `${SEAT_NAMES[winner]} wins the ${r.matchLength}-point match ${score[winner]}-${score[1 - winner]}${last.endedBy === 'forfeit' ? ' by forfeit' : ''}`;
-  return {
-    winners: [winner],
-    points: score,
-    summary,
-    details: { matchLength: r.matchLength, finalScore: score, games: s.games },
-  };
+  const result = { winners: [s.matchWinner], points: score, details: { matchLength: s.ruleset.matchLength, finalScore: score, games: s.games } };
+  return { winners: result.winners, points: score, summary: describe({ ...result, summary: '' }, seatLabel), details: result.details };
 }
 
 /** The rules engine without record support (records replay through it). */
@@ -52,4 +60,6 @@ export const backgammonRules: Engine<BackgammonRuleset, BackgammonState, Backgam
   resign: forfeit,
   view: (state) => viewState(state),
   outcome,
+  seatLabel,
+  describe,
 };

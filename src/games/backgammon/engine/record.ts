@@ -131,11 +131,13 @@ function writeGame(index: number, game: GameCells, names: readonly string[]): st
  * Writes a game or match as gnubg's `.mat` text. Seat 0 (White) is the left column. Beavers and
  * raccoons, which gnubg does not write, appear as `Beavers => 4` / `Raccoons => 8`.
  */
-export function exportRecord(ruleset: BackgammonRuleset, entries: ReplayEntry<BackgammonAction>[], seatNames: string[]): string {
+export function exportRecord(ruleset: BackgammonRuleset, entries: ReplayEntry<BackgammonAction>[], seatNames: string[], ending?: string): string {
   const names = [0, 1].map((s) => (seatNames[s] ?? '').trim() || SEAT_NAMES[s]);
   const games = collectGames(ruleset, entries);
   const onTime = entries.find((e) => e.kind === 'resign' && e.timedOut);
-  const comment = onTime?.kind === 'resign' ? `; ${names[onTime.seat]} lost on time: .mat has no clock, so the match ends as conceded by forfeit\n` : '';
+  // The comment line is the one place .mat has for words: it says how a match lost on time ended.
+  const told = ending ?? (onTime?.kind === 'resign' ? `${names[onTime.seat]} lost on time` : '');
+  const comment = onTime ? `; ${told.replace(/\n/g, ' ')}: .mat has no clock, so the match ends as conceded by forfeit\n` : '';
   return `${comment}\n ${ruleset.matchLength} point match\n\n${games.map((g, i) => writeGame(i, g, names)).join('')}`;
 }
 

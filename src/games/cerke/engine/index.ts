@@ -8,7 +8,8 @@ import { type CerkeAction, parseAction } from './actions.js';
 import { exportRecord, importRecord } from './record.js';
 import { type CerkeRuleset, parseRuleset } from './ruleset.js';
 import { type CerkeState, apply, init, legalActions, pendingChance, resign, resolveChance, toAct } from './state.js';
-import { outcome, view } from './view.js';
+import { sideOf } from './board.js';
+import { describe, outcome, view } from './view.js';
 
 export const cerkeEngine: Engine<CerkeRuleset, CerkeState, CerkeAction> = {
   kind: 'cerke',
@@ -24,6 +25,8 @@ export const cerkeEngine: Engine<CerkeRuleset, CerkeState, CerkeAction> = {
   resign,
   view,
   outcome,
+  seatLabel: sideOf,
+  describe,
   exportRecord,
   importRecord,
   recordContentType: 'text/plain',

@@ -1,7 +1,7 @@
 /** What a player or spectator sees (everything in Cerke is public) and how a game ended. */
 import { type CapturedPiece, type Colour, type Kind, type Side, SIDES, TAM2, isPiece, sideOf, squareName } from './board.js';
 import { handsOf, scoreOf } from './hands.js';
-import { type CerkeState, declaredHands, seasonName } from './state.js';
+import { type CerkeState, declaredHands, type GameResult, type SeasonResult, seasonName } from './state.js';
 import type { Outcome, Viewer } from '../../../engines/kit/index.js';
 
 export function view(state: CerkeState, viewer: Viewer) {
@@ -61,19 +61,33 @@ export function outcome(state: CerkeState): Outcome | null {
   const ranking = SIDES.map((side, seat) => ({ side, seat, points: state.points[seat] }))
     .sort((a, b) => b.points - a.points)
     .map((entry, i, all) => ({ rank: i > 0 && all[i - 1].points === entry.points ? 1 : i + 1, ...entry }));
-  const score = `${state.points[0]}–${state.points[1]} (IA–A)`;
-  const seasons = `after ${state.seasonResults.length} season${state.seasonResults.length === 1 ? '' : 's'}`;
-  let summary: string;
-  if (result.reason === 'resignation') summary = `${sideOf(result.winners[0])} wins: ${result.resignedBy} resigned (${score})`;
-  else if (result.winners.length === 2) summary = `Draw at ${score} ${seasons}`;
-  else {
-    const why = { pointsRanOut: 'points ran out', lastSeason: 'last season played', noLegalAction: `${sideOf(state.toMove)} had no legal action` }[result.reason];
-    summary = `${sideOf(result.winners[0])} wins ${score} ${seasons} (${why})`;
-  }
-  return {
-    winners: result.winners,
-    points: state.points.slice(),
-    summary,
-    details: { reason: result.reason, resignedBy: result.resignedBy ?? null, points: { IA: state.points[0], A: state.points[1] }, seasons: state.seasonResults, ranking },
+  const details: CerkeOutcomeDetails = {
+    reason: result.reason,
+    resignedBy: result.resignedBy ?? null,
+    points: { IA: state.points[0], A: state.points[1] },
+    seasons: state.seasonResults,
+    ranking,
   };
+  const ended = { winners: result.winners, points: state.points.slice(), summary: '', details };
+  return { ...ended, summary: describe(ended, sideOf) };
+}
+
+interface CerkeOutcomeDetails {
+  reason: GameResult['reason'];
+  resignedBy: Side | null;
+  points: Record<Side, number>;
+  seasons: SeasonResult[];
+  ranking: { rank: number; side: Side; seat: number; points: number }[];
+}
+
+/** How the game ended (docs/rules/cerke.md §13): points ran out, the last season was played, a side had no legal action, or a resignation. */
+export function describe(o: Outcome, who: (seat: number) => string): string {
+  const d = o.details as CerkeOutcomeDetails;
+  const score = `${d.points.IA}–${d.points.A} (IA–A)`;
+  const seasons = `after ${d.seasons.length} season${d.seasons.length === 1 ? '' : 's'}`;
+  if (d.reason === 'resignation') return `${who(o.winners[0])} wins: ${d.resignedBy === null ? 'the other side' : who(SIDES.indexOf(d.resignedBy))} resigned (${score})`;
+  if (o.winners.length === 2) return `Draw at ${score} ${seasons}`;
+  const stuck = d.seasons[d.seasons.length - 1]?.endedBy.side;
+  const why = { pointsRanOut: 'points ran out', lastSeason: 'last season played', noLegalAction: `${stuck ? who(SIDES.indexOf(stuck)) : 'a side'} had no legal action` }[d.reason];
+  return `${who(o.winners[0])} wins ${score} ${seasons} (${why})`;
 }

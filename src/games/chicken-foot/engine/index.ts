@@ -8,7 +8,7 @@ import * as game from './game.js';
 import type { ChickenFootAction, ChickenFootState } from './game.js';
 import { exportRecord, importRecord, recordContentType } from './record.js';
 import { parseRuleset, type ChickenFootRuleset } from './ruleset.js';
-import { actionView, chanceView, outcome, view } from './views.js';
+import { actionView, chanceView, describe, outcome, seatName, view } from './views.js';
 
 export const chickenFootEngine: Engine<ChickenFootRuleset, ChickenFootState, ChickenFootAction> = {
   kind: 'chicken-foot',
@@ -27,6 +27,8 @@ export const chickenFootEngine: Engine<ChickenFootRuleset, ChickenFootState, Chi
   resign: game.resign,
   view,
   outcome,
+  seatLabel: seatName,
+  describe,
   actionView,
   chanceView,
   exportRecord,

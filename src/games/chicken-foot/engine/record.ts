@@ -6,6 +6,7 @@
  *     "ruleset": { ...the full parsed ruleset... },
  *     "seats": ["Ann", "Bob", "Cy"],
  *     "firstDealerDraw": [1],                      // only when ruleset.firstDealer is "random"
+ *     "result": "seat 1 lost on time; seat 0 wins", // how the game ended, in words (optional; import ignores it)
  *     "rounds": [
  *       { "round": 1, "shuffle": [54, 12, ...],      // the round's TilesShuffled values
  *         "actions": [ { "seat": 0, "type": "play", "tile": "4-9", "target": "hub" },
@@ -40,7 +41,7 @@ interface RecordedRound {
 }
 
 /** Entries (as the referee stores them) to record text. Chance entries after the first-dealer draw are round shuffles. */
-export function exportRecord(ruleset: ChickenFootRuleset, entries: readonly ReplayEntry<ChickenFootAction>[], seatNames: string[]): string {
+export function exportRecord(ruleset: ChickenFootRuleset, entries: readonly ReplayEntry<ChickenFootAction>[], seatNames: string[], ending?: string): string {
   let firstDealerDraw: number[] | undefined;
   const rounds: RecordedRound[] = [];
   for (const entry of entries) {
@@ -58,6 +59,7 @@ export function exportRecord(ruleset: ChickenFootRuleset, entries: readonly Repl
   const j = JSON.stringify;
   const header = [`"format": ${j(RECORD_FORMAT)}`, `"ruleset": ${j(ruleset)}`, `"seats": ${j(seatNames)}`];
   if (firstDealerDraw) header.push(`"firstDealerDraw": ${j(firstDealerDraw)}`);
+  if (ending) header.push(`"result": ${j(ending)}`);
   const roundText = rounds.map((r) => `  {"round": ${r.round}, "shuffle": ${j(r.shuffle)}, "actions": [${r.actions.map((a) => `\n    ${j(a)}`).join(',')}${r.actions.length ? '\n  ' : ''}]}`);
   return `{\n ${header.join(',\n ')},\n "rounds": [${roundText.length ? `\n${roundText.join(',\n')}\n ` : ''}]\n}\n`;
 }
@@ -91,8 +93,9 @@ export function importRecord(text: string): Result<ImportedRecord<ChickenFootRul
   if (nestsDeeperThan(data, MAX_DEPTH)) return bad(`the JSON nests deeper than ${MAX_DEPTH} levels`);
   if (!isObject(data)) return bad('the record must be a JSON object');
   if (data.format !== RECORD_FORMAT) return bad(`format must be "${RECORD_FORMAT}", got ${JSON.stringify(data.format)}`);
-  const extra = Object.keys(data).find((k) => !['format', 'ruleset', 'seats', 'firstDealerDraw', 'rounds'].includes(k));
+  const extra = Object.keys(data).find((k) => !['format', 'ruleset', 'seats', 'firstDealerDraw', 'result', 'rounds'].includes(k));
   if (extra) return bad(`unknown field "${extra}"`);
+  if (data.result !== undefined && typeof data.result !== 'string') return bad('"result" is how the game ended, in words (a string)');
   const parsed = parseRuleset(data.ruleset);
   if (!parsed.ok) return bad(`ruleset: ${parsed.error.message}`);
   const ruleset = parsed.value;

@@ -131,7 +131,7 @@ export function view(state: ChickenFootState, viewer: Viewer): ChickenFootView {
   };
 }
 
-const seatName = (seat: Seat) => `seat ${seat}`;
+export const seatName = (seat: Seat) => `seat ${seat}`;
 
 export function outcome(state: ChickenFootState): Outcome | null {
   if (!state.end) return null;
@@ -140,16 +140,22 @@ export function outcome(state: ChickenFootState): Outcome | null {
   const resigned = state.end.resigned;
   const eligible = state.totals.map((_, seat) => seat).filter((seat) => seat !== resigned);
   const { winners, decidedBy } = rankWinners(state.totals, sheet, r.tieBreak, eligible);
-  const names = winners.map(seatName).join(' and ');
-  const points = state.totals[winners[0]];
-  const how = decidedBy === 'total' ? '' : decidedBy === 'shared' ? ' (tied, sharing the win)' : ` (tie broken by ${decidedBy})`;
-  const lead = resigned !== null ? `${seatName(resigned)} resigned; ` : '';
-  return {
+  const ended: Outcome = {
     winners,
     points: state.totals.slice(),
-    summary: `${lead}${names} ${winners.length > 1 ? 'win' : 'wins'} with ${points} points${how}`,
+    summary: '',
     details: { reason: state.end.reason, resigned, decidedBy, roundsPlayed: sheet.length, roundScores: sheet, totals: state.totals.slice() },
   };
+  return { ...ended, summary: describe(ended, seatName) };
+}
+
+/** The final score (docs/rules/chicken-foot.md §11, §15): the fewest pips win, a tie broken or shared. */
+export function describe(o: Outcome, who: (seat: Seat) => string): string {
+  const { resigned, decidedBy } = o.details as { resigned: Seat | null; decidedBy: string };
+  const names = o.winners.map(who).join(' and ');
+  const how = decidedBy === 'total' ? '' : decidedBy === 'shared' ? ' (tied, sharing the win)' : ` (tie broken by ${decidedBy})`;
+  const lead = resigned !== null ? `${who(resigned)} resigned; ` : '';
+  return `${lead}${names} ${o.winners.length > 1 ? 'win' : 'wins'} with ${o.points[o.winners[0]]} points${how}`;
 }
 
 /** Hands of the round the state is in, or of the round that just ended (then public). */

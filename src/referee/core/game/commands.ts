@@ -31,7 +31,9 @@ export type GameCommand =
   /** A seat asks to pause (the clock pauses once every seat asked), or the organizer pauses it. */
   | { type: 'PauseClock'; by: ClockActor }
   /** A seat asks to resume the seats' pause (it resumes once every seat asked), or the organizer resumes any pause. */
-  | { type: 'ResumeClock'; by: ClockActor };
+  | { type: 'ResumeClock'; by: ClockActor }
+  /** The seat ends a game nobody moved in yet, with no result (refused once a seat moved: ABORT_TOO_LATE). */
+  | { type: 'AbortGame'; seat: Seat };
 
 export interface DecideContext {
   /** When the referee decides (ISO 8601): every event is stamped with it (a TimeOut's with its `at`). */

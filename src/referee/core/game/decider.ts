@@ -210,7 +210,10 @@ function transition(g: GameState, e: GameEvent, ctx: EvolveContext): Result<Game
         const action = engine.parseAction(e.payload.action);
         next = action.ok ? step(engine, g.state, { kind: 'action', seat: e.actor, action: action.value }) : action;
       }
-      return next.ok ? ok({ ...g, state: next.value }) : next;
+      if (!next.ok) return next;
+      // The referee's own moves (forced, auto-played) are no seat's: they leave the game abortable.
+      if (e.type === 'ActionTaken') return ok({ ...g, state: next.value, moved: g.moved || !(e.payload.auto || e.payload.forced) });
+      return ok({ ...g, state: next.value, ending: { reason: 'resigned', seat: e.actor } });
     }
     case 'GameEnded': {
       if (e.payload.adjudication) {
@@ -219,13 +222,18 @@ function transition(g: GameState, e: GameEvent, ctx: EvolveContext): Result<Game
         const { winners, points } = e.payload.outcome;
         if (!Array.isArray(winners) || !winners.every((s) => isSeat(g, s)) || !Array.isArray(points) || points.length !== g.seatCount)
           return broken("the adjudicated outcome does not fit the game's seats");
-        return ok({ ...g, ended: true, outcome: e.payload.outcome });
+        return ok({ ...g, ended: true, outcome: e.payload.outcome, ending: { reason: 'adjudicated', why: e.payload.adjudication.reason } });
       }
       const outcome = engine.outcome(g.state);
       if (!outcome) return broken('GameEnded while the game goes on');
       if (canonicalJson(outcome) !== canonicalJson(e.payload.outcome)) return broken('the recorded result is not the one the rules give');
-      return ok({ ...g, ended: true, outcome });
+      // A concession (a resignation, a timeout) named its seat already; else the rules ended the game.
+      return ok({ ...g, ended: true, outcome, ending: g.ending ?? { reason: 'rules' } });
     }
+    case 'GameAborted':
+      if (!isSeat(g, e.actor)) return broken('the actor is not a seat of this game');
+      if (g.moved) return fail('ABORT_TOO_LATE', 'a seat has moved: the game can no longer be aborted (resign instead)');
+      return ok({ ...g, ended: true, ending: { reason: 'aborted', seat: e.actor } });
     case 'SeedRevealed': {
       if (!g.ended) return broken('the seed was revealed before the game ended');
       const revealed = e.payload.serverSeed;
@@ -235,9 +243,9 @@ function transition(g: GameState, e: GameEvent, ctx: EvolveContext): Result<Game
     }
     case 'TimedOut': {
       if (e.payload.rule === 'autoPlay') return ok(g);
-      // The seat concedes the whole game, exactly as if it resigned.
+      // The seat concedes the whole game, exactly as if it resigned; the ending says it was on time.
       const next = step(engine, g.state, { kind: 'resign', seat: e.payload.seat });
-      return next.ok ? ok({ ...g, state: next.value }) : next;
+      return next.ok ? ok({ ...g, state: next.value, ending: { reason: 'time', seat: e.payload.seat } }) : next;
     }
     case 'TimeAdded':
     case 'PauseRequested':
@@ -305,6 +313,10 @@ function* decide(registry: EngineRegistry, command: GameCommand, game: (GameStat
       const event: GameEvent = command.type === 'Resign' ? { type: 'Resigned', actor: command.seat, payload: {} } : parsedAction(game.engine, command.seat, command.action);
       return d.move(game, event, command.moveId, command.bodyHash);
     }
+    case 'AbortGame':
+      if (!game) return fail('NOT_FOUND', 'no such game');
+      if (game.ended) return fail('GAME_OVER', 'the game is over');
+      return d.abort(game, command.seat);
     case 'TimeOut':
     case 'AddTime':
     case 'PauseClock':
@@ -383,6 +395,15 @@ class Deciding {
   adjudicate(game: GameState, outcome: Outcome, decided: Adjudication): Result<Decision> {
     this.on(game);
     const refused = this.apply({ type: 'GameEnded', payload: { outcome, adjudication: decided } });
+    if (refused) return refused;
+    this.apply({ type: 'SeedRevealed', payload: { serverSeed: this.ctx.serverSeed } });
+    return this.done();
+  }
+
+  /** The seat aborts the game (nobody moved yet), and its seed is revealed: there is nothing left to hide. */
+  abort(game: GameState, seat: Seat): Result<Decision> {
+    this.on(game);
+    const refused = this.apply({ type: 'GameAborted', actor: seat, payload: { seat } });
     if (refused) return refused;
     this.apply({ type: 'SeedRevealed', payload: { serverSeed: this.ctx.serverSeed } });
     return this.done();

@@ -48,7 +48,9 @@ export type GameEvent =
   | { type: 'PauseRequested'; actor: Seat; payload: { seat: Seat } }
   | { type: 'ResumeRequested'; actor: Seat; payload: { seat: Seat } }
   | { type: 'ClockPaused'; payload: { by: 'organizer' | 'seats' } }
-  | { type: 'ClockResumed'; payload: { by: 'organizer' | 'seats' } };
+  | { type: 'ClockResumed'; payload: { by: 'organizer' | 'seats' } }
+  /** The seat ended the game before any seat moved: no result (docs/time-controls.md, "Aborting a game"). */
+  | { type: 'GameAborted'; actor: Seat; payload: { seat: Seat } };
 
 export type GameEventType = GameEvent['type'];
 
@@ -66,6 +68,7 @@ const REFEREE_TYPES = new Set<string>([
   'ResumeRequested',
   'ClockPaused',
   'ClockResumed',
+  'GameAborted',
 ]);
 
 /** Whether a stored type is a chance event's (an engine label, not one of the referee's types). */
@@ -76,7 +79,7 @@ export const storedType = (e: GameEvent): string => (e.type === 'ChanceDrawn' ? 
 
 /** The seat that caused an event, or null for the referee's (and the organizer's) own. */
 function actorOf(e: GameEvent): Seat | null {
-  if (e.type === 'ActionTaken' || e.type === 'Resigned' || e.type === 'PauseRequested' || e.type === 'ResumeRequested') return e.actor;
+  if (e.type === 'ActionTaken' || e.type === 'Resigned' || e.type === 'PauseRequested' || e.type === 'ResumeRequested' || e.type === 'GameAborted') return e.actor;
   if (e.type === 'TimeAdded' && e.payload.by !== 'organizer') return e.payload.by;
   return null;
 }
@@ -154,6 +157,7 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
     }
     case 'PauseRequested':
     case 'ResumeRequested':
+    case 'GameAborted':
       if (!hasExactly(p, ['seat']) || !isSeatNumber(p.seat) || e.actor !== p.seat) return malformed(`${e.type} names the seat that asks, its actor`);
       return ok({ type: e.type, actor: p.seat, payload: { seat: p.seat } });
     case 'ClockPaused':

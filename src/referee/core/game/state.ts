@@ -1,8 +1,10 @@
 import type { Engine, Outcome } from '../../../engines/kit/index.js';
 import { type ClockState, newClock } from './clock.js';
 import type { GameCreatedPayload } from './events.js';
+import type { Ending } from './outcome-words.js';
 
-export type GameStatus = 'WAITING' | 'ACTIVE' | 'FINISHED';
+/** ABORTED: ended by a seat before any seat moved, with no result. */
+export type GameStatus = 'WAITING' | 'ACTIVE' | 'FINISHED' | 'ABORTED';
 
 /** Everything the referee knows of a game from its events (the stream head aside). */
 export interface GameState {
@@ -24,6 +26,10 @@ export interface GameState {
   seedCommitment: string;
   ended: boolean;
   outcome: Outcome | null;
+  /** How it ended (a concession, a timeout, the organizer, the rules, an abort); a concession's is known from its event, before GameEnded. */
+  ending: Ending | null;
+  /** A seat made a move of its own (the referee's forced and auto-played ones aside): the game can no longer be aborted. */
+  moved: boolean;
   revealedSeed: string | null;
   /** Fair chance events whose values were recomputed from the seed. */
   fairDrawsChecked: number;
@@ -53,6 +59,8 @@ export function genesis(gameId: string, engine: Engine, created: GameCreatedPayl
     seedCommitment: created.seedCommitment,
     ended: false,
     outcome: null,
+    ending: null,
+    moved: false,
     revealedSeed: null,
     fairDrawsChecked: 0,
     suppliedUsed: 0,
@@ -60,8 +68,8 @@ export function genesis(gameId: string, engine: Engine, created: GameCreatedPayl
   };
 }
 
-export function statusOf(game: Pick<GameState, 'ended' | 'started'>): GameStatus {
-  if (game.ended) return 'FINISHED';
+export function statusOf(game: Pick<GameState, 'ended' | 'started' | 'ending'>): GameStatus {
+  if (game.ended) return game.ending?.reason === 'aborted' ? 'ABORTED' : 'FINISHED';
   return game.started ? 'ACTIVE' : 'WAITING';
 }
 
