@@ -202,6 +202,7 @@ export class GamesResolver {
     return rejectGameId(gameId) ?? toMoveResult(await this.referee.abort(gameId, tokenOf(ctx)));
   }
 
+  @Needs('play')
   @Mutation(() => MoveResult, {
     description:
       "Time for a seat. By a seat's token: `vacation` for its own seat (correspondence, from its vacationSeconds), or a gift to another seat; refused with OUT_OF_TIME once the seat's deadline passed. By the token of the organizer of the game's tournament: time for any seat, even after its deadline (the answer's seat is -1)",
