@@ -7,6 +7,8 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
+import { MyGamesController } from './api/my-games.controller.js';
+import { MyGamesResolver } from './api/my-games.resolver.js';
 import { GameConnectionResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
 import { GraphiqlController } from './api/graphiql.controller.js';
 import { graphqlOverHttpStatusPlugin } from './api/graphql-over-http.plugin.js';
@@ -84,8 +86,8 @@ export class AppModule {
         PlayersModule,
         WebhooksModule,
       ],
-      controllers: [GamesController, OpsController, GraphiqlController, OpenApiController, WebController],
-      providers: [GamesResolver, MoveAcceptedResolver, GameConnectionResolver, { provide: APP_FILTER, useClass: ErrorFilter }, { provide: APP_GUARD, useClass: ScopesGuard }],
+      controllers: [GamesController, MyGamesController, OpsController, GraphiqlController, OpenApiController, WebController],
+      providers: [GamesResolver, MoveAcceptedResolver, GameConnectionResolver, MyGamesResolver, { provide: APP_FILTER, useClass: ErrorFilter }, { provide: APP_GUARD, useClass: ScopesGuard }],
     };
   }
 }

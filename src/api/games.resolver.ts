@@ -153,13 +153,14 @@ export class GamesResolver {
   }
 
   @Needs('play')
-  @Mutation(() => JoinGameResult, { description: "Take an open seat; answers the seat's token" })
+  @Mutation(() => JoinGameResult, { description: "Take an open seat; answers the seat's token. With a player's key (scope play) the seat is bound to the player, whose key acts as it too" })
   async joinGame(
     @Args('gameId', { type: () => ID, description: 'The game to join' }) gameId: string,
     @Args('input', { type: () => JoinGameInput, nullable: true, description: 'The seat and name; omitted: the first open seat, unnamed' }) input: JoinGameInput | null,
+    @Context() ctx: GqlContext,
   ): Promise<typeof JoinGameResult> {
     try {
-      const joined = await this.referee.join(gameIdOf(gameId), input ?? {});
+      const joined = await this.referee.join(gameIdOf(gameId), input ?? {}, tokenOf(ctx));
       return { game: toGame(joined.game), seat: joined.seat, token: joined.token };
     } catch (err) {
       return toRejection(err);

@@ -46,6 +46,7 @@ export class SeatInfo {
   @Field(() => Int, { description: "The seat's index, from 0 (backgammon: 0 White, 1 Black; Cerke: 0 IA, 1 A)" }) index: number;
   @Field(() => String, { nullable: true, description: "The player's name; null when none was given or the seat is open" }) name: string | null;
   @Field({ description: 'Whether a player holds this seat' }) taken: boolean;
+  @Field(() => ID, { nullable: true, description: "The player the seat is bound to (its key acts as the seat); null: an anonymous seat token's, or open" }) player: string | null;
 }
 
 @ObjectType({ description: "How this game's randomness can be checked" })
@@ -223,6 +224,8 @@ export class SeatInput {
   @Field(() => String, { nullable: true, description: "The player's name (optional)" }) name?: string | null;
   @Field(() => String, { nullable: true, description: "Mixed into the game's randomness before play starts" }) clientSeed?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Leave this seat open for joinGame (no token now)' }) open?: boolean | null;
+  @Field(() => ID, { nullable: true, description: "Bind the seat to this player: the player's key acts as it (no seat token is issued for it), and the game is in the player's inbox" })
+  player?: string | null;
 }
 
 /** The clock of a new game: createGame's input and each game's typed create input have it. */

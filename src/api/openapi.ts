@@ -289,6 +289,61 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           },
         },
       },
+      '/api/me/games': {
+        get: {
+          operationId: 'getMyGames',
+          summary: 'The inbox: the games of the player whose key calls',
+          description:
+            'With `toAct=true`, the games waiting for the player, the most pressing deadline first (games without a clock last); otherwise the most recently moved first. ' +
+            'A page at a time: pass `endCursor` as `after` while `hasNextPage`. GraphQL has the same as `myGames`, with each game whole.',
+          tags: ['games'],
+          parameters: [
+            { name: 'toAct', in: 'query', description: '`true`: only the games waiting for the player; `false`: only the others; omitted: all', schema: { type: 'string', enum: ['true', 'false'] } },
+            { name: 'status', in: 'query', description: 'Only games of this status', schema: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED'] } },
+            { name: 'kind', in: 'query', description: 'Only games of this kind', schema: { type: 'string', maxLength: 64 } },
+            { name: 'first', in: 'query', description: 'At most this many games (1 to 100; 20 by default)', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+            { name: 'after', in: 'query', description: "A page's `endCursor`: the games after it", schema: { type: 'string' } },
+          ],
+          security: [{ playerKey: [] }],
+          responses: {
+            '200': {
+              description: "A page of the player's games",
+              content: json({
+                type: 'object',
+                required: ['games', 'endCursor', 'hasNextPage'],
+                properties: {
+                  games: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      required: ['gameId', 'seat', 'kind', 'status', 'toAct', 'deadline', 'updatedAt', 'version', 'cursor'],
+                      properties: {
+                        gameId: { type: 'string' },
+                        seat: { type: 'integer', minimum: 0, description: "The player's seat" },
+                        kind: { type: 'string' },
+                        status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED'] },
+                        toAct: { type: 'boolean', description: 'The game waits for this seat now' },
+                        deadline: { type: ['string', 'null'], format: 'date-time', description: "When the seat's time runs out, if its clock runs" },
+                        updatedAt: { type: 'string', format: 'date-time', description: "The time of the game's last event" },
+                        version: { type: 'integer', minimum: 1 },
+                        cursor: { type: 'string' },
+                      },
+                    },
+                  },
+                  endCursor: { type: ['string', 'null'] },
+                  hasNextPage: { type: 'boolean' },
+                },
+              }),
+            },
+            '4XX': {
+              description:
+                '`INVALID_INPUT` (400) for a malformed parameter; `UNAUTHORIZED` (401) without a player key, or with an unknown or revoked one; `SCOPE_MISSING` (403) for a key without the scope read',
+              content: json(ref('schemas', 'Error')),
+            },
+            ...commonRefusals,
+          },
+        },
+      },
       '/api/tournaments/{id}': {
         get: {
           operationId: 'getTournament',
@@ -514,6 +569,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           scheme: 'bearer',
           description: 'A seat token from createGame, joinGame or an import. Optional: without one the caller is a spectator.',
         },
+        playerKey: { type: 'http', scheme: 'bearer', description: "A player's key (arbk_…, docs/players.md): it acts as the player's seats and reads the player's games." },
       },
       parameters: {
         GameId: { name: 'id', in: 'path', required: true, description: 'The game id', schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } },
@@ -571,8 +627,13 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
         },
         Seat: {
           type: 'object',
-          required: ['index', 'name', 'taken'],
-          properties: { index: { type: 'integer', minimum: 0 }, name: { type: ['string', 'null'] }, taken: { type: 'boolean', description: 'Whether a player holds this seat' } },
+          required: ['index', 'name', 'taken', 'player'],
+          properties: {
+            index: { type: 'integer', minimum: 0 },
+            name: { type: ['string', 'null'] },
+            taken: { type: 'boolean', description: 'Whether a player holds this seat' },
+            player: { type: ['string', 'null'], description: "The player the seat is bound to (its key acts as the seat); null: an anonymous seat token's, or open" },
+          },
         },
         Outcome: {
           type: ['object', 'null'],

@@ -7,7 +7,7 @@
 export const REJECTION_CODES = {
   INVALID_INPUT: 'The request is malformed or names something that cannot be: fix the input (the message says what).',
   NOT_FOUND: 'No game (or tournament) has this id.',
-  UNAUTHORIZED: "The seat token is missing, unknown, or not one of this game's seats; or the player's or app's key is unknown, rotated or revoked.",
+  UNAUTHORIZED: "The seat token is missing, unknown, or not one of this game's seats; or the player's or app's key is unknown, rotated or revoked, or its player holds no seat of this game.",
   NOT_YOUR_TURN: 'The seat may not act now; see `toAct`.',
   ILLEGAL_MOVE: 'The rules do not allow this action now; see `legalActions`.',
   GAME_OVER: 'The game has ended; nothing more can be played.',
@@ -15,6 +15,7 @@ export const REJECTION_CODES = {
   GAME_NOT_FINISHED: 'Available only once the game ended (it has hidden information until then): bundles and records.',
   NO_PENDING_DECISION: 'The action answers a decision (a double, a Cerke stake) that is not pending.',
   SEAT_TAKEN: 'The seat asked for is taken; join another, or without naming one.',
+  PLAYER_ALREADY_SEATED: 'The player holds a seat of this game (or is a participant of this tournament) already: a player holds at most one, which its key acts as.',
   VERSION_CONFLICT: 'The game moved since the `expectedVersion` sent (or another move was stored first): read it again and decide anew.',
   MOVE_ID_REUSED: 'The move id was already used in this game for another seat or another move: choose a new id (a retry must repeat the same move).',
   RATE_LIMITED: 'Too many requests or games created (a pairing counts every game it schedules, a result with a record the game it imports): wait `retryAfter` seconds.',

@@ -40,7 +40,8 @@ export function checkRuleset<R, O>(engine: Engine<R, unknown, unknown>, ruleset:
 }
 
 /** The seats of a creation input as the referee takes them. */
-export const seatPlans = (seats: SeatInput[] | null | undefined): CreateGameInput['seats'] => seats?.map((s) => ({ name: s.name, clientSeed: s.clientSeed, open: s.open ?? false }));
+export const seatPlans = (seats: SeatInput[] | null | undefined): CreateGameInput['seats'] =>
+  seats?.map((s) => ({ name: s.name, clientSeed: s.clientSeed, open: s.open ?? false, player: s.player ?? null }));
 
 /** Creates a game from a typed input; a refusal (also one thrown while building the input) answers a Rejection. */
 export async function createTypedGame(referee: RefereeService, build: () => CreateGameInput): Promise<typeof CreateGameResult> {

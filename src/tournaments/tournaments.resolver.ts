@@ -47,16 +47,19 @@ export class TournamentsResolver {
 
   @Needs('tournaments')
   @Mutation(() => RegisterParticipantResult, {
-    description: "Registers a participant (the organizer's token; no token when registration is open); answers its id and token. Late entries: Swiss and tables, by the organizer.",
+    description:
+      "Registers a participant (the organizer's token; no token, or a player's key, when registration is open); answers its id and token. A player's participant has its games' seats bound to the player. Late entries: Swiss and tables, by the organizer.",
   })
   async registerParticipant(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
     @Args('name', { description: "The participant's display name" }) name: string,
     @Args('rating', { type: () => Int, nullable: true, description: 'Its rating, 0 to 10000; omitted: 0 (unrated)' }) rating: number | null,
     @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
+    @Args('player', { type: () => ID, nullable: true, description: "The organizer registers this player (an id); registering with a player's key registers that player" })
+    player: string | null,
     @Context() ctx: GqlContext,
   ): Promise<RegisterParticipantResult> {
-    const registered = await this.service.register(tournamentId, tokenOf(ctx), { name, rating }, commandId);
+    const registered = await this.service.register(tournamentId, tokenOf(ctx), { name, rating, player }, commandId);
     return { tournament: toTournament(registered.tournament), participantId: registered.participantId, participantToken: registered.participantToken };
   }
 

@@ -22,7 +22,7 @@ function noting(by: string) {
     projection: NOTED,
     rowsOf: async (_before, _after, events) => events.map((e) => ({ by, seq: e.seq, type: e.type })),
     stored: (_before, _after, rows) => told.stored.push([...rows]),
-    started: (game) => told.started.push(game.gameId),
+    started: (game) => void told.started.push(game.gameId),
   };
   return { handler, told };
 }

@@ -8,6 +8,7 @@ import { liveGames } from '../../src/referee/application/live-games.js';
 import type { RefereeMetrics } from '../../src/referee/application/metrics.port.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { TokenDirectory } from '../../src/referee/application/directories.js';
+import { NoKeys } from '../../src/referee/application/key-holders.js';
 import { SeatTokens } from '../../src/referee/application/seat-tokens.js';
 import { Slicer } from '../../src/referee/application/slices.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
@@ -159,7 +160,7 @@ describe('event views of hidden-information games', () => {
     expect(await views.served(ended.id, 0, 'spectator', (await ended.referee.game(ended.id)).version)).toHaveLength((await ended.referee.game(ended.id)).version);
     expect(views.size).toBe(2);
     while (await endedLater.move(random));
-    const queries = new GameQueries(liveGames(store, registry, slicer), new SeatTokens(store, new TokenDirectory()), store, registry, slicer, views);
+    const queries = new GameQueries(liveGames(store, registry, slicer), new SeatTokens(store, new TokenDirectory(), new NoKeys()), store, registry, slicer, views);
     expect(await queries.events(endedLater.id, 0, 1)).toEqual(await store.events(endedLater.id));
     expect(views.size).toBe(1);
   });

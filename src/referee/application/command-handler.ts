@@ -234,17 +234,20 @@ export class GameCommands {
       });
   }
 
-  /** Takes an open seat; the last seat taken starts the game. */
-  join(gameId: string, input: { seat?: number | null; name?: string | null; clientSeed?: string | null }): Promise<{ game: LiveGame; seat: number; token: string }> {
+  /**
+   * Takes an open seat; the last seat taken starts the game. With `player` (the holder of a
+   * player key) the seat is bound to that player: the player's key acts as it too.
+   */
+  join(gameId: string, input: { seat?: number | null; name?: string | null; clientSeed?: string | null }, player: string | null = null): Promise<{ game: LiveGame; seat: number; token: string }> {
     const token = newToken();
     return this.path.run(gameId, {
       decide: (game) => {
         const [name, clientSeed] = [checkName(input.name), checkClientSeed(input.clientSeed)];
-        const seats = game.seats.map((s) => ({ name: s.name, clientSeed: s.clientSeed, taken: Boolean(s.tokenHash) }));
-        const decided = this.decide({ type: 'JoinSeat', seat: input.seat ?? null, name, clientSeed, seats }, game);
+        const seats = game.seats.map((s) => ({ name: s.name, clientSeed: s.clientSeed, taken: Boolean(s.tokenHash || s.playerId) }));
+        const decided = this.decide({ type: 'JoinSeat', seat: input.seat ?? null, name, clientSeed, seats, player }, game);
         if (!decided.ok) return decided;
         const seat = decided.value.decision.seat!;
-        return ok({ ...decided.value, claim: { index: seat, name, tokenHash: tokenHash(token), clientSeed } });
+        return ok({ ...decided.value, claim: { index: seat, name, tokenHash: tokenHash(token), clientSeed, playerId: player } });
       },
       accepted: ({ next }, { claim }) => {
         this.tokens.remember(gameId, [{ seat: claim!.index, token }]);

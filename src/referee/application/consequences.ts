@@ -14,8 +14,12 @@ export interface ConsequenceHandler<S> {
   rowsOf(before: S, after: S, events: readonly StoredEvent[]): Promise<readonly unknown[]>;
   /** The events were stored with `rows` (this handler's, possibly none). */
   stored?(before: S, after: S, rows: readonly unknown[]): void;
-  /** A new stream was stored (a game created, or scheduled by a tournament's pairing), with no rows of this projection. */
-  started?(state: S): void;
+  /**
+   * A new stream was stored (a game created, or scheduled by a tournament's pairing), with no rows
+   * of this projection. A promise is waited for by whoever stored the stream (a creation is
+   * answered once it is settled); it must not reject.
+   */
+  started?(state: S): void | Promise<void>;
 }
 
 /**
@@ -46,9 +50,9 @@ export class Consequences<S> {
     for (const [i, h] of handlers.entries()) h.stored?.(before, after, derived[i]);
   }
 
-  /** A new stream was stored: each handler may write its first rows (in the background). */
-  started(state: S): void {
-    for (const h of this.handlers) h.started?.(state);
+  /** A new stream was stored: each handler may write its first rows; settled once those a handler waits for are. */
+  async started(state: S): Promise<void> {
+    await Promise.all(this.handlers.map((h) => h.started?.(state)));
   }
 }
 

@@ -30,7 +30,8 @@ export interface GameSummary {
   imported: boolean;
   createdAt: Date;
   /** Every seat, seat 0 first; a tournament game's seats are its participants' (their tokens act as the seats). */
-  seats: { index: number; name: string | null; taken: boolean }[];
+  /** `player`: the player the seat is bound to (null: none). */
+  seats: { index: number; name: string | null; taken: boolean; player: string | null }[];
   /** The tournament that scheduled the game, its round and board; null outside tournaments. */
   tournamentId: string | null;
   round: number | null;
@@ -73,7 +74,8 @@ export interface GameAnswer {
  */
 export const resultOf = (game: Pick<GameState, 'engine' | 'outcome' | 'ending' | 'seatNames'>): Outcome | null => toldOutcome(game, game.seatNames);
 
-const takenSeats = (seats: StoredGame['seats']): GameSummary['seats'] => seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash || s.participantId) }));
+const takenSeats = (seats: StoredGame['seats']): GameSummary['seats'] =>
+  seats.map((s) => ({ index: s.index, name: s.name, taken: Boolean(s.tokenHash || s.participantId || s.playerId), player: s.playerId ?? null }));
 
 export function summaryOf(game: GameSnapshot): GameSummary {
   return {

@@ -9,6 +9,7 @@ import type { EventStore, NewGame, SeatRow } from '../store/event-store.js';
 import type { Clock } from './clock.js';
 import type { CommandGate } from './command-gate.js';
 import type { Consequences } from './consequences.js';
+import type { KeyDirectory } from './key-holders.js';
 import { advanceGameInSlices, type LiveGame, type LiveGames, type Step } from './live-games.js';
 import type { RefereeMetrics } from './metrics.port.js';
 import type { Slicer } from './slices.js';
@@ -19,6 +20,8 @@ export interface SeatInput {
   clientSeed?: string | null;
   /** Leave the seat open for someone to join later (no token now). */
   open?: boolean;
+  /** Bind the seat to this player (an id): the player's key acts as the seat, and no seat token is issued for it. */
+  player?: string | null;
 }
 
 export interface CreateGameInput {
@@ -47,6 +50,7 @@ export class GameSetup {
     private readonly slicer: Slicer,
     private readonly clock: Clock,
     private readonly consequences: Consequences<LiveGame>,
+    private readonly keys: KeyDirectory,
   ) {}
 
   create(input: CreateGameInput): Promise<NewGameAnswer> {
@@ -55,7 +59,8 @@ export class GameSetup {
       if (!Array.isArray(supplied) || supplied.some((v) => !Array.isArray(v) || v.some((x) => !Number.isInteger(x)))) {
         throw new RefereeError('INVALID_INPUT', 'suppliedChance must be a list of lists of whole numbers');
       }
-      const seats = input.seats?.map((s) => ({ name: checkName(s.name), clientSeed: checkClientSeed(s.clientSeed), taken: !s.open }));
+      const seats = input.seats?.map((s) => ({ name: checkName(s.name), clientSeed: checkClientSeed(s.clientSeed), taken: !s.open, player: s.player ?? null }));
+      for (const plan of seats ?? []) if (plan.player && !(await this.keys.player(plan.player))) throw new RefereeError('NOT_FOUND', `no player with id ${plan.player}`);
       const timeControl = unwrap(parseTimeControl(input.timeControl));
       const answer = await this.start({ type: 'CreateGame', gameId: newGameId(), kind: input.kind, ruleset: input.ruleset, seats: seats ?? null, timeControl }, supplied);
       this.metrics.inc('arbiter_games_created_total', { kind: answer.game.kind });
@@ -95,6 +100,8 @@ export class GameSetup {
     const seats: SeatRow[] = decided.game.seatNames.map((name, index) => {
       const plan = command.type === 'CreateGame' ? command.seats?.[index] : undefined;
       if (plan && !plan.taken) return { index, name: null, tokenHash: null, clientSeed: null };
+      // A player's seat is acted for with the player's key: it has no token of its own.
+      if (plan?.player) return { index, name, tokenHash: null, clientSeed: plan.clientSeed, playerId: plan.player };
       const token = newToken();
       tokens.push({ seat: index, token });
       return { index, name, tokenHash: tokenHash(token), clientSeed: plan?.clientSeed ?? null };
@@ -103,7 +110,7 @@ export class GameSetup {
     await this.store.createGame(made.row, seats, made.events);
     this.tokens.remember(made.game.gameId, tokens);
     void this.live.publish(made.game, { gameId: made.game.gameId, game: made.game, steps: made.steps });
-    this.consequences.started(made.game);
+    await this.consequences.started(made.game);
     return { game: made.game, tokens };
   }
 
@@ -118,11 +125,12 @@ export class GameSetup {
     ruleset: unknown;
     /** The tournament's; omitted: none. */
     timeControl?: TimeControl | null;
-    seats: { participantId: string; name: string }[];
+    /** `player`: the participant's player, if it is one (the seat is bound to it). */
+    seats: { participantId: string; name: string; player?: string | null }[];
     tournament: { id: string; round: number; board: number };
   }): PreparedGame {
     const serverSeed = randomBytes(32).toString('hex');
-    const seatPlans = input.seats.map((s) => ({ name: s.name, clientSeed: null, taken: true }));
+    const seatPlans = input.seats.map((s) => ({ name: s.name, clientSeed: null, taken: true, player: s.player ?? null }));
     const decided = unwrap(
       this.decider.decide({ type: 'CreateGame', gameId: input.gameId, kind: input.kind, ruleset: input.ruleset, seats: seatPlans, timeControl: input.timeControl }, null, {
         now: this.clock.now().toISOString(),
@@ -130,7 +138,7 @@ export class GameSetup {
         supplied: [],
       }),
     );
-    const seats: SeatRow[] = input.seats.map((s, index) => ({ index, name: s.name, tokenHash: null, clientSeed: null, participantId: s.participantId }));
+    const seats: SeatRow[] = input.seats.map((s, index) => ({ index, name: s.name, tokenHash: null, clientSeed: null, participantId: s.participantId, playerId: s.player ?? null }));
     const { tournament } = input;
     return finish(this.rows(decided, serverSeed, [], seats, { tournamentId: tournament.id, round: tournament.round, board: tournament.board }));
   }

@@ -5,6 +5,7 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { AccountStore } from '../store/account-store.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
+import { PlayerGamesStore } from '../store/player-games-store.js';
 import { PostgresAccountStore } from '../store/postgres-account-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
 import { PostgresTournamentStore } from '../store/postgres-tournament-store.js';
@@ -52,6 +53,7 @@ export class RefereeModule {
         { provide: RecordParser, useFactory: options.recordParser ?? (() => new InThreadRecordParser()) },
         { provide: Clock, useFactory: options.clock ?? (() => new SystemClock()) },
         DeadlineStore,
+        PlayerGamesStore,
         { provide: DEADLINE_SETTINGS, useFactory: (config: Config): DeadlineSettings => ({ pollMs: config.deadlinePollMs, sweepMs: config.deadlineSweepMs }), inject: [CONFIG] },
         RefereeService,
       ],

@@ -9,12 +9,14 @@ import { decodeGameEvent } from '../core/game/events.js';
 import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
 import { DeadlineStore } from '../store/deadline-store.js';
+import { PlayerGamesStore } from '../store/player-games-store.js';
 import { EventStore, type GameFilter, type GameStatus } from '../store/event-store.js';
 import { Clock, SystemClock } from './clock.js';
 import { CommandGate } from './command-gate.js';
 import { GameConsequences } from './consequences.js';
 import { DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, type GameLoader } from './deadlines.js';
 import { TokenDirectory } from './directories.js';
+import { isKey, KeyDirectory, type KeyScope, NoKeys, type PlayerCard } from './key-holders.js';
 import { Freshness } from './freshness.js';
 import { GameCommands, type MoveResult } from './command-handler.js';
 import { EventViews } from './event-views.js';
@@ -26,6 +28,7 @@ import { type Appended, type LiveGame, type LiveGames, liveGames } from './live-
 import { RefereeMetrics } from './metrics.port.js';
 import { LowTimeListeners } from './low-time.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
+import { type InboxArgs, type InboxPage, PlayerGames } from './player-games.js';
 import { Records } from './records.js';
 import { isOrganizerToken, SeatTokens, tokenHash } from './seat-tokens.js';
 import { Slicer } from './slices.js';
@@ -51,8 +54,9 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   private readonly tokens: SeatTokens;
   /** Times out the games whose deadline passed (null without a deadline store: nothing times out on its own). */
   readonly deadlines: DeadlineWorker | null;
-  /** Unregisters the deadline worker from the games' consequences. */
+  /** Unregisters the deadline worker and the inbox from the games' consequences. */
   private readonly untrack: () => void;
+  private readonly playerGames: PlayerGames | null;
 
   constructor(
     private readonly store: EventStore,
@@ -66,18 +70,26 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     @Optional() lowTime: LowTimeListeners = new LowTimeListeners(),
     /** Who a token is: the tournaments register their participants' and organizers' (empty without tournaments). */
     @Optional() private readonly directory: TokenDirectory = new TokenDirectory(),
+    /** Who holds a key: a player's key acts as the seats bound to the player (NoKeys without the players module). */
+    @Optional() private readonly keys: KeyDirectory = new NoKeys(),
+    /** The players' inbox (null without one: no game is listed for a player). */
+    @Optional() @Inject(PlayerGamesStore) playerGamesStore: PlayerGamesStore | null = null,
   ) {
     const decider = gameDecider(registry);
-    const tokens = (this.tokens = new SeatTokens(store, directory));
+    const tokens = (this.tokens = new SeatTokens(store, directory, keys));
     const slicer = new Slicer();
     this.live = liveGames(store, registry, slicer);
     this.queries = new GameQueries(this.live, tokens, store, registry, slicer, new EventViews(store, registry, slicer));
     this.commands = new GameCommands(this.gate, this.live, tokens, store, decider, this.queries, metrics, clock, consequences);
-    this.setup = new GameSetup(this.gate, this.live, tokens, store, decider, metrics, slicer, clock, consequences);
+    this.setup = new GameSetup(this.gate, this.live, tokens, store, decider, metrics, slicer, clock, consequences, keys);
     const live = this.live;
     const games: GameLoader = { stored: (id, version) => live.atLeast(id, version).then(() => live.get(id)) };
     this.deadlines = deadlineStore ? new DeadlineWorker(deadlineStore, clock, games, this.commands, lowTime, metrics, deadlineSettings) : null;
-    this.untrack = this.deadlines ? consequences.register(this.deadlines.rows) : () => undefined;
+    this.playerGames = playerGamesStore ? new PlayerGames(playerGamesStore) : null;
+    const untracked = [this.deadlines ? consequences.register(this.deadlines.rows) : null, this.playerGames ? consequences.register(this.playerGames) : null];
+    this.untrack = () => {
+      for (const untrack of untracked) untrack?.();
+    };
     this.records = new Records(registry, store, this.queries, this.setup, parser);
     this.freshness = new Freshness(this.live);
   }
@@ -118,8 +130,32 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return created(await this.setup.create(input));
   }
 
-  async join(gameId: string, input: { seat?: number | null; name?: string | null; clientSeed?: string | null }): Promise<{ game: GameSnapshot; seat: number; token: string }> {
-    const joined = await this.commands.join(gameId, input);
+  /** The player whose key `token` is, if the key has `scope` (UNAUTHORIZED, SCOPE_MISSING otherwise). */
+  playerOfKey(token: string, scope: KeyScope): Promise<string> {
+    return this.tokens.playerOf(token, scope);
+  }
+
+  /** The games of the player whose key `token` is (scope read), a page at a time (see PlayerGames.page). */
+  async myGames(token: string | null, args: InboxArgs): Promise<InboxPage> {
+    if (!token || !isKey(token)) throw new RefereeError('UNAUTHORIZED', "a player's games need the player's key as a Bearer token");
+    const player = await this.tokens.playerOf(token, 'read');
+    if (!this.playerGames) throw new RefereeError('NOT_FOUND', 'this referee keeps no inbox');
+    return this.playerGames.page(player, args);
+  }
+
+  /** The player with this id, or null. */
+  playerCard(playerId: string): Promise<PlayerCard | null> {
+    return this.keys.player(playerId);
+  }
+
+  /** Takes an open seat; with a player's key (scope play) as `token`, the seat is bound to that player. Any other token is not a join's business. */
+  async join(
+    gameId: string,
+    input: { seat?: number | null; name?: string | null; clientSeed?: string | null },
+    token: string | null = null,
+  ): Promise<{ game: GameSnapshot; seat: number; token: string }> {
+    const player = token && isKey(token) ? await this.tokens.playerOf(token, 'play') : null;
+    const joined = await this.commands.join(gameId, input, player);
     return { ...joined, game: snapshotOf(joined.game) };
   }
 
@@ -173,12 +209,10 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.setup.tournamentGame(input);
   }
 
-  /** Tournament games once stored: held here, told to subscribers, and their consequences started (their deadlines). */
-  stored(games: readonly PreparedGame[]): void {
-    for (const g of games) {
-      void this.live.publish(g.game, { gameId: g.game.gameId, game: g.game, steps: g.steps });
-      this.consequences.started(g.game);
-    }
+  /** Tournament games once stored: held here, told to subscribers, and their consequences started (their deadlines, the players' inbox: settled once those waited for are). */
+  async stored(games: readonly PreparedGame[]): Promise<void> {
+    for (const g of games) void this.live.publish(g.game, { gameId: g.game.gameId, game: g.game, steps: g.steps });
+    await Promise.all(games.map((g) => this.consequences.started(g.game)));
   }
 
   /** Ends a running game with an organizer's outcome; with the organizer's entry a game already over refuses it (GAME_OVER), without it is left as it is. */

@@ -5,6 +5,7 @@ import { sha256Hex } from '../core/canonical.js';
 import { isCleanText } from '../core/text.js';
 import type { EventStore } from '../store/event-store.js';
 import type { TokenDirectory } from './directories.js';
+import { isKey, type KeyDirectory, type KeyScope, requireScope } from './key-holders.js';
 import { Lru } from './lru.js';
 
 export const newToken = () => `arb_${randomBytes(24).toString('base64url')}`;
@@ -24,12 +25,13 @@ const MAX_REMEMBERED = 50_000;
 /** Seat tokens: stored as SHA-256, looked up once per process and remembered (a bounded number). */
 export class SeatTokens {
   private readonly owners = new Lru<{ gameId: string; seat: number }>(MAX_REMEMBERED);
-  /** Participant seats found, by "<token hash> <game id>". */
+  /** Participant seats found, by "<token hash> <game id>"; players' seats, by "<player id> <game id>" (a seat's binding never changes). */
   private readonly participantSeats = new Lru<number>(MAX_REMEMBERED);
 
   constructor(
     private readonly store: EventStore,
     private readonly directory: TokenDirectory,
+    private readonly keys: KeyDirectory,
   ) {}
 
   remember(gameId: string, tokens: { seat: number; token: string }[]): void {
@@ -39,6 +41,11 @@ export class SeatTokens {
   /** The seat the bearer of `token` holds in this game; UNAUTHORIZED otherwise. */
   async seatOf(gameId: string, token: string | null): Promise<number> {
     if (!token) throw new RefereeError('UNAUTHORIZED', "acting needs the seat's token as a Bearer token");
+    if (isKey(token)) {
+      const seat = await this.playerSeat(gameId, await this.playerOf(token, 'play'));
+      if (seat === null) throw new RefereeError('UNAUTHORIZED', 'this player holds no seat of this game');
+      return seat;
+    }
     if (isParticipantToken(token)) {
       const seat = await this.participantSeat(gameId, token);
       if (seat === null) throw new RefereeError('UNAUTHORIZED', "this participant token is not a seat of this game (a participant plays only its own tournament's games)");
@@ -56,6 +63,27 @@ export class SeatTokens {
     if (seat === undefined) {
       const role = await this.directory.roleOf(tokenHash(token));
       const found = role?.role === 'participant' && (await this.store.game(gameId))?.seats.find((s) => s.participantId === role.participantId);
+      if (!found) return null;
+      this.participantSeats.set(key, (seat = found.index));
+    }
+    return seat;
+  }
+
+  /** The player whose key `token` is, with `scope`: UNAUTHORIZED for an unknown or revoked key or an app's, SCOPE_MISSING without the scope. */
+  async playerOf(token: string, scope: KeyScope): Promise<string> {
+    const holder = await this.keys.holder(token);
+    if (!holder) throw new RefereeError('UNAUTHORIZED', 'this key is unknown or revoked');
+    if (holder.owner !== 'player') throw new RefereeError('UNAUTHORIZED', "an app's key holds no seat: act with the player's key");
+    requireScope(holder, scope);
+    return holder.ownerId;
+  }
+
+  /** The seat of the game bound to the player, or null. */
+  private async playerSeat(gameId: string, playerId: string): Promise<number | null> {
+    const key = `${playerId} ${gameId}`;
+    let seat = this.participantSeats.peek(key);
+    if (seat === undefined) {
+      const found = (await this.store.game(gameId))?.seats.find((s) => s.playerId === playerId);
       if (!found) return null;
       this.participantSeats.set(key, (seat = found.index));
     }

@@ -30,8 +30,8 @@ export interface StreamWriter<S, D, A extends Advanced<S, unknown>> {
   created?(advanced: A): number;
   /** Stores the events at `before`'s version with what they cause, all or nothing; AppendConflict when another writer took that version. */
   append(before: S, advanced: A, decision: D): Promise<void>;
-  /** Once stored, held and published: what this process does next about it. */
-  afterStore?(before: S, advanced: A): void;
+  /** Once stored, held and published: what this process does next about it (the command is answered once it is done). */
+  afterStore?(before: S, advanced: A): void | Promise<void>;
 }
 
 /** One command on one stream, in its aggregate's terms. */
@@ -107,7 +107,7 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
           return refuse('VERSION_CONFLICT', this.conflict, state);
         }
         reactions = this.held.publish(advanced.next, advanced.batch);
-        this.writer.afterStore?.(state, advanced);
+        await this.writer.afterStore?.(state, advanced);
         return command.accepted(advanced, decided.value);
       }
     });

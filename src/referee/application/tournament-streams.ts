@@ -138,13 +138,13 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
     );
   }
 
-  afterStore(_t: LiveTournament, { games }: AdvancedTournament): void {
-    this.referee.stored(games);
+  afterStore(_t: LiveTournament, { games }: AdvancedTournament): Promise<void> {
+    return this.referee.stored(games);
   }
 
   /** The games the new events schedule, each decided as a new game of the tournament. */
   private scheduledGames(t: TournamentState, events: readonly StoredEvent[]): PreparedGame[] {
-    const name = (pid: string) => t.participants.find((p) => p.id === pid)?.name ?? pid;
+    const participant = (pid: string) => t.participants.find((p) => p.id === pid);
     const prepare = (round: number, board: number, g: ScheduledGame) =>
       this.referee.tournamentGame({
         gameId: g.gameId,
@@ -152,7 +152,7 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
         // A smaller table plays the same rules with fewer players (TA7.3).
         ruleset: t.config.format === 'tables' ? t.config.tableRulesets[String(g.seats.length)] : t.config.ruleset,
         timeControl: t.config.timeControl ?? null,
-        seats: g.seats.map((participantId) => ({ participantId, name: name(participantId) })),
+        seats: g.seats.map((participantId) => ({ participantId, name: participant(participantId)?.name ?? participantId, player: participant(participantId)?.player ?? null })),
         tournament: { id: t.tournamentId, round, board },
       });
     return events.flatMap((stored) => {

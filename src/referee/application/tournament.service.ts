@@ -23,6 +23,7 @@ import { Freshness } from './freshness.js';
 import { OrganizerEntries } from './organizer-entries.js';
 import type { GameSnapshot } from './game-answer.js';
 import { RefereeService } from './referee.service.js';
+import { isKey } from './key-holders.js';
 import { checkName, newOrganizerToken, newParticipantToken, tokenHash, unwrap } from './seat-tokens.js';
 import { type CreationAllowance, StreamCommands } from './stream-commands.js';
 import {
@@ -117,16 +118,22 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   async register(
     id: string,
     token: string | null,
-    input: { name?: string | null; rating?: number | null },
+    input: { name?: string | null; rating?: number | null; player?: string | null },
     commandId?: string | null,
   ): Promise<{ tournament: LiveTournament; participantId: string; participantToken: string }> {
     const name = checkName(input.name);
     if (!name) throw new RefereeError('INVALID_INPUT', 'a participant needs a display name');
     const rating = unwrap(checkRating(input.rating));
+    // A player's key registers its player (as anyone may while registration is open); the organizer names one.
+    const byKey = token && isKey(token) ? await this.referee.playerOfKey(token, 'play') : null;
+    if (byKey && input.player && input.player !== byKey) throw new RefereeError('INVALID_INPUT', "a player's key registers its own player only");
+    if (!byKey && input.player && !(await this.referee.playerCard(input.player))) throw new RefereeError('NOT_FOUND', `no player with id ${input.player}`);
+    const player = byKey ?? input.player ?? null;
+    if (byKey) token = null;
     const participantId = `p-${randomBytes(9).toString('base64url')}`;
     const participantToken = newParticipantToken();
     const participant = { id: participantId, name, tokenHash: tokenHash(participantToken) };
-    const tournament = await this.command(id, token, commandId, { type: 'RegisterParticipant', participantId, name, rating }, { anonymous: true, participant });
+    const tournament = await this.command(id, token, commandId, { type: 'RegisterParticipant', participantId, name, rating, player }, { anonymous: true, participant });
     return { tournament, participantId, participantToken };
   }
 

@@ -19,7 +19,7 @@ export interface Bundle {
     serverSeed: string | null;
     randomSource: 'fair' | 'supplied';
     imported: boolean;
-    seats: { index: number; name: string | null }[];
+    seats: { index: number; name: string | null; player?: string }[];
     result: unknown;
   };
   hashAlgorithm: 'sha256(prevHash || RFC8785(event))';
@@ -46,7 +46,7 @@ export interface Verdict {
   summary: string;
 }
 
-type BundledGame = Pick<GameState, 'gameId' | 'kind' | 'ruleset' | 'rulesetHash' | 'seedCommitment' | 'revealedSeed' | 'randomSource' | 'imported' | 'seatNames' | 'outcome'> & {
+type BundledGame = Pick<GameState, 'gameId' | 'kind' | 'ruleset' | 'rulesetHash' | 'seedCommitment' | 'revealedSeed' | 'randomSource' | 'imported' | 'seatNames' | 'seatPlayers' | 'outcome'> & {
   status: GameStatus;
   version: number;
   lastHash: string;
@@ -65,7 +65,8 @@ export function buildBundle(game: BundledGame, events: StoredEvent[]): Bundle {
       serverSeed: game.revealedSeed,
       randomSource: game.randomSource,
       imported: game.imported,
-      seats: game.seatNames.map((name, index) => ({ index, name })),
+      // A seat bound to a player names it (its id, never a key), as the game's events do.
+      seats: game.seatNames.map((name, index) => (game.seatPlayers[index] ? { index, name, player: game.seatPlayers[index] } : { index, name })),
       result: game.outcome,
     },
     hashAlgorithm: 'sha256(prevHash || RFC8785(event))',

@@ -33,6 +33,8 @@ export interface SeatRow {
   clientSeed: string | null;
   /** A tournament participant whose token acts as this seat. */
   participantId?: string | null;
+  /** The player the seat is bound to: that player's key acts as this seat. */
+  playerId?: string | null;
 }
 
 export interface GameHead {
@@ -65,7 +67,7 @@ export interface GameFilter {
 /** A new game's rows: the game, its seats and its first events. */
 export type NewGame = Omit<GameRow, 'createdAt' | 'updatedAt' | 'tournamentId' | 'round' | 'board'> & Partial<Pick<GameRow, 'tournamentId' | 'round' | 'board'>>;
 export type StoredGame = GameRow & { seats: SeatRow[] };
-export type SeatClaim = { index: number; name: string | null; tokenHash: string; clientSeed: string | null };
+export type SeatClaim = { index: number; name: string | null; tokenHash: string; clientSeed: string | null; playerId?: string | null };
 
 /**
  * Rows one projection owes to a batch of events (what the append implies: see the application's

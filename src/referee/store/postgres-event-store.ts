@@ -127,8 +127,8 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
       await this.prisma.$transaction(async (tx) => {
         // The WHERE makes a second claim of the same seat a conflict.
         const claimed = await tx.seat.updateMany({
-          where: { gameId, index: seat.index, tokenHash: null },
-          data: { name: seat.name, tokenHash: seat.tokenHash, clientSeed: seat.clientSeed, joinedAt: new Date() },
+          where: { gameId, index: seat.index, tokenHash: null, playerId: null },
+          data: { name: seat.name, tokenHash: seat.tokenHash, clientSeed: seat.clientSeed, playerId: seat.playerId ?? null, joinedAt: new Date() },
         });
         if (claimed.count !== 1) throw new AppendConflict('seat already taken');
         const { text, values } = this.appendStatement([{ gameId, events, head, consequences }]);
@@ -262,10 +262,10 @@ WITH game AS (
   VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb, $15, $16, $17::int, $18::int)
   RETURNING id
 ), seats AS (
-  INSERT INTO seats (game_id, index, name, token_hash, client_seed, joined_at, participant_id)
+  INSERT INTO seats (game_id, index, name, token_hash, client_seed, joined_at, participant_id, player_id)
   SELECT (SELECT id FROM game), t.index, t.name, t.token_hash, t.client_seed,
-         CASE WHEN t.token_hash IS NULL AND t.participant_id IS NULL THEN NULL ELSE now() END, t.participant_id
-  FROM jsonb_to_recordset($13::jsonb) AS t(index int, name text, token_hash text, client_seed text, participant_id text)
+         CASE WHEN t.token_hash IS NULL AND t.participant_id IS NULL AND t.player_id IS NULL THEN NULL ELSE now() END, t.participant_id, t.player_id
+  FROM jsonb_to_recordset($13::jsonb) AS t(index int, name text, token_hash text, client_seed text, participant_id text, player_id text)
 )
 INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
 SELECT (SELECT id FROM game), t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
@@ -407,7 +407,7 @@ function createValues(game: NewGame, seats: SeatRow[], events: StoredEvent[]): u
     game.suppliedChance ? JSON.stringify(game.suppliedChance) : null,
     game.imported,
     game.result === null || game.result === undefined ? null : JSON.stringify(game.result),
-    JSON.stringify(seats.map((s) => ({ index: s.index, name: s.name, token_hash: s.tokenHash, client_seed: s.clientSeed, participant_id: s.participantId ?? null }))),
+    JSON.stringify(seats.map((s) => ({ index: s.index, name: s.name, token_hash: s.tokenHash, client_seed: s.clientSeed, participant_id: s.participantId ?? null, player_id: s.playerId ?? null }))),
     JSON.stringify(events.map((e) => eventRow(e))),
     game.headHash,
     game.tournamentId ?? null,

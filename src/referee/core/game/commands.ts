@@ -11,6 +11,8 @@ export interface SeatPlan {
   clientSeed: string | null;
   /** Whether the seat has its player now (an open seat is joined later). */
   taken: boolean;
+  /** The player (id) the seat is bound to, if any: that player's key acts as the seat. */
+  player?: string | null;
 }
 
 export type GameCommand =
@@ -19,7 +21,7 @@ export type GameCommand =
   /** An imported record carries no clock: the game has no time control. */
   | { type: 'ImportGame'; gameId: string; kind: string; record: ImportedRecord }
   /** `seats` as they are before the join; without `seat`, the first open one. */
-  | { type: 'JoinSeat'; seat: Seat | null; name: string | null; clientSeed: string | null; seats: SeatPlan[] }
+  | { type: 'JoinSeat'; seat: Seat | null; name: string | null; clientSeed: string | null; seats: SeatPlan[]; player?: string | null }
   | { type: 'TakeAction'; seat: Seat; moveId: string; bodyHash: string; action: unknown; expectedVersion: number | null }
   | { type: 'Resign'; seat: Seat; moveId: string; bodyHash: string; expectedVersion: number | null }
   /** A tournament organizer's result for the game: it ends with that outcome (never by a seat). */

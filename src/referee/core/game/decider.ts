@@ -27,7 +27,7 @@ import {
   timeOut,
 } from './clock.js';
 import type { Decision, DecideContext, EvolveContext, GameCommand, GameDecider, SeatPlan, DecidedEvent } from './commands.js';
-import { type Adjudication, adjudication, type Chance, decodeGameEvent, draftOf, type GameCreatedPayload, type GameEvent, isChanceType } from './events.js';
+import { type Adjudication, adjudication, type Chance, decodeGameEvent, draftOf, type GameCreatedPayload, type GameEvent, isChanceType, withPlayer } from './events.js';
 import { type GameState, genesis } from './state.js';
 
 /**
@@ -187,7 +187,11 @@ function transition(g: GameState, e: GameEvent, ctx: EvolveContext): Result<Game
     case 'SeatJoined':
       if (g.started) return broken('a seat joined after the game started');
       if (!isSeat(g, e.payload.seat)) return broken('no such seat');
-      return ok({ ...g, seatNames: g.seatNames.map((n, i) => (i === e.payload.seat ? e.payload.name : n)) });
+      return ok({
+        ...g,
+        seatNames: g.seatNames.map((n, i) => (i === e.payload.seat ? e.payload.name : n)),
+        seatPlayers: g.seatPlayers.map((p, i) => (i === e.payload.seat ? (e.payload.player ?? null) : p)),
+      });
     case 'GameStarted':
       if (g.started) return broken('the game started twice');
       if (e.payload.clientSeeds.length !== g.seatCount) return broken('one client seed (or null) per seat');
@@ -360,8 +364,11 @@ class Deciding {
     const ruleset = engine.parseRuleset(c.ruleset ?? {});
     if (!ruleset.ok) return ruleset;
     const seatCount = engine.seatCount(ruleset.value);
-    const seats = c.seats ?? Array.from({ length: seatCount }, () => ({ name: null, clientSeed: null, taken: true }));
+    const seats: SeatPlan[] = c.seats ?? Array.from({ length: seatCount }, () => ({ name: null, clientSeed: null, taken: true }));
     if (seats.length !== seatCount) return fail('INVALID_INPUT', `this ruleset needs exactly ${seatCount} seats, got ${seats.length}`);
+    const players = seats.flatMap((s) => (s.player ? [s.player] : []));
+    if (new Set(players).size !== players.length) return fail('PLAYER_ALREADY_SEATED', 'a player holds at most one seat of a game');
+    if (seats.some((s) => s.player && !s.taken)) return fail('INVALID_INPUT', 'a seat bound to a player is taken: it cannot be open');
     const timeControl = c.timeControl ? storedTimeControl(c.timeControl) : null;
     if (c.timeControl && !timeControl) return fail('INVALID_INPUT', 'the time control is not one parseTimeControl gives');
     const source = this.ctx.supplied.length > 0 ? 'supplied' : 'fair';
@@ -375,8 +382,9 @@ class Deciding {
     const seat = c.seat ?? open[0];
     if (!isSeat(game, seat)) return fail('INVALID_INPUT', `seat must be between 0 and ${game.seatCount - 1}`);
     if (!open.includes(seat)) return fail('SEAT_TAKEN', `seat ${seat} is taken`);
+    if (c.player && game.seatPlayers.includes(c.player)) return fail('PLAYER_ALREADY_SEATED', `this player holds seat ${game.seatPlayers.indexOf(c.player)} of this game already`);
     this.on(game);
-    const refused = this.apply({ type: 'SeatJoined', payload: { seat, name: c.name } });
+    const refused = this.apply({ type: 'SeatJoined', payload: withPlayer({ seat, name: c.name }, c.player) });
     if (refused) return refused;
     const seats = c.seats.map((s, i) => (i === seat ? { name: c.name, clientSeed: c.clientSeed, taken: true } : s));
     const decided = seats.every((s) => s.taken) ? this.start(seats) : this.done();
@@ -468,7 +476,7 @@ class Deciding {
   }
 
   private created(engine: Engine, ruleset: unknown, seats: SeatPlan[], randomSource: 'fair' | 'supplied', imported: boolean, timeControl: TimeControl | null = null): GameCreatedPayload {
-    const names = seats.map((s) => ({ name: s.taken ? s.name : null }));
+    const names = seats.map((s) => withPlayer({ name: s.taken ? s.name : null }, s.player));
     const created = { kind: engine.kind, ruleset, rulesetHash: hashOf(ruleset), seats: names, seedCommitment: seedCommitment(this.ctx.serverSeed), randomSource, imported };
     // No clock, no key: games without one keep the payload (and hash) they always had.
     return timeControl ? { ...created, timeControl } : created;

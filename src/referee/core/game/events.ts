@@ -7,7 +7,8 @@ export type GameCreatedPayload = {
   kind: string;
   ruleset: unknown;
   rulesetHash: string;
-  seats: { name: string | null }[];
+  /** `player`: the player the seat is bound to (absent: none, and in every game created before players). */
+  seats: { name: string | null; player?: string }[];
   seedCommitment: string;
   randomSource: 'fair' | 'supplied';
   imported: boolean;
@@ -32,7 +33,8 @@ export type Chance = {
  */
 export type GameEvent =
   | { type: 'GameCreated'; payload: GameCreatedPayload }
-  | { type: 'SeatJoined'; payload: { seat: Seat; name: string | null } }
+  /** `player`: the player who joined with a player key (absent: an anonymous seat token's). */
+  | { type: 'SeatJoined'; payload: { seat: Seat; name: string | null; player?: string } }
   | { type: 'GameStarted'; payload: { clientSeeds: (string | null)[]; mix: string } }
   /** `auto`: the referee played it for a seat auto-played after its timeout; `forced`: the seat's only legal action, which the ruleset has the referee play. */
   | { type: 'ActionTaken'; actor: Seat; payload: { action: unknown; auto?: true; forced?: true } }
@@ -98,6 +100,9 @@ export interface Adjudication {
 
 export const adjudication = (reason: string, entry: Record<string, unknown> | undefined): Adjudication => (entry ? { reason, entry } : { reason });
 
+/** A seat's payload with its player when it has one: an unbound seat's keeps the shape (and hash) it always had. */
+export const withPlayer = <T extends object>(seat: T, player: unknown): T & { player?: string } => (typeof player === 'string' ? { ...seat, player } : seat);
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const malformed = (message: string): Result<never> => fail(MALFORMED, message);
 const isSeatNumber = (v: unknown): v is Seat => Number.isInteger(v) && (v as number) >= 0;
@@ -113,7 +118,8 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
     case 'GameCreated': {
       if (typeof p.kind !== 'string' || !Array.isArray(p.seats) || typeof p.rulesetHash !== 'string' || typeof p.seedCommitment !== 'string')
         return malformed('GameCreated lacks its kind, seats, ruleset hash or seed commitment');
-      const seats = p.seats.map((s) => ({ name: isObject(s) && typeof s.name === 'string' ? s.name : null }));
+      const seats = p.seats.map((s) => withPlayer({ name: isObject(s) && typeof s.name === 'string' ? s.name : null }, isObject(s) ? s.player : undefined));
+      if (!p.seats.every((s) => !isObject(s) || s.player === undefined || typeof s.player === 'string')) return malformed("a seat's player is an id");
       const randomSource = p.randomSource === 'supplied' ? 'supplied' : 'fair';
       const timeControl = p.timeControl === undefined ? undefined : storedTimeControl(p.timeControl);
       if (timeControl === null) return malformed('the time control is not in its complete, validated form');
@@ -122,7 +128,8 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
     }
     case 'SeatJoined':
       if (!Number.isInteger(p.seat)) return malformed('SeatJoined names no seat');
-      return ok({ type: e.type, payload: { seat: p.seat as Seat, name: typeof p.name === 'string' ? p.name : null } });
+      if (p.player !== undefined && typeof p.player !== 'string') return malformed("SeatJoined's player is an id");
+      return ok({ type: e.type, payload: withPlayer({ seat: p.seat as Seat, name: typeof p.name === 'string' ? p.name : null }, p.player) });
     case 'GameStarted':
       if (!Array.isArray(p.clientSeeds) || typeof p.mix !== 'string') return malformed('one client seed (or null) per seat');
       return ok({ type: e.type, payload: { clientSeeds: p.clientSeeds as (string | null)[], mix: p.mix } });

@@ -15,6 +15,8 @@ export interface GameState {
   rulesetHash: string;
   seatCount: number;
   seatNames: (string | null)[];
+  /** The player each seat is bound to (null: none, an anonymous seat token's or open). */
+  seatPlayers: (string | null)[];
   /** The engine's state. */
   state: unknown;
   started: boolean;
@@ -50,6 +52,7 @@ export function genesis(gameId: string, engine: Engine, created: GameCreatedPayl
     rulesetHash: created.rulesetHash,
     seatCount: created.seats.length,
     seatNames: created.seats.map((s) => s.name ?? null),
+    seatPlayers: created.seats.map((s) => s.player ?? null),
     state,
     started: false,
     mix: null,

@@ -25,7 +25,8 @@ export type TournamentActor = { role: 'organizer' } | { role: 'participant'; par
 
 export type TournamentCommand =
   | { type: 'CreateTournament'; tournamentId: string; config: TournamentConfigInput }
-  | { type: 'RegisterParticipant'; participantId: string; name: string; rating: number }
+  /** `player`: the player registering (its games' seats are bound to it); absent: anonymous. */
+  | { type: 'RegisterParticipant'; participantId: string; name: string; rating: number; player?: string | null }
   | { type: 'WithdrawParticipant'; participantId: string; reason: string | null }
   | { type: 'SetRoundSettings'; settings: RoundSettings }
   | { type: 'PairRound'; round: number | null }
@@ -108,7 +109,10 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
       if (p.entryRound !== t.rounds.length + 1) return broken(`a participant registered now enters in round ${t.rounds.length + 1}`);
       return ok({
         ...t,
-        participants: [...t.participants, { id: p.participantId, registrationNo: p.registrationNo, name: p.name, rating: p.rating, entryRound: p.entryRound, withdrawnAfterRound: null }],
+        participants: [
+          ...t.participants,
+          { id: p.participantId, registrationNo: p.registrationNo, name: p.name, rating: p.rating, entryRound: p.entryRound, withdrawnAfterRound: null, ...(p.player ? { player: p.player } : {}) },
+        ],
       });
     }
     case 'ParticipantWithdrawn': {
@@ -347,9 +351,18 @@ class Deciding {
         if (paired > 0 && !this.organizer) return refuse('REGISTRATION_CLOSED', 'registration closed when round 1 was paired; a late entry is added by the organizer (P2.1, P2.2)');
         if (t.totalRounds !== null && paired >= t.totalRounds) return refuse('REGISTRATION_CLOSED', 'every round is paired');
         if (t.participants.length >= PARTICIPANT_LIMIT) return refuse('TOO_MANY_PARTICIPANTS', `a tournament takes at most ${PARTICIPANT_LIMIT} participants (P2.8)`);
+        const { player } = command;
+        if (player && t.participants.some((p) => p.player === player)) return refuse('PLAYER_ALREADY_SEATED', 'this player is a participant of this tournament already');
         return this.apply({
           type: 'ParticipantRegistered',
-          payload: { participantId: command.participantId, registrationNo: t.participants.length + 1, name: command.name, rating: command.rating, entryRound: paired + 1 },
+          payload: {
+            participantId: command.participantId,
+            registrationNo: t.participants.length + 1,
+            name: command.name,
+            rating: command.rating,
+            entryRound: paired + 1,
+            ...(player ? { player } : {}),
+          },
         });
       }
       case 'WithdrawParticipant':

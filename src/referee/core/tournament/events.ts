@@ -14,6 +14,8 @@ export interface ParticipantRegisteredPayload {
   name: string;
   rating: number;
   entryRound: number;
+  /** The player who registered (absent: an anonymous participant, and every one before players). */
+  player?: string;
 }
 
 /** The organizer's settings for a round, set before it is paired (S5.1, P2.6, TA7.10). */
@@ -110,7 +112,13 @@ const isRound = (v: unknown): v is number => Number.isInteger(v) && (v as number
 
 const REQUIRED: Record<TournamentEventType, (p: Record<string, unknown>) => boolean> = {
   TournamentCreated: (p) => isObject(p.config) && typeof p.seedCommitment === 'string',
-  ParticipantRegistered: (p) => typeof p.participantId === 'string' && Number.isInteger(p.registrationNo) && typeof p.name === 'string' && Number.isInteger(p.rating) && isRound(p.entryRound),
+  ParticipantRegistered: (p) =>
+    typeof p.participantId === 'string' &&
+    Number.isInteger(p.registrationNo) &&
+    typeof p.name === 'string' &&
+    Number.isInteger(p.rating) &&
+    isRound(p.entryRound) &&
+    (p.player === undefined || typeof p.player === 'string'),
   ParticipantWithdrawn: (p) => typeof p.participantId === 'string' && Number.isInteger(p.afterRound),
   RoundSettingsSet: (p) => isRound(p.round) && Array.isArray(p.manualPairings) && Array.isArray(p.manualTables) && isStrings(p.absent) && isStrings(p.requestedByes) && Array.isArray(p.forbiddenPairs),
   LotsDrawn: (p) => typeof p.label === 'string' && 'result' in p,

@@ -8,6 +8,8 @@ import type { Participant, PointValues } from './types.js';
 
 export interface ParticipantRecord extends Participant {
   name: string;
+  /** The player the participant is (its games' seats are bound to it); absent: an anonymous participant. */
+  player?: string;
 }
 
 export interface BoardState extends BoardPlan {

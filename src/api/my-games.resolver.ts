@@ -1,0 +1,67 @@
+import { Args, Context, Field, Int, ObjectType, Query, Resolver } from '@nestjs/graphql';
+import { type InboxPage, RefereeService } from '../referee/index.js';
+import { type GqlContext, tokenOf } from './caller.js';
+import { Limits } from './limits.js';
+import { toGame } from './mapping.js';
+import { Game, GameStatusEnum, PageInfo } from './models.js';
+import { Needs } from './scopes.js';
+
+@ObjectType({ description: "One of a player's games, with the player's seat in it and its cursor" })
+export class MyGameEdge {
+  @Field({ description: 'Opaque: pass it as `after`' }) cursor: string;
+  @Field(() => Game, { description: 'The game' }) node: Game;
+  @Field(() => Int, { description: "The player's seat" }) seat: number;
+  @Field({ description: 'The game waits for this seat now' }) toAct: boolean;
+  @Field(() => Date, { nullable: true, description: "When the seat's time runs out, if its clock runs" }) deadline: Date | null;
+  @Field(() => Date, { description: "The time of the game's last event" }) updatedAt: Date;
+}
+
+@ObjectType({ description: "A page of a player's games (Relay cursor connection): with toAct, the most pressing deadline first; else the most recently moved first" })
+export class MyGameConnection {
+  @Field(() => [MyGameEdge], { description: "The page's games with the player's seat and their cursors" }) edges: MyGameEdge[];
+  @Field(() => [Game], { description: "The page's games (the edges' nodes)" }) nodes: Game[];
+  @Field(() => PageInfo, { description: 'Where the page ends, and whether more games follow it' }) pageInfo: PageInfo;
+}
+
+/** The arguments of a player's games, as `myGames` and `me { games }` take them. */
+export interface MyGamesArgs {
+  toAct: boolean | null;
+  status: GameStatusEnum | null;
+  kind: string | null;
+  first: number | null;
+  after: string | null;
+}
+
+/** A page of the caller's games as a connection: its games read as held (a page is at most 100). */
+export async function myGames(referee: RefereeService, token: string | null, args: MyGamesArgs): Promise<MyGameConnection> {
+  const page: InboxPage = await referee.myGames(token, { toAct: args.toAct ?? undefined, status: args.status ?? undefined, kind: args.kind ?? undefined, first: args.first, after: args.after });
+  const nodes = await Promise.all(page.items.map(async ({ row }) => toGame(await referee.game(row.gameId))));
+  return {
+    edges: page.items.map(({ row, cursor }, i) => ({ cursor, node: nodes[i], seat: row.seat, toAct: row.toAct, deadline: row.deadline, updatedAt: row.updatedAt })),
+    nodes,
+    pageInfo: { startCursor: page.items[0]?.cursor ?? null, endCursor: page.endCursor, hasNextPage: page.hasNextPage, hasPreviousPage: false },
+  };
+}
+
+/** The inbox: the games of the player whose key calls, the ones waiting for it first if asked. */
+@Resolver()
+export class MyGamesResolver {
+  constructor(private readonly referee: RefereeService) {}
+
+  @Needs('read')
+  @Limits({ page: { default: 20, max: 100 } })
+  @Query(() => MyGameConnection, {
+    description:
+      'The games of the player whose key (scope read) is the Bearer token (UNAUTHORIZED otherwise): with toAct: true, those waiting for the player, the most pressing deadline first (games without a clock last); otherwise the most recently moved first',
+  })
+  myGames(
+    @Args('toAct', { type: () => Boolean, nullable: true, description: 'Only the games waiting for the player (true), or only the others (false); omitted: all' }) toAct: boolean | null,
+    @Args('status', { type: () => GameStatusEnum, nullable: true, description: 'Only games of this status' }) status: GameStatusEnum | null,
+    @Args('kind', { type: () => String, nullable: true, description: 'Only games of this kind' }) kind: string | null,
+    @Args('first', { type: () => Int, nullable: true, description: 'At most 100; 20 by default' }) first: number | null,
+    @Args('after', { type: () => String, nullable: true, description: 'A cursor: the games after it' }) after: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<MyGameConnection> {
+    return myGames(this.referee, tokenOf(ctx), { toAct, status, kind, first, after });
+  }
+}
