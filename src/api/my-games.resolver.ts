@@ -2,6 +2,7 @@ import { Args, Context, Field, Int, ObjectType, Query, Resolver } from '@nestjs/
 import { type InboxPage, RefereeService } from '../referee/index.js';
 import { type GqlContext, tokenOf } from './caller.js';
 import { Limits } from './limits.js';
+import { Needs } from './scopes.js';
 import { toGame } from './mapping.js';
 import { Game, GameStatusEnum, PageInfo } from './models.js';
 import { Needs } from './scopes.js';

@@ -65,8 +65,9 @@ export class GameQueries {
 
   /** Who the bearer of `token` is in this game: a seat, or a spectator without a token. */
   async viewerOf(gameId: string, token: string | null): Promise<Viewer> {
-    // A player's or an app's key reads as a spectator (its READ scope checked by the API) until seats are bound to players.
-    if (!token || isKey(token)) return 'spectator';
+    if (!token) return 'spectator';
+    // A player's key reads as its seat where the player holds one, else (and an app's key) as a spectator; the API checked its READ scope.
+    if (isKey(token)) return (await this.tokens.keySeat(gameId, token)) ?? 'spectator';
     return this.tokens.seatOf(gameId, token);
   }
 

@@ -78,6 +78,12 @@ export class SeatTokens {
     return holder.ownerId;
   }
 
+  /** The seat a valid player's key holds in this game, or null (none, an app's key, an unknown or revoked key). */
+  async keySeat(gameId: string, token: string): Promise<number | null> {
+    const holder = await this.keys.holder(token);
+    return holder?.owner === 'player' ? this.playerSeat(gameId, holder.ownerId) : null;
+  }
+
   /** The seat of the game bound to the player, or null. */
   private async playerSeat(gameId: string, playerId: string): Promise<number | null> {
     const key = `${playerId} ${gameId}`;
