@@ -5,7 +5,6 @@ import { Limits } from './limits.js';
 import { Needs } from './scopes.js';
 import { toGame } from './mapping.js';
 import { Game, GameStatusEnum, PageInfo } from './models.js';
-import { Needs } from './scopes.js';
 
 @ObjectType({ description: "One of a player's games, with the player's seat in it and its cursor" })
 export class MyGameEdge {
