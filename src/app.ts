@@ -7,7 +7,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import proxyaddr from 'proxy-addr';
 import { AppModule } from './app.module.js';
-import { isGraphqlPath, pathOf, type TrustProxy } from './api/caller.js';
+import { holderOf, isGraphqlPath, pathOf, type TrustProxy } from './api/caller.js';
 import { browserOnGraphql } from './api/graphiql.controller.js';
 import { bodyParsers } from './api/body.js';
 import { callerLimits, importQuota, rateLimiter } from './api/limits.js';
@@ -85,7 +85,11 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
   const limits = callerLimits(config);
   limits.bind({
     // Each credential its own budget: a seat's, a participant's or organizer's token, a player's or an app's key.
-    tokenOwner: (token) => (isKey(token) ? keys.holder(token) : tokens.roleOf(sha256Hex(token))),
+    tokenOwner: (token, request) => {
+      if (!isKey(token)) return tokens.roleOf(sha256Hex(token));
+      // Over HTTP the holder is kept on the request: the scopes guard reads it there, with no second lookup.
+      return request ? holderOf(request, keys).catch(() => null) : keys.holder(token);
+    },
     trust,
     schema: () => {
       try {

@@ -244,8 +244,12 @@ type LimitSettings = Pick<
 >;
 
 export interface LimitBindings {
-  /** Who a token was issued to (a seat, a participant, an organizer, a key's holder); null for a made-up, rotated or revoked one. */
-  tokenOwner(token: string): Promise<unknown | null>;
+  /**
+   * Who a token was issued to (a seat, a participant, an organizer, a key's holder); null for a
+   * made-up, rotated or revoked one. `request`: the HTTP request it came with (a key's holder is
+   * then looked up once for the request, and the scopes guard finds it there).
+   */
+  tokenOwner(token: string, request?: FastifyRequest): Promise<unknown | null>;
   /** proxy-addr's compiled TRUST_PROXY. */
   trust: TrustProxy;
   schema(): GraphQLSchema | undefined;
@@ -305,7 +309,7 @@ export class CallerLimits {
    * Counts a request of `cost` against its caller's minute and answers the caller's key, or a
    * refusal. A token not seen before is paid for by the address, then looked up.
    */
-  async admit(token: string | null, address: string, cost = 1): Promise<{ key: string } | { key: string; refusal: Refusal }> {
+  async admit(token: string | null, address: string, cost = 1, request?: FastifyRequest): Promise<{ key: string } | { key: string; refusal: Refusal }> {
     const byAddress = `a:${addressKey(address)}`;
     if (!token) return this.charged(byAddress, cost);
     const hash = sha256Hex(token);
@@ -322,7 +326,7 @@ export class CallerLimits {
         const lookup = this.charge(`l:${addressKey(address)}`, 1);
         if (lookup) return { key: byAddress, refusal: lookup };
       }
-      if (!(await this.isIssued(token, hash))) return this.charged(byAddress, cost);
+      if (!(await this.isIssued(token, hash, request))) return this.charged(byAddress, cost);
     }
     return this.chargedSeat(`t:${hash}`, address, cost);
   }
@@ -526,11 +530,11 @@ export class CallerLimits {
     return refusal ? { key, refusal } : { key };
   }
 
-  private async isIssued(token: string, hash: string): Promise<boolean> {
+  private async isIssued(token: string, hash: string, request?: FastifyRequest): Promise<boolean> {
     if (!this.bindings) return false;
     let owner: unknown;
     try {
-      owner = await this.bindings.tokenOwner(token);
+      owner = await this.bindings.tokenOwner(token, request);
     } catch {
       return false; // the database is unwell: count the request by address, remember nothing
     }
@@ -657,7 +661,7 @@ export function rateLimiter(limits: CallerLimits) {
     const path = pathOf(req);
     if (!limits.rateLimited || path === '/healthz' || path === '/metrics') return;
     const cost = EXPENSIVE_REST.test(path) ? EXPENSIVE_REQUEST_COST : 1;
-    const admitted = await limits.admit(tokenOf(req), addressOf(req), cost);
+    const admitted = await limits.admit(tokenOf(req), addressOf(req), cost, req);
     if ('refusal' in admitted) {
       // Over a seat's reading budget, a GraphQL POST may still be a move, which has its own:
       // the plugin decides once the operation is known (only real seat tokens get this far).
