@@ -131,7 +131,7 @@ function checkScopes(kind: AccountKind, scopes: KeyScope[] | null): Result<KeySc
   return ok(allowed.filter((s) => scopes.includes(s)));
 }
 
-const draft = (e: AccountEvent, createdAt: string): DraftEvent => ({ type: e.type, actor: null, moveId: null, bodyHash: null, payload: e.payload as unknown as Record<string, unknown>, createdAt });
+const draft = (e: AccountEvent, createdAt: string): DraftEvent => ({ type: e.type, actor: null, moveId: null, bodyHash: null, payload: e.payload, createdAt });
 
 /**
  * An account's decider: the events a command stands for, or its refusal. `state` is null for a
