@@ -1,4 +1,4 @@
-import { Args, Context, Field, Int, ObjectType, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, ArgsType, Context, Field, Int, ObjectType, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { Me } from '../players/index.js';
 import { type InboxPage, RefereeService } from '../referee/index.js';
 import { type GqlContext, tokenOf } from './caller.js';
@@ -25,12 +25,13 @@ export class MyGameConnection {
 }
 
 /** The arguments of a player's games, as `myGames` and `me { games }` take them. */
-export interface MyGamesArgs {
-  toAct: boolean | null;
-  status: GameStatusEnum | null;
-  kind: string | null;
-  first: number | null;
-  after: string | null;
+@ArgsType()
+export class MyGamesArgs {
+  @Field(() => Boolean, { nullable: true, description: 'Only the games waiting for the player (true), or only the others (false); omitted: all' }) toAct: boolean | null;
+  @Field(() => GameStatusEnum, { nullable: true, description: 'Only games of this status' }) status: GameStatusEnum | null;
+  @Field(() => String, { nullable: true, description: 'Only games of this kind' }) kind: string | null;
+  @Field(() => Int, { nullable: true, description: 'At most 100; 20 by default' }) first: number | null;
+  @Field(() => String, { nullable: true, description: 'A cursor: the games after it' }) after: string | null;
 }
 
 /** A page of the caller's games as a connection: its games read as held (a page is at most 100). */
@@ -55,15 +56,8 @@ export class MyGamesResolver {
     description:
       'The games of the player whose key (scope read) is the Bearer token (UNAUTHORIZED otherwise): with toAct: true, those waiting for the player, the most pressing deadline first (games without a clock last); otherwise the most recently moved first',
   })
-  myGames(
-    @Args('toAct', { type: () => Boolean, nullable: true, description: 'Only the games waiting for the player (true), or only the others (false); omitted: all' }) toAct: boolean | null,
-    @Args('status', { type: () => GameStatusEnum, nullable: true, description: 'Only games of this status' }) status: GameStatusEnum | null,
-    @Args('kind', { type: () => String, nullable: true, description: 'Only games of this kind' }) kind: string | null,
-    @Args('first', { type: () => Int, nullable: true, description: 'At most 100; 20 by default' }) first: number | null,
-    @Args('after', { type: () => String, nullable: true, description: 'A cursor: the games after it' }) after: string | null,
-    @Context() ctx: GqlContext,
-  ): Promise<MyGameConnection> {
-    return myGames(this.referee, tokenOf(ctx), { toAct, status, kind, first, after });
+  myGames(@Args() args: MyGamesArgs, @Context() ctx: GqlContext): Promise<MyGameConnection> {
+    return myGames(this.referee, tokenOf(ctx), args);
   }
 }
 
@@ -74,14 +68,7 @@ export class MeGamesResolver {
 
   @Limits({ page: { default: 20, max: 100 } })
   @ResolveField(() => MyGameConnection, { description: "The player's games, as myGames answers them (a player's key with scope read; UNAUTHORIZED for an app's)" })
-  games(
-    @Args('toAct', { type: () => Boolean, nullable: true, description: 'Only the games waiting for the player (true), or only the others (false); omitted: all' }) toAct: boolean | null,
-    @Args('status', { type: () => GameStatusEnum, nullable: true, description: 'Only games of this status' }) status: GameStatusEnum | null,
-    @Args('kind', { type: () => String, nullable: true, description: 'Only games of this kind' }) kind: string | null,
-    @Args('first', { type: () => Int, nullable: true, description: 'At most 100; 20 by default' }) first: number | null,
-    @Args('after', { type: () => String, nullable: true, description: 'A cursor: the games after it' }) after: string | null,
-    @Context() ctx: GqlContext,
-  ): Promise<MyGameConnection> {
-    return myGames(this.referee, tokenOf(ctx), { toAct, status, kind, first, after });
+  games(@Args() args: MyGamesArgs, @Context() ctx: GqlContext): Promise<MyGameConnection> {
+    return myGames(this.referee, tokenOf(ctx), args);
   }
 }
