@@ -211,7 +211,7 @@ describe(`the clock in the typed API, over REST and in records (${process.env.TE
     ]);
   });
 
-  it('backgammon lost on time: the .mat says so in a comment line and ends with the forfeit, and imports as that concession', async () => {
+  it('backgammon won on time: the .mat says so in a comment line and ends with the forfeit, and imports as that concession', async () => {
     const { id } = await createTyped('backgammon', { ruleset: { matchLength: 5 }, seats: [{ name: 'Ann' }, { name: 'Bob' }], timeControl: { kind: 'FISCHER', baseSeconds: 60 } });
     const late = (await game(id)).clock!.running[0];
     clock.advance(61 * SECOND);
@@ -219,7 +219,7 @@ describe(`the clock in the typed API, over REST and in records (${process.env.TE
     const over = await game(id);
     expect(over).toMatchObject({ status: 'FINISHED', outcome: { winners: [1 - late] }, clock: { timedOut: [late] } });
     const mat = await record(id);
-    expect(mat.split('\n')[0]).toBe(`; ${['Ann', 'Bob'][late]} lost on time: .mat has no clock, so the match ends as conceded by forfeit`);
+    expect(mat.split('\n')[0]).toBe(`; ${['Ann', 'Bob'][1 - late]} wins on time: .mat has no clock, so the match ends as conceded by forfeit`);
     expect(mat).toMatch(/Wins 5 points by forfeit/);
     expect(await imported('backgammon', mat)).toEqual({ status: 'FINISHED', winners: [1 - late] });
   });

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const GAME_FIELDS = `id kind status version headHash ruleset rulesetHash imported createdAt
-  seats { index name taken } tournamentId round board
+  seats { index name taken player } tournamentId round board
   mySeat toAct view legalActions result
   fairness { seedCommitment randomSource serverSeed clientSeeds }
   clock { kind remainingMs running deadline paused pauseRequests timedOut autoPlayed vacationLeftMs
