@@ -108,7 +108,7 @@ export class Notifications implements ConsequenceHandler<GameSnapshot>, LowTimeL
   ) {}
 
   /** The messages a stored batch of events causes, to store with them. */
-  async rowsOf(before: GameSnapshot, after: GameSnapshot, events: readonly StoredEvent[]): Promise<OutboxMessage[]> {
+  async rowsOf(before: GameSnapshot | null, after: GameSnapshot, events: readonly StoredEvent[]): Promise<OutboxMessage[]> {
     if (!this.any) return NONE;
     const registrations = await this.registrationsOf(after);
     if (registrations.length === 0) return NONE;
@@ -218,14 +218,14 @@ export class Notifications implements ConsequenceHandler<GameSnapshot>, LowTimeL
 }
 
 /** What a batch of events tells, in order: whose time ran out, who is now to act, how the game ended. */
-function causesOf(before: GameSnapshot, after: GameSnapshot, events: readonly StoredEvent[]): Cause[] {
+function causesOf(before: GameSnapshot | null, after: GameSnapshot, events: readonly StoredEvent[]): Cause[] {
   const causes: Cause[] = events.flatMap((e): Cause[] => {
     const typed = e.type === 'TimedOut' ? decodeGameEvent(e) : null;
     return typed?.ok && typed.value.type === 'TimedOut' ? [{ event: 'TIMED_OUT', seat: typed.value.payload.seat, toSeat: false, data: { rule: typed.value.payload.rule } }] : [];
   });
-  const wasToAct = seatsToAct(before);
+  const wasToAct = before ? seatsToAct(before) : [];
   for (const seat of seatsToAct(after)) if (!wasToAct.includes(seat)) causes.push({ event: 'YOUR_TURN', seat, toSeat: true, data: {} });
-  if (after.ended && !before.ended) {
+  if (after.ended && !before?.ended) {
     const o = after.outcome;
     causes.push({ event: 'GAME_OVER', seat: null, toSeat: false, data: { result: o && { winners: o.winners, points: o.points, summary: o.summary } } });
   }

@@ -17,12 +17,11 @@ const NOTED = 'noted';
 
 /** A projection that notes each stored event, by the instance that derived it; and what it was told. */
 function noting(by: string) {
-  const told = { stored: [] as unknown[][], started: [] as string[] };
+  const told = { stored: [] as unknown[][] };
   const handler: ConsequenceHandler<LiveGame> = {
     projection: NOTED,
     rowsOf: async (_before, _after, events) => events.map((e) => ({ by, seq: e.seq, type: e.type })),
     stored: (_before, _after, rows) => told.stored.push([...rows]),
-    started: (game) => void told.started.push(game.gameId),
   };
   return { handler, told };
 }
@@ -45,31 +44,34 @@ async function newDuel() {
 }
 
 describe('consequences of an append', () => {
-  it("stores a handler's rows with the events that imply them, and tells it what was stored; a new game is told as started, with no rows", async () => {
+  it("stores a handler's rows with the events that imply them, a new game's with its creation, and tells it what was stored", async () => {
     const { store, a, id, token, card, version } = await newDuel();
-    expect(a.told.started).toEqual([id]);
-    expect(store.projected(NOTED)).toEqual([]);
+    const created = (await store.events(id, 0)).map((e) => ({ by: 'a', seq: e.seq, type: e.type }));
+    expect(created.length).toBeGreaterThan(0);
+    expect(store.projected(NOTED)).toEqual(created);
+    expect(a.told.stored).toEqual([created]);
 
     const move = await a.referee.act(id, token, 'm1', { type: 'play', card });
     expect(move.accepted).toBe(true);
     const stored = await store.events(id, version);
     expect(stored.length).toBeGreaterThan(0);
     const rows = stored.map((e) => ({ by: 'a', seq: e.seq, type: e.type }));
-    expect(store.projected(NOTED)).toEqual(rows);
-    expect(a.told.stored).toEqual([rows]);
+    expect(store.projected(NOTED)).toEqual([...created, ...rows]);
+    expect(a.told.stored).toEqual([created, rows]);
   });
 
   it('stores none of the rows of an append that lost its race, nor tells of them', async () => {
     const { store, a, id, token, card, version } = await newDuel();
     const b = instance(store, 'b');
     await b.referee.game(id);
+    const [projectedBefore, toldBefore] = [store.projected(NOTED).length, { a: a.told.stored.length, b: 0 }];
     const results = await Promise.all([a.referee.act(id, token, 'from-a', { type: 'play', card }, version), b.referee.act(id, token, 'from-b', { type: 'play', card }, version)]);
     expect(results.filter((r) => r.accepted)).toHaveLength(1);
     const winner = results[0].accepted ? 'a' : 'b';
-    const loser = winner === 'a' ? b : a;
+    const loser = winner === 'a' ? 'b' : 'a';
     const rows = (await store.events(id, version)).map((e) => ({ by: winner, seq: e.seq, type: e.type }));
-    expect(store.projected(NOTED)).toEqual(rows);
-    expect(loser.told.stored).toEqual([]);
+    expect(store.projected(NOTED).slice(projectedBefore)).toEqual(rows);
+    expect({ a, b }[loser].told.stored.slice(toldBefore[loser])).toEqual([]);
   });
 
   it('a conflicting append stores neither its events nor its rows', async () => {

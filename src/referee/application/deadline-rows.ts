@@ -1,6 +1,5 @@
-import { Logger } from '@nestjs/common';
 import { type ClockState, deadlineMs, nextDeadline, stampTime } from '../core/game/clock.js';
-import { DEADLINES, type DeadlineStore, type DeadlineWrite } from '../store/deadline-store.js';
+import { DEADLINES, type DeadlineWrite } from '../store/deadline-store.js';
 import type { Clock } from './clock.js';
 import type { ConsequenceHandler } from './consequences.js';
 import type { LiveGame } from './live-games.js';
@@ -66,17 +65,15 @@ export const ANY_VERSION = 2 ** 31 - 1;
 /**
  * The deadlines as a projection of the games' appends: a game's row as of a version (its next
  * deadline, and its next low-time warning), stored with the move that makes it (rowsOf, in the
- * move's one statement), or after a new game (started). The deadline worker computes its rows
+ * move's one statement, or a new game's). The deadline worker computes its rows
  * here too, and is woken (`wake`) for each row stored here that falls due before its timer.
  */
 export class DeadlineRows implements ConsequenceHandler<LiveGame> {
   readonly projection = DEADLINES;
-  private readonly logger = new Logger('Deadlines');
   /** Games whose stored row this instance wrote with a move, and the versions it stands at (see rowsOf). */
   private readonly known = new Map<string, { version: number; wakeAt: number | null }>();
 
   constructor(
-    private readonly store: DeadlineStore,
     private readonly clock: Clock,
     private readonly lowTime: LowTimeListeners,
     private readonly wake: (row: DeadlineWrite) => void,
@@ -91,39 +88,26 @@ export class DeadlineRows implements ConsequenceHandler<LiveGame> {
    * the move's own messages): a registration made or deleted counts from the game's next
    * stored version.
    */
-  async rowsOf(before: LiveGame, after: LiveGame): Promise<DeadlineWrite[]> {
+  async rowsOf(before: LiveGame | null, after: LiveGame): Promise<DeadlineWrite[]> {
     if (!after.clock) return [];
     const row = await this.of(after, null);
     const known = this.known.get(after.gameId);
-    return known?.version === before.version && rowStands(known.wakeAt, wakeOf(row), this.clock.now().getTime()) ? [] : [row];
+    return before && known?.version === before.version && rowStands(known.wakeAt, wakeOf(row), this.clock.now().getTime()) ? [] : [row];
   }
 
   /** The move was stored with `rows` (its row, or none when the stored one stood): the worker wakes for the row if it falls due before the worker's timer. */
-  stored(before: LiveGame, after: LiveGame, rows: readonly unknown[]): void {
+  stored(before: LiveGame | null, after: LiveGame, rows: readonly unknown[]): void {
     const row = (rows[0] as DeadlineWrite | undefined) ?? null;
     const known = this.known.get(after.gameId);
     this.known.delete(after.gameId);
     if (row === null) {
       // The stored row stood: it is still the one known, now as of this version.
-      if (known?.version === before.version) this.known.set(after.gameId, { ...known, version: after.version });
+      if (before && known?.version === before.version) this.known.set(after.gameId, { ...known, version: after.version });
     } else if (!row.ended) {
       this.known.set(after.gameId, { version: after.version, wakeAt: wakeOf(row) });
       this.wake(row);
     }
     if (this.known.size > MAX_KNOWN_ROWS) this.known.delete(this.known.keys().next().value!);
-  }
-
-  /**
-   * The first row of a game stored without one (a creation, a tournament's pairing: far fewer
-   * than moves), written after it. Nothing waits for it, and it never fails anything: a write
-   * that fails or is lost is logged, and the sweep repairs it. A tick waits for the writes
-   * queued before it.
-   */
-  started(game: LiveGame): void {
-    this.store
-      .writeComputed(game.clock ? this.of(game, null) : Promise.resolve(null))
-      .then((row) => row && this.wake(row))
-      .catch((err: Error) => this.logger.warn(`the deadline of game ${game.gameId} at version ${game.version} was not stored (the sweep will): ${err.message}`));
   }
 
   /** The game's row as of its version: its deadline, and its next warning after `told` (see nextWarning). */

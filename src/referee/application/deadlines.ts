@@ -91,7 +91,7 @@ export class DeadlineWorker {
     private readonly metrics: RefereeMetrics,
     private readonly settings: DeadlineSettings,
   ) {
-    this.rows = new DeadlineRows(store, clock, lowTime, (row) => this.wakeFor(row));
+    this.rows = new DeadlineRows(clock, lowTime, (row) => this.wakeFor(row));
   }
 
   /** Repairs the table, applies what fell due while stopped, then keeps watching. */

@@ -107,10 +107,12 @@ export class GameSetup {
       return { index, name, tokenHash: tokenHash(token), clientSeed: plan?.clientSeed ?? null };
     });
     const made = await this.slicer.run(this.rows(decided, serverSeed, supplied, seats));
-    await this.store.createGame(made.row, seats, made.events);
+    // The creation's rows (the first mover told, the first deadline, the inbox) go in its statement.
+    const implied = await this.consequences.implied(null, made.game, made.events);
+    await this.store.createGame(made.row, seats, made.events, implied.rows);
+    implied.stored();
     this.tokens.remember(made.game.gameId, tokens);
     void this.live.publish(made.game, { gameId: made.game.gameId, game: made.game, steps: made.steps });
-    await this.consequences.started(made.game);
     return { game: made.game, tokens };
   }
 

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { RefereeError } from '../core/errors.js';
 import { deadlineMs } from '../core/game/clock.js';
 import type { StoredEvent } from '../core/stream.js';
@@ -32,16 +31,11 @@ const STATUSES: readonly GameStatus[] = ['WAITING', 'ACTIVE', 'FINISHED'];
  */
 export class PlayerGames implements ConsequenceHandler<LiveGame> {
   readonly projection = PLAYER_GAMES;
-  private readonly logger = new Logger('Inbox');
 
   constructor(private readonly store: PlayerGamesStore) {}
 
-  async rowsOf(_before: LiveGame, after: LiveGame, events: readonly StoredEvent[]): Promise<PlayerGameRow[]> {
-    return rowsOf(after, events.at(-1)?.createdAt);
-  }
-
-  started(game: LiveGame): Promise<void> {
-    return this.store.write(rowsOf(game)).catch((err: Error) => this.logger.warn(`the inbox rows of game ${game.gameId} were not stored: ${err.message}`));
+  async rowsOf(before: LiveGame | null, after: LiveGame, events: readonly StoredEvent[]): Promise<PlayerGameRow[]> {
+    return rowsOf(after, before ? events.at(-1)?.createdAt : undefined);
   }
 
   /** A page of the player's games (see PlayerGamesStore.page); a cursor is the one a page answered. */

@@ -13,7 +13,7 @@ import { PlayerGamesStore } from '../store/player-games-store.js';
 import { EventStore, type GameFilter, type GameStatus } from '../store/event-store.js';
 import { Clock, SystemClock } from './clock.js';
 import { CommandGate } from './command-gate.js';
-import { GameConsequences } from './consequences.js';
+import { GameConsequences, type Implied } from './consequences.js';
 import { DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, type GameLoader } from './deadlines.js';
 import { TokenDirectory } from './directories.js';
 import { isKey, KeyDirectory, type KeyScope, NoKeys, type PlayerCard } from './key-holders.js';
@@ -209,10 +209,14 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.setup.tournamentGame(input);
   }
 
-  /** Tournament games once stored: held here, told to subscribers, and their consequences started (their deadlines, the players' inbox: settled once those waited for are). */
-  async stored(games: readonly PreparedGame[]): Promise<void> {
+  /** What a tournament's game's creation implies (its first mover told, its first deadline, the inbox): stored with it, then `stored()`. */
+  creationImplies(game: PreparedGame): Promise<Implied> {
+    return this.consequences.implied(null, game.game, game.events);
+  }
+
+  /** Tournament games once stored: held here and told to subscribers. */
+  stored(games: readonly PreparedGame[]): void {
     for (const g of games) void this.live.publish(g.game, { gameId: g.game.gameId, game: g.game, steps: g.steps });
-    await Promise.all(games.map((g) => this.consequences.started(g.game)));
   }
 
   /** Ends a running game with an organizer's outcome; with the organizer's entry a game already over refuses it (GAME_OVER), without it is left as it is. */

@@ -130,16 +130,22 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
 
   async append(t: LiveTournament, { next, events, games }: AdvancedTournament, { participant }: TournamentStep): Promise<void> {
     const registered = participant && next.participants.find((p) => p.id === participant.id);
+    // Each game's creation implies rows (its first mover told, its deadline, the inbox), stored with it.
+    const implied = await Promise.all(games.map((g) => this.referee.creationImplies(g)));
     await this.store.append(
       t.tournamentId,
       events,
       { version: next.version, hash: next.lastHash, status: statusOf(next) },
-      { ...(participant && registered ? { participant: { ...participant, registrationNo: registered.registrationNo } } : {}), games },
+      {
+        ...(participant && registered ? { participant: { ...participant, registrationNo: registered.registrationNo } } : {}),
+        games: games.map((g, i) => ({ ...g, consequences: implied[i].rows })),
+      },
     );
+    for (const i of implied) i.stored();
   }
 
-  afterStore(_t: LiveTournament, { games }: AdvancedTournament): Promise<void> {
-    return this.referee.stored(games);
+  afterStore(_t: LiveTournament, { games }: AdvancedTournament): void {
+    this.referee.stored(games);
   }
 
   /** The games the new events schedule, each decided as a new game of the tournament. */

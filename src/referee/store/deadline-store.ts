@@ -40,8 +40,7 @@ export const DEADLINES = 'deadlines';
  * The `deadlines` table: the next deadline (and low-time warning) of each running game with a
  * clock. A move's row, when it has one to write, is written by the event store, in the statement
  * that appends the move (the deadlines' writer, DEADLINES_SQL, registered with it here); what is
- * written here is the rest: a new game's first
- * row, and the worker's (rows recomputed by the sweep or after a refused timeout, the next
+ * written here is the rest: the worker's (rows recomputed by the sweep or after a refused timeout, the next
  * warning once one was told).
  * These writes gather for a few milliseconds and go together in one statement, as a pairing
  * creates games or a batch of claims is decided at once.
@@ -75,16 +74,6 @@ export class DeadlineStore {
           queued.done.push({ resolve, reject });
         } else this.pending.set(write.gameId, { write, done: [{ resolve, reject }] });
         this.later();
-      }),
-    );
-  }
-
-  /** Stores a row still being computed once it is (null: nothing to store), and answers it; flushed() waits for it from now on. */
-  writeComputed(row: Promise<DeadlineWrite | null>): Promise<DeadlineWrite | null> {
-    return this.unsettledUntil(
-      row.then(async (write) => {
-        if (write) await this.write(write);
-        return write;
       }),
     );
   }

@@ -69,6 +69,14 @@ export type NewGame = Omit<GameRow, 'createdAt' | 'updatedAt' | 'tournamentId' |
 export type StoredGame = GameRow & { seats: SeatRow[] };
 export type SeatClaim = { index: number; name: string | null; tokenHash: string; clientSeed: string | null; playerId?: string | null };
 
+/** A new game's rows: its game row, seats, events and the rows its creation implies. */
+export interface NewGameRows {
+  row: NewGame;
+  seats: SeatRow[];
+  events: StoredEvent[];
+  consequences?: readonly ConsequenceRows[];
+}
+
 /**
  * Rows one projection owes to a batch of events (what the append implies: see the application's
  * Consequences), stored with them in the same statement or not at all. The store knows no
@@ -135,7 +143,8 @@ export class AppendWatchers implements AppendWatcher {
  */
 export abstract class EventStore {
   /** Creates the game row, its seats and its first events, atomically. */
-  abstract createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void>;
+  /** A new game, with the rows its creation implies (`consequences`, as an append's), all stored or none. */
+  abstract createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[], consequences?: readonly ConsequenceRows[]): Promise<void>;
   /** Appends events after `events[0].seq - 1` (the expected version) and moves the game's head, with the rows they imply. */
   abstract append(gameId: string, events: StoredEvent[], head: GameHead, consequences?: readonly ConsequenceRows[]): Promise<void>;
   /** Claims an open seat and appends the join's events (and the rows they imply), atomically. */

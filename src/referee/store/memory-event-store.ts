@@ -26,11 +26,12 @@ export class MemoryEventStore extends EventStore {
   /** The rows stored with the appends, by projection, in order. */
   private readonly projections = new Map<string, unknown[]>();
 
-  async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
+  async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[], consequences: readonly ConsequenceRows[] = []): Promise<void> {
     if (this.games.has(game.id)) throw new AppendConflict('the game exists');
     const now = new Date();
     this.games.set(game.id, { tournamentId: null, round: null, board: null, ...game, createdAt: now, updatedAt: now, seats: seats.map((s) => ({ ...s })) });
     this.streams.set(game.id, [...events]);
+    this.project(consequences);
     this.watchers.appended(game.id, game.version);
   }
 
@@ -50,17 +51,21 @@ export class MemoryEventStore extends EventStore {
     return this.projections.get(projection) ?? [];
   }
 
+  private project(consequences: readonly ConsequenceRows[]): void {
+    for (const c of consequences) {
+      const held = this.projections.get(c.projection);
+      if (held) held.push(...c.rows);
+      else this.projections.set(c.projection, [...c.rows]);
+    }
+  }
+
   private appendNow(gameId: string, events: StoredEvent[], head: GameHead, consequences: readonly ConsequenceRows[]): void {
     const stream = this.streams.get(gameId);
     const game = this.games.get(gameId);
     if (!stream || !game) throw new Error(`no stream ${gameId}`);
     if (events.length > 0 && events[0].seq !== stream.length + 1) throw new AppendConflict('version taken');
     stream.push(...events);
-    for (const c of consequences) {
-      const held = this.projections.get(c.projection);
-      if (held) held.push(...c.rows);
-      else this.projections.set(c.projection, [...c.rows]);
-    }
+    this.project(consequences);
     Object.assign(game, { version: head.version, headHash: head.hash, status: head.status, result: head.result ?? null, updatedAt: new Date() });
     this.watchers.appended(gameId, head.version);
   }

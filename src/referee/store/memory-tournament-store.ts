@@ -37,7 +37,7 @@ export class MemoryTournamentStore extends TournamentStore {
     stream.push(...events);
     Object.assign(row, { version: head.version, headHash: head.hash, status: head.status });
     if (p) this.participants.set(p.tokenHash, { tournamentId: id, participantId: p.id });
-    await Promise.all(games.map((g) => this.games.createGame(g.row, g.seats, g.events)));
+    await Promise.all(games.map((g) => this.games.createGame(g.row, g.seats, g.events, g.consequences)));
   }
 
   async tournament(id: string): Promise<TournamentRow | null> {

@@ -41,8 +41,8 @@ export const PLAYER_GAMES = 'player_games';
 
 /**
  * The `player_games` table, the players' inbox: one row per player and game where the player
- * holds a seat. A move's rows are written by the event store in the statement that appends the
- * move (PLAYER_GAMES_SQL, registered here); a new game's first rows are written here.
+ * holds a seat. Its rows are written by the event store in the statement that appends the move
+ * or creates the game that makes them (PLAYER_GAMES_SQL, registered here).
  */
 @Injectable()
 export class PlayerGamesStore {
@@ -51,12 +51,6 @@ export class PlayerGamesStore {
     writers: ProjectionWriters,
   ) {
     writers.register(PLAYER_GAMES_SQL);
-  }
-
-  /** Stores rows (a new game's), unless a newer version's is stored already. */
-  async write(rows: readonly PlayerGameRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db.pool.query({ name: this.db.statementName('write-player-games'), text: WRITE_SQL, values: [playerGameRows(rows)] });
   }
 
   /**
@@ -132,8 +126,6 @@ const playerGamesCte = (param: string) => `player_games_set AS (
       version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
   WHERE player_games.version <= EXCLUDED.version
 )`;
-
-const WRITE_SQL = `WITH ${playerGamesCte('$1')} SELECT 1`;
 
 const PLAYER_GAMES_SQL: ProjectionSql<PlayerGameRow> = {
   projection: PLAYER_GAMES,

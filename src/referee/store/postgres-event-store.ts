@@ -12,11 +12,12 @@ import {
   type GameFilter,
   type GameHead,
   type NewGame,
+  type NewGameRows,
   type SeatClaim,
   type SeatRow,
   type StoredGame,
 } from './event-store.js';
-import { type ProjectionSql, ProjectionWriters } from './projections.js';
+import { ProjectionWriters } from './projections.js';
 
 /**
  * The only code that talks to the database about games. An append is ONE statement: the
@@ -89,19 +90,21 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
    * One statement (one round trip, atomic) for a new game; an imported record's many events go in
    * one transaction, a slice of them per statement (see insertGame).
    */
-  async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
-    await this.createNow(game, seats, events).catch((err) => {
+  async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[], consequences: readonly ConsequenceRows[] = []): Promise<void> {
+    this.checkWriters(consequences);
+    await this.createNow(game, seats, events, consequences).catch((err) => {
       throw isUniqueViolation(err) ? new AppendConflict('the game, or one of its seat tokens, exists') : err;
     });
     this.told(game.id, game.version);
   }
 
-  private async createNow(game: NewGame, seats: SeatRow[], events: StoredEvent[]) {
+  private async createNow(game: NewGame, seats: SeatRow[], events: StoredEvent[], consequences: readonly ConsequenceRows[]) {
     if (events.length <= EVENTS_PER_STATEMENT) {
-      await this.db.pool.query({ name: this.db.statementName('create-game'), text: CREATE_SQL, values: createValues(game, seats, events) });
+      const { name, text, values } = createStatement(this.writers, game, seats, events, consequences);
+      await this.db.pool.query({ name: this.db.statementName(name), text, values });
       return;
     }
-    await this.prisma.$transaction((tx) => insertGame(tx, game, seats, events), { timeout: transactionTimeout(events.length) });
+    await this.prisma.$transaction((tx) => insertGame(tx, this.writers, { row: game, seats, events, consequences }), { timeout: transactionTimeout(events.length) });
   }
 
   /**
@@ -174,7 +177,7 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
 
   /** Rows no writer was registered for would be lost: the append is refused before anything is written. */
   private checkWriters(consequences: readonly ConsequenceRows[]): void {
-    for (const c of consequences) if (c.rows.length > 0 && !this.writers.has(c.projection)) throw new Error(`no writer is registered for projection ${c.projection}`);
+    checkWriters(this.writers, consequences);
   }
 
   /**
@@ -184,18 +187,14 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
    */
   private appendStatement(group: readonly AppendRows[]): { name: string; text: string; values: unknown[] } {
     const values: unknown[] = [appendRows(group), headRows(group)];
-    const parts: { writer: ProjectionSql; param: string; variant: string }[] = [];
-    let name = 'append-events';
-    for (const writer of this.writers.all()) {
-      const rows = group.flatMap((a) => a.consequences.flatMap((c) => (c.projection === writer.projection ? c.rows : [])));
-      if (rows.length === 0) continue;
-      const { variant, value } = writer.parameter(rows);
-      values.push(value);
-      parts.push({ writer, param: `$${values.length}`, variant });
-      name += `-${writer.projection}${variant ? `-${variant}` : ''}`;
-    }
+    const projected = projectionParts(
+      this.writers,
+      group.flatMap((a) => a.consequences),
+      values,
+    );
+    const name = `append-events${projected.name}`;
     let text = this.appendTexts.get(name);
-    if (text === undefined) this.appendTexts.set(name, (text = appendSql(parts.map((p) => p.writer.ctes(p.param, p.variant)))));
+    if (text === undefined) this.appendTexts.set(name, (text = appendSql(projected.ctes)));
     return { name, text, values };
   }
 
@@ -254,8 +253,11 @@ const gameWhere = (f: GameFilter) => ({
   round: f.round,
 });
 
-/** A game's row, seats and first events in one statement (also inside a tournament's pairing). */
-const CREATE_SQL = `
+/**
+ * A game's row, seats and first events in one statement (also inside a tournament's pairing),
+ * with the rows its creation implies (each projection's CTEs, on parameters after $18).
+ */
+const createSql = (projections: readonly string[]) => `
 WITH game AS (
   INSERT INTO games (id, kind, status, version, ruleset, ruleset_hash, seed_commitment, server_seed, random_source,
                      supplied_chance, imported, result, head_hash, tournament_id, round, board)
@@ -266,11 +268,46 @@ WITH game AS (
   SELECT (SELECT id FROM game), t.index, t.name, t.token_hash, t.client_seed,
          CASE WHEN t.token_hash IS NULL AND t.participant_id IS NULL AND t.player_id IS NULL THEN NULL ELSE now() END, t.participant_id, t.player_id
   FROM jsonb_to_recordset($13::jsonb) AS t(index int, name text, token_hash text, client_seed text, participant_id text, player_id text)
-)
-INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
-SELECT (SELECT id FROM game), t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
-FROM jsonb_to_recordset($14::jsonb) AS t(seq int, type text, actor int, move_id text, body_hash text, payload jsonb,
-                                         created_at timestamptz, prev_hash text, hash text)`;
+), ins AS (
+  INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
+  SELECT (SELECT id FROM game), t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
+  FROM jsonb_to_recordset($14::jsonb) AS t(seq int, type text, actor int, move_id text, body_hash text, payload jsonb,
+                                           created_at timestamptz, prev_hash text, hash text)
+  RETURNING 1
+)${projections.map((p) => `, ${p}`).join('')}
+SELECT count(*) FROM ins`;
+
+/** The texts of the creation statements by name (see createStatement): a name always has the same text. */
+const createTexts = new Map<string, string>();
+
+/** The statement creating a game with its first events (at most EVENTS_PER_STATEMENT) and the rows they imply. */
+function createStatement(writers: ProjectionWriters, game: NewGame, seats: SeatRow[], events: StoredEvent[], consequences: readonly ConsequenceRows[]) {
+  const values = createValues(game, seats, events);
+  const projected = projectionParts(writers, consequences, values);
+  const name = `create-game${projected.name}`;
+  let text = createTexts.get(name);
+  if (text === undefined) createTexts.set(name, (text = createSql(projected.ctes)));
+  return { name, text, values };
+}
+
+/**
+ * The rows of each projection some of `consequences` has rows for, in the writers' order, as
+ * parameters appended to `values`, and the CTEs writing them; `name` tells the variants apart
+ * (a statement is prepared under a name that always means the same text).
+ */
+function projectionParts(writers: ProjectionWriters, consequences: readonly ConsequenceRows[], values: unknown[]): { name: string; ctes: string[] } {
+  let name = '';
+  const ctes: string[] = [];
+  for (const writer of writers.all()) {
+    const rows = consequences.flatMap((c) => (c.projection === writer.projection ? c.rows : []));
+    if (rows.length === 0) continue;
+    const { variant, value } = writer.parameter(rows);
+    values.push(value);
+    ctes.push(writer.ctes(`$${values.length}`, variant));
+    name += `-${writer.projection}${variant ? `-${variant}` : ''}`;
+  }
+  return { name, ctes };
+}
 
 const READ_EVENTS_SQL = `
 SELECT seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash FROM events
@@ -314,10 +351,13 @@ export interface RawTransaction {
 
 /**
  * A game's row, seats and events inside the caller's transaction, EVENTS_PER_STATEMENT events a
- * statement: all stored together or, if any statement fails, none.
+ * statement, the rows its creation implies with the first: all stored together or, if any
+ * statement fails, none.
  */
-export async function insertGame(tx: RawTransaction, game: NewGame, seats: SeatRow[], events: StoredEvent[]): Promise<void> {
-  await tx.$executeRawUnsafe(CREATE_SQL, ...createValues(game, seats, events.slice(0, EVENTS_PER_STATEMENT)));
+export async function insertGame(tx: RawTransaction, writers: ProjectionWriters, { row: game, seats, events, consequences = [] }: NewGameRows): Promise<void> {
+  checkWriters(writers, consequences);
+  const { text, values } = createStatement(writers, game, seats, events.slice(0, EVENTS_PER_STATEMENT), consequences);
+  await tx.$executeRawUnsafe(text, ...values);
   for (let from = EVENTS_PER_STATEMENT; from < events.length; from += EVENTS_PER_STATEMENT) {
     await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.slice(from, from + EVENTS_PER_STATEMENT).map((e) => eventRow(e, game.id))));
   }
@@ -392,7 +432,11 @@ export const storedEvent = (r: EventRecord): StoredEvent => ({
   hash: r.hash,
 });
 
-/** The parameters of CREATE_SQL. */
+function checkWriters(writers: ProjectionWriters, consequences: readonly ConsequenceRows[]): void {
+  for (const c of consequences) if (c.rows.length > 0 && !writers.has(c.projection)) throw new Error(`no writer is registered for projection ${c.projection}`);
+}
+
+/** The parameters of createSql. */
 function createValues(game: NewGame, seats: SeatRow[], events: StoredEvent[]): unknown[] {
   return [
     game.id,

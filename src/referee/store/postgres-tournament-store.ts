@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict } from './event-store.js';
 import { type EventRecord, eventRow, insertGame, isUniqueViolation, storedEvent, transactionTimeout } from './postgres-event-store.js';
+import { ProjectionWriters } from './projections.js';
 import { type TournamentExtras, type TournamentHead, type TournamentRow, TournamentStore } from './tournament-store.js';
 
 /**
@@ -12,7 +13,11 @@ import { type TournamentExtras, type TournamentHead, type TournamentRow, Tournam
  */
 @Injectable()
 export class PostgresTournamentStore extends TournamentStore {
-  constructor(private readonly db: DatabaseService) {
+  constructor(
+    private readonly db: DatabaseService,
+    /** The games' projections: a scheduled game's creation writes its rows (see insertGame). */
+    @Optional() private readonly writers: ProjectionWriters = new ProjectionWriters(),
+  ) {
     super();
   }
 
@@ -58,7 +63,7 @@ export class PostgresTournamentStore extends TournamentStore {
           const p = extras.participant;
           if (p)
             await tx.$executeRawUnsafe('INSERT INTO participants (id, tournament_id, registration_no, name, token_hash) VALUES ($1, $2, $3, $4, $5)', p.id, id, p.registrationNo, p.name, p.tokenHash);
-          for (const g of extras.games ?? []) await insertGame(tx, g.row, g.seats, g.events);
+          for (const g of extras.games ?? []) await insertGame(tx, this.writers, g);
         },
         { timeout: transactionTimeout(events.length + (extras.games ?? []).reduce((n, g) => n + g.events.length, 0)) },
       );

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../core/stream.js';
-import type { NewGame, SeatRow } from './event-store.js';
+import type { NewGameRows } from './event-store.js';
 
 export interface TournamentRow {
   id: string;
@@ -22,17 +22,10 @@ export interface TournamentHead {
   status: string;
 }
 
-/** A game a pairing (or a knockout replay) schedules: its rows, stored with the tournament's events. */
-export interface ScheduledGameRows {
-  row: NewGame;
-  seats: SeatRow[];
-  events: StoredEvent[];
-}
-
 /** Rows stored with a tournament's events, in the same transaction. */
 export interface TournamentExtras {
-  /** Games a pairing (or a knockout replay) schedules: all stored, or none. */
-  games?: ScheduledGameRows[];
+  /** Games a pairing (or a knockout replay) schedules, with what their creation implies: all stored, or none. */
+  games?: NewGameRows[];
   /** A participant registered by these events, with its token's hash. */
   participant?: { id: string; registrationNo: number; name: string; tokenHash: string };
 }
