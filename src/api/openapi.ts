@@ -182,7 +182,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
       version,
       description:
         'REST for plain clients and files, beside the GraphQL API at /graphql (which has everything). Errors are JSON: `{ "error": { "code", "message" } }` with a stable `code`. ' +
-        'Send a seat token as `Authorization: Bearer <token>` to read as that seat; without one you are a spectator and see public information only.',
+        'Send a seat token as `Authorization: Bearer <token>` to read and move as that seat; without one you are a spectator and see public information only.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'This service (the document is served by the instance it describes)' }],

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import request from 'supertest';
 import { AccountService } from '../../src/referee/application/accounts.js';
 import { startApp, type TestApp } from '../support/app.js';
@@ -127,4 +129,11 @@ describe('rate budgets of moves over REST', () => {
     expect((await post(limited, `/api/games/${id}/resign`, { moveId: 'x3' }, other)).status).toBe(429);
     expect((await read(limited, id, other)).status).toBe(200);
   });
+});
+
+describe('clients/rest-bot/play.mjs', () => {
+  it('plays a whole game of each kind over plain HTTP', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['clients/rest-bot/play.mjs'], { env: { ...process.env, ARBITER_URL: t.url }, timeout: 120_000 });
+    for (const kind of ['backgammon', 'chicken-foot', 'cerke']) expect(stdout).toMatch(new RegExp(`^${kind}: FINISHED after [1-9][0-9]* actions`, 'm'));
+  }, 150_000);
 });
