@@ -179,7 +179,8 @@ function commandBody(body: unknown, needsAction: boolean): CommandBody {
   const { action, moveId, expectedVersion } = fields as Record<string, unknown>;
   const unknown = Object.keys(fields).find((k) => !COMMAND_FIELDS.has(k));
   if (unknown !== undefined) throw new RefereeError('INVALID_INPUT', `unknown field ${JSON.stringify(unknown.slice(0, 64))}: the body has action, moveId and expectedVersion`);
-  if (needsAction && action === undefined) throw new RefereeError('INVALID_INPUT', 'say the action, as legalActions lists it (e.g. {"action": {"type": "roll"}})');
+  if (needsAction && action === undefined)
+    throw new RefereeError('INVALID_INPUT', `say the action, as legalActions lists it, in a JSON body (content-type: application/json): {"action": {"type": "roll"}}`);
   if (nestsDeeperThan(action, MAX_JSON_DEPTH)) throw new RefereeError('INVALID_INPUT', `the action nests deeper than ${MAX_JSON_DEPTH} levels`);
   if (moveId !== undefined && typeof moveId !== 'string') throw new RefereeError('INVALID_INPUT', 'moveId must be a string');
   if (expectedVersion !== undefined && expectedVersion !== null && !(Number.isInteger(expectedVersion) && (expectedVersion as number) >= 0 && (expectedVersion as number) <= 2_147_483_647))
