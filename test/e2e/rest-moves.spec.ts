@@ -120,12 +120,15 @@ describe('rate budgets of moves over REST', () => {
     const moved = await post(limited, `/api/games/${id}/actions`, { action: game.legalActions[0], expectedVersion: game.version }, token);
     expect(moved.status).toBe(200);
 
-    // The other seat: moves do not spend its reads, and its moves have a budget of their own.
+    // The other seat: moves do not spend its reads, and its moves over REST and GraphQL share one budget.
     const other = tokens[1 - seat];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       const res = await post(limited, `/api/games/${id}/resign`, { moveId: `x${i}` }, other);
       expect(res.status).not.toBe(429);
     }
+    const resign = `mutation($id: ID!) { resignGame(gameId: $id, moveId: "x2") { __typename } }`;
+    // Answered (the game is over by now: a Rejection), not refused with RATE_LIMITED.
+    expect((await limited.gql(resign, { id }, other)).errors).toBeUndefined();
     expect((await post(limited, `/api/games/${id}/resign`, { moveId: 'x3' }, other)).status).toBe(429);
     expect((await read(limited, id, other)).status).toBe(200);
   });
