@@ -1,12 +1,14 @@
-import { Body, Controller, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { gameDocument, RefereeError, RefereeService, resultOf } from '../referee/index.js';
+import { randomUUID } from 'node:crypto';
+import { gameDocument, type MoveResult, RefereeError, RefereeService, resultOf } from '../referee/index.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
-import { gameIdOf, wholeNumber } from './mapping.js';
+import { gameIdOf, toMoveResult, wholeNumber } from './mapping.js';
 import { ndjsonResponse } from './ndjson.js';
 import { gameEventStream } from './subscriptions.js';
 import { Needs } from './scopes.js';
+import { httpStatusOf } from './error.filter.js';
 
 /** REST for plain clients and files. Errors are JSON: { error: { code, message } }. */
 @Controller('api/games')
@@ -101,6 +103,45 @@ export class GamesController {
     reply.header('content-type', `${contentType}; charset=utf-8`).send(text);
   }
 
+  /**
+   * A seat's commands, as GraphQL's mutations run them: `actions` (submitAction), `resign`
+   * (resignGame), `abort` (abortGame). Accepted: the new version and the game as the seat now sees
+   * it (as GET answers it). Refused: the code with its HTTP status, and the game's version when it
+   * has one. A body without `moveId` gets a fresh one (no retry protection).
+   */
+  @Needs('play')
+  @Post(':id/actions')
+  @HttpCode(200)
+  submitAction(@Param('id') id: string, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.seatCommand('actions', id, body, req, reply);
+  }
+
+  @Needs('play')
+  @Post(':id/resign')
+  @HttpCode(200)
+  resignGame(@Param('id') id: string, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.seatCommand('resign', id, body, req, reply);
+  }
+
+  @Needs('play')
+  @Post(':id/abort')
+  @HttpCode(200)
+  abortGame(@Param('id') id: string, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.seatCommand('abort', id, body, req, reply);
+  }
+
+  private async seatCommand(command: keyof typeof SEAT_COMMANDS, id: string, body: unknown, req: FastifyRequest, reply: FastifyReply) {
+    gameIdOf(id);
+    const { needsAction, run } = SEAT_COMMANDS[command];
+    const answer = toMoveResult(await run(this.referee, id, tokenOf(req), commandBody(body, needsAction)));
+    if ('code' in answer) {
+      reply.code(httpStatusOf(answer.code));
+      return { error: { code: answer.code, message: answer.message, currentVersion: answer.currentVersion } };
+    }
+    const { gameId, seat, version, status, events } = answer;
+    return { gameId, seat, version, status, events, game: gameDocument(this.referee.answer(answer.snapshot, answer.viewer), { play: true }) };
+  }
+
   /** Body: a record in the game's own format (text or JSON). */
   @Needs('create_games')
   @Post('import')
@@ -114,4 +155,35 @@ export class GamesController {
     reply.code(201);
     return { id: game.gameId, kind: game.kind, status: game.status, version: game.version, result: resultOf(game), tokens };
   }
+}
+
+interface CommandBody {
+  action?: unknown;
+  moveId: string;
+  expectedVersion: number | null;
+}
+
+/** The seat commands over REST, by their path's last segment (src/api/limits.ts charges them as moves). */
+const SEAT_COMMANDS: Record<'actions' | 'resign' | 'abort', { needsAction: boolean; run: (referee: RefereeService, id: string, token: string | null, body: CommandBody) => Promise<MoveResult> }> = {
+  actions: { needsAction: true, run: (referee, id, token, body) => referee.act(id, token, body.moveId, body.action, body.expectedVersion) },
+  resign: { needsAction: false, run: (referee, id, token, body) => referee.resign(id, token, body.moveId, body.expectedVersion) },
+  abort: { needsAction: false, run: (referee, id, token) => referee.abort(id, token) },
+};
+
+const COMMAND_FIELDS = new Set(['action', 'moveId', 'expectedVersion']);
+
+/** A seat command's body, checked as GraphQL checks its arguments: refused before anything runs. */
+function commandBody(body: unknown, needsAction: boolean): CommandBody {
+  const fields = body === undefined ? {} : body;
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new RefereeError('INVALID_INPUT', 'the body must be a JSON object: { "action", "moveId", "expectedVersion" }');
+  const { action, moveId, expectedVersion } = fields as Record<string, unknown>;
+  const unknown = Object.keys(fields).find((k) => !COMMAND_FIELDS.has(k));
+  if (unknown !== undefined) throw new RefereeError('INVALID_INPUT', `unknown field ${JSON.stringify(unknown.slice(0, 64))}: the body has action, moveId and expectedVersion`);
+  if (needsAction && action === undefined)
+    throw new RefereeError('INVALID_INPUT', `say the action, as legalActions lists it, in a JSON body (content-type: application/json): {"action": {"type": "roll"}}`);
+  if (nestsDeeperThan(action, MAX_JSON_DEPTH)) throw new RefereeError('INVALID_INPUT', `the action nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (moveId !== undefined && typeof moveId !== 'string') throw new RefereeError('INVALID_INPUT', 'moveId must be a string');
+  if (expectedVersion !== undefined && expectedVersion !== null && !(Number.isInteger(expectedVersion) && (expectedVersion as number) >= 0 && (expectedVersion as number) <= 2_147_483_647))
+    throw new RefereeError('INVALID_INPUT', 'expectedVersion must be a whole number from 0 to 2147483647');
+  return { action, moveId: moveId ?? randomUUID(), expectedVersion: (expectedVersion as number | null | undefined) ?? null };
 }

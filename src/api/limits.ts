@@ -506,16 +506,8 @@ export class CallerLimits {
    */
   chargeOperation(schema: GraphQLSchema | undefined, document: DocumentNode, op: OperationDefinitionNode, caller: string | null, address: string, overdrawn: Refusal | null = null): Refusal | null {
     const m = measureOperation(schema, document, op, this.settings.maxQueryComplexity);
-    // A seat's moves have a budget of their own: reading (polling, spectating) never starves them.
-    // The request was counted as a read (or let through over the reads budget, `overdrawn`).
     if (caller?.startsWith('t:') && op.operation === 'mutation') {
-      if (!overdrawn) this.refund(caller, 1);
-      else {
-        // Let through over the seat's reading budget, so not counted yet on its address's seats ceiling.
-        const ceiling = this.charge(`s:${addressKey(address)}`, 1);
-        if (ceiling) return ceiling;
-      }
-      const refused = this.charge(`${caller}:moves`, 1);
+      const refused = this.chargeMove(caller, address, overdrawn);
       if (refused) return refused;
     } else if (overdrawn) return overdrawn;
     if (caller && m.expensive > 0) {
@@ -523,6 +515,21 @@ export class CallerLimits {
       if (refused) return refused;
     }
     return op.operation === 'mutation' ? this.takeCreations(address, m.creations) : null;
+  }
+
+  /**
+   * A seat's move (a GraphQL mutation, a REST seat command): a seat's moves have a budget of their
+   * own, so reading (polling, spectating) never starves them. The request was counted as a read
+   * (or let through over the reads budget, `overdrawn`): that count moves to the moves' budget.
+   */
+  chargeMove(caller: string, address: string, overdrawn: Refusal | null): Refusal | null {
+    if (!overdrawn) this.refund(caller, 1);
+    else {
+      // Let through over the seat's reading budget, so not counted yet on its address's seats ceiling.
+      const ceiling = this.charge(`s:${addressKey(address)}`, 1);
+      if (ceiling) return ceiling;
+    }
+    return this.charge(`${caller}:moves`, 1);
   }
 
   private charged(key: string, cost: number): { key: string } | { key: string; refusal: Refusal } {
@@ -648,6 +655,9 @@ function refuse(req: FastifyRequest, reply: FastifyReply, refusal: Refusal): Fas
 
 // ------------------------------------------------------------------ HTTP hooks and plugin
 
+/** The REST seat commands (src/api/games.controller.ts): moves, as GraphQL's mutations are. */
+const SEAT_COMMAND_REST = /^\/api\/games\/[^/]+\/(actions|resign|abort)\/?$/i;
+
 const EXPENSIVE_REST = /^\/api\/games\/[^/]+\/(bundle|record)\/?$|^\/api\/games\/import\/?$|^\/api\/tournaments\/[^/]+\/bundle\/?$/i;
 
 /**
@@ -662,14 +672,23 @@ export function rateLimiter(limits: CallerLimits) {
     if (!limits.rateLimited || path === '/healthz' || path === '/metrics') return;
     const cost = EXPENSIVE_REST.test(path) ? EXPENSIVE_REQUEST_COST : 1;
     const admitted = await limits.admit(tokenOf(req), addressOf(req), cost, req);
-    if ('refusal' in admitted) {
+    const seat = admitted.key.startsWith('t:');
+    const overdrawn = 'refusal' in admitted ? admitted.refusal : null;
+    // A REST seat command is a move: charged as a GraphQL mutation is, on the seat's moves' budget.
+    if (seat && req.method === 'POST' && SEAT_COMMAND_REST.test(path)) {
+      const refused = limits.chargeMove(admitted.key, addressOf(req), overdrawn);
+      if (refused) return refuse(req, reply, refused);
+      limits.remember(req, admitted.key);
+      return;
+    }
+    if (overdrawn) {
       // Over a seat's reading budget, a GraphQL POST may still be a move, which has its own:
       // the plugin decides once the operation is known (only real seat tokens get this far).
-      if (admitted.key.startsWith('t:') && req.method === 'POST' && isGraphqlPath(path)) {
-        limits.remember(req, admitted.key, admitted.refusal);
+      if (seat && req.method === 'POST' && isGraphqlPath(path)) {
+        limits.remember(req, admitted.key, overdrawn);
         return;
       }
-      return refuse(req, reply, admitted.refusal);
+      return refuse(req, reply, overdrawn);
     }
     limits.remember(req, admitted.key);
   };

@@ -91,6 +91,50 @@ const commonRefusals = {
   '503': ref('responses', 'Unavailable'),
 };
 
+/** A seat command's body: its own fields, and the move id and expected version every move has. */
+const seatCommandBody = (fields: Record<string, Schema>, required: string[]): Schema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties: {
+    ...fields,
+    moveId: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_.:-]{1,128}$',
+      description: 'Client move id: a retry with the same id and body answers the original result. Omitted: a fresh one (no retry protection)',
+    },
+    expectedVersion: { type: ['integer', 'null'], minimum: 0, description: 'The game version this was decided at; a newer game refuses it with `VERSION_CONFLICT` (409)' },
+  },
+});
+
+/** A REST seat command: the same command, refusal codes and rate budget (a move's) as its GraphQL mutation. */
+function seatCommand(operationId: string, mutation: string, summary: string, body: Schema | null): { post: Operation } {
+  return {
+    post: {
+      operationId,
+      summary,
+      description:
+        `As GraphQL \`${mutation}\`: counted against the seat's moves' budget, not its reads'. Refusals answer \`{ "error": { "code", "message", "currentVersion" } }\` with the status of their code ` +
+        '(docs/integrating.md lists them).',
+      tags: ['games'],
+      parameters: [ref('parameters', 'GameId')],
+      ...(body ? { requestBody: { description: 'The command, as JSON', required: (body.required ?? []).length > 0, content: json(body) } } : {}),
+      security: [{ seatToken: [] }, { key: [] }],
+      responses: {
+        '200': { description: 'Accepted: the new version and the game as the seat now sees it', content: json(ref('schemas', 'MoveAccepted')) },
+        '400': ref('responses', 'InvalidInput'),
+        '401': ref('responses', 'Unauthorized'),
+        '403': { description: '`SCOPE_MISSING`: the key lacks the scope `play`', content: json(ref('schemas', 'Error')) },
+        '404': ref('responses', 'NotFound'),
+        '409': { description: '`VERSION_CONFLICT` (the game moved since `expectedVersion`) or `MOVE_ID_REUSED`', content: json(ref('schemas', 'Error')) },
+        '413': ref('responses', 'PayloadTooLarge'),
+        '422': { description: '`NOT_YOUR_TURN`, `ILLEGAL_MOVE`, `GAME_OVER`, `OUT_OF_TIME`, ... : the rules refuse it now', content: json(ref('schemas', 'Error')) },
+        ...commonRefusals,
+      },
+    },
+  };
+}
+
 /** The tournament routes' path parameter and the refusals every one of them may answer (all are public reads). */
 const tournamentId: Parameter = { name: 'id', in: 'path', required: true, description: 'The tournament id', schema: { type: 'string', pattern: '^t-[A-Za-z0-9_-]{1,64}$' } };
 const tournamentRefusals = {
@@ -138,7 +182,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
       version,
       description:
         'REST for plain clients and files, beside the GraphQL API at /graphql (which has everything). Errors are JSON: `{ "error": { "code", "message" } }` with a stable `code`. ' +
-        'Send a seat token as `Authorization: Bearer <token>` to read as that seat; without one you are a spectator and see public information only.',
+        'Send a seat token as `Authorization: Bearer <token>` to read and move as that seat; without one you are a spectator and see public information only.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'This service (the document is served by the instance it describes)' }],
@@ -254,6 +298,14 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           },
         },
       },
+      '/api/games/{id}/actions': seatCommand(
+        'submitAction',
+        'submitAction',
+        "Plays an action for the caller's seat",
+        seatCommandBody({ action: { description: 'The action in the engine JSON, as `legalActions` lists it (e.g. `{"type": "roll"}`)' } }, ['action']),
+      ),
+      '/api/games/{id}/resign': seatCommand('resignGame', 'resignGame', "Concedes the whole game (match, all rounds) for the caller's seat", seatCommandBody({}, [])),
+      '/api/games/{id}/abort': seatCommand('abortGame', 'abortGame', 'Ends a game nobody moved in yet, with no result (`ABORT_TOO_LATE` once a seat moved)', null),
       '/api/games/import': {
         post: {
           operationId: 'importGame',
@@ -595,6 +647,18 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
         Unavailable: { description: '`SHUTTING_DOWN` or `STORAGE_UNAVAILABLE`: try again later (or on another instance)', content: json(ref('schemas', 'Error')) },
       },
       schemas: {
+        MoveAccepted: {
+          type: 'object',
+          required: ['gameId', 'seat', 'version', 'status', 'events', 'game'],
+          properties: {
+            gameId: { type: 'string' },
+            seat: { type: 'integer', description: "The seat that acted (-1: the organizer of the game's tournament)" },
+            version: { type: 'integer', description: 'The game version after the command: the next expectedVersion, and atLeastVersion for reads on any instance' },
+            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
+            events: { type: 'array', items: ref('schemas', 'StoredEvent'), description: 'The events the command stored, as the seat may see them' },
+            game: ref('schemas', 'GameDetail'),
+          },
+        },
         Me: {
           type: 'object',
           required: ['player', 'app', 'keyId', 'scopes', 'keys'],
@@ -621,6 +685,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
               properties: {
                 code: { type: 'string', description: 'Stable: INVALID_INPUT, NOT_FOUND, RATE_LIMITED, GAME_NOT_FINISHED, PAYLOAD_TOO_LARGE, SHUTTING_DOWN, ...', examples: ['NOT_FOUND'] },
                 message: { type: 'string', description: 'For people; may change' },
+                currentVersion: { type: ['integer', 'null'], description: "A refused seat command's: the game version now (read it again and decide anew)" },
               },
             },
           },
