@@ -41,13 +41,13 @@ async function newPlayer(name: string, scopes?: string[]): Promise<{ id: string;
 }
 
 /** GET /api/me/stream kept open: its notices as they come (keep-alive lines skipped). */
-function openStream(key: string | null, { after, lastEventId }: { after?: string; lastEventId?: string } = {}) {
+function openStream(key: string | null, { after, lastEventId }: { after?: string; lastEventId?: string } = {}, on: TestApp = t) {
   const abort = new AbortController();
   const notices: Notice[] = [];
   const headers: Record<string, string> = {};
   if (key) headers.authorization = `Bearer ${key}`;
   if (lastEventId) headers['last-event-id'] = lastEventId;
-  const answered = fetch(`${t.url}/api/me/stream${after ? `?after=${encodeURIComponent(after)}` : ''}`, { headers, signal: abort.signal });
+  const answered = fetch(`${on.url}/api/me/stream${after ? `?after=${encodeURIComponent(after)}` : ''}`, { headers, signal: abort.signal });
   const read = answered.then(async (res) => {
     if (res.status !== 200) return;
     const decoder = new TextDecoder();
@@ -119,5 +119,19 @@ describe("a player's stream refuses whoever is not the player", () => {
     } finally {
       await client.dispose();
     }
+  });
+});
+
+describe('a key revoked while its stream is open', () => {
+  it('ends the stream with UNAUTHORIZED once the key is looked up again (every 30 s)', async () => {
+    const res = await t.gql('mutation { createPlayer(name: "Rex") { key { id secret } } }');
+    const { id: keyId, secret } = res.data.createPlayer.key;
+    const stream = openStream(secret);
+    expect((await stream.answered).status).toBe(200);
+    expect((await t.gql('mutation($keyId: ID!) { revokeKey(keyId: $keyId) { id } }', { keyId }, secret)).errors).toBeUndefined();
+    clock.advance(31_000);
+    const [last] = (await stream.first(1)) as unknown as { error: { code: string } }[];
+    expect(last.error.code).toBe('UNAUTHORIZED');
+    await stream.close();
   });
 });

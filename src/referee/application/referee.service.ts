@@ -37,6 +37,8 @@ import { Slicer } from './slices.js';
 
 /** Games read a page at a time when every game of a kind is wanted (a tournament's, the ones still played). */
 const GAMES_PAGE = 500;
+/** How often an open stream of a player's looks its key up again. */
+const KEY_RECHECK_MS = 30_000;
 
 /**
  * The referee as the API layers see it: one object that wires the application's parts (live
@@ -152,7 +154,20 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   async myFeed(token: string | null, after: string | null): Promise<FeedReader> {
     const player = await this.readingPlayer(token, "a player's stream");
     if (!this.playerFeed) throw new RefereeError('NOT_FOUND', 'this referee keeps no feed');
-    return this.playerFeed.reader(player, after);
+    const reader = this.playerFeed.reader(player, after);
+    // A stream stays open for days: its key is looked up again now and then, and a key revoked
+    // (on any instance) ends it with UNAUTHORIZED.
+    let checkedAt = this.clock.now().getTime();
+    return {
+      ...reader,
+      read: async (from) => {
+        if (this.clock.now().getTime() - checkedAt >= KEY_RECHECK_MS) {
+          await this.readingPlayer(token, "a player's stream");
+          checkedAt = this.clock.now().getTime();
+        }
+        return reader.read(from);
+      },
+    };
   }
 
   /** The player whose key `token` is, with scope read; a seat token or none is refused (UNAUTHORIZED): `what` is the player's own. */
