@@ -58,7 +58,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   private readonly tokens: SeatTokens;
   /** Times out the games whose deadline passed (null without a deadline store: nothing times out on its own). */
   readonly deadlines: DeadlineWorker | null;
-  /** Unregisters the deadline worker and the inbox from the games' consequences. */
+  /** Unregisters the deadline worker, the inbox and the feed from the games' consequences. */
   private readonly untrack: () => void;
   private readonly playerGames: PlayerGames | null;
   private readonly playerFeed: PlayerFeed | null;
@@ -94,7 +94,11 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     this.deadlines = deadlineStore ? new DeadlineWorker(deadlineStore, clock, games, this.commands, lowTime, metrics, deadlineSettings) : null;
     this.playerGames = playerGamesStore ? new PlayerGames(playerGamesStore) : null;
     this.playerFeed = playerFeedStore ? new PlayerFeed(playerFeedStore) : null;
-    const untracked = [this.deadlines ? consequences.register(this.deadlines.rows) : null, this.playerGames ? consequences.register(this.playerGames) : null];
+    const untracked = [
+      this.deadlines ? consequences.register(this.deadlines.rows) : null,
+      this.playerGames ? consequences.register(this.playerGames) : null,
+      this.playerFeed ? consequences.register(this.playerFeed) : null,
+    ];
     this.untrack = () => {
       for (const untrack of untracked) untrack?.();
     };
