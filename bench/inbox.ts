@@ -12,16 +12,11 @@
  * kind. The database is a new one (PostgreSQL: a database made for the run on the server of
  * `--postgres`, dropped after; PGlite: a new data folder), migrated as the service migrates it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import pg from 'pg';
-import { loadConfig } from '../src/config/config.js';
-import { DatabaseService } from '../src/database/database.service.js';
 import { type InboxCursor, type InboxFilter, PlayerGamesStore } from '../src/referee/store/player-games-store.js';
 import { ProjectionWriters } from '../src/referee/store/projections.js';
 import { benchArgs } from './lib/args.js';
+import { benchDatabase } from './lib/database.js';
 
 const { flag, postgresUrl } = benchArgs();
 const usePglite = !postgresUrl;
@@ -56,20 +51,8 @@ async function main(): Promise<void> {
   Logger.overrideLogger(['error']);
   if (![games, mine, calls, playerCount].every((n) => Number.isInteger(n) && n > 0) || mine > games)
     throw new Error('--games, --mine, --calls and --players take whole numbers, --mine at most --games');
-  const dataDir = usePglite ? mkdtempSync(join(tmpdir(), 'arbiter-inbox-')) : null;
-  const database = `arbiter_bench_inbox_${process.pid}`;
-  const admin = postgresUrl ? new pg.Client({ connectionString: postgresUrl }) : null;
-  let url: string | null = null;
-  if (admin && postgresUrl) {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    const u = new URL(postgresUrl);
-    u.pathname = `/${database}`;
-    url = u.toString();
-  }
-  const db = new DatabaseService({ ...loadConfig({ LOG_LEVEL: 'silent' }), databaseUrl: url, dataDir: dataDir ?? './data' });
+  const { db, drop } = await benchDatabase('inbox', postgresUrl);
   try {
-    await db.connect();
     const store = new PlayerGamesStore(db, new ProjectionWriters());
     const seeding = performance.now();
     for (let from = 1; from <= games; from += 10_000) await db.pool.query(SEED_SQL, [from, mine, playerCount, Math.min(games, from + 9_999)]);
@@ -105,12 +88,7 @@ async function main(): Promise<void> {
     );
     out(`  plan of the first: ${plan.rows.map((r) => r['QUERY PLAN'].trim()).join(' / ')}`);
   } finally {
-    await db.close();
-    if (admin) {
-      await admin.query(`DROP DATABASE IF EXISTS ${database}`);
-      await admin.end();
-    }
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await drop();
   }
 }
 

@@ -5,6 +5,7 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { AccountStore } from '../store/account-store.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
+import { PlayerFeedStore } from '../store/player-feed-store.js';
 import { PlayerGamesStore } from '../store/player-games-store.js';
 import { PostgresAccountStore } from '../store/postgres-account-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
@@ -54,6 +55,7 @@ export class RefereeModule {
         { provide: Clock, useFactory: options.clock ?? (() => new SystemClock()) },
         DeadlineStore,
         PlayerGamesStore,
+        PlayerFeedStore,
         { provide: DEADLINE_SETTINGS, useFactory: (config: Config): DeadlineSettings => ({ pollMs: config.deadlinePollMs, sweepMs: config.deadlineSweepMs }), inject: [CONFIG] },
         RefereeService,
       ],
@@ -66,6 +68,7 @@ export class RefereeModule {
         RefereeMetrics,
         Clock,
         DeadlineStore,
+        PlayerFeedStore,
         ProjectionWriters,
         GameConsequences,
         LowTimeListeners,
