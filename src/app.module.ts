@@ -7,7 +7,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ErrorFilter } from './api/error.filter.js';
 import { GamesController } from './api/games.controller.js';
-import { MyGamesController } from './api/my-games.controller.js';
+import { MyGamesController, MyStreamController } from './api/my-games.controller.js';
 import { MeGamesResolver, MyGamesResolver } from './api/my-games.resolver.js';
 import { GameConnectionResolver, GamesResolver, MoveAcceptedResolver } from './api/games.resolver.js';
 import { GraphiqlController } from './api/graphiql.controller.js';
@@ -88,7 +88,7 @@ export class AppModule {
         ChallengesModule,
         WebhooksModule,
       ],
-      controllers: [GamesController, MyGamesController, OpsController, GraphiqlController, OpenApiController, WebController],
+      controllers: [GamesController, MyGamesController, MyStreamController, OpsController, GraphiqlController, OpenApiController, WebController],
       providers: [
         GamesResolver,
         MoveAcceptedResolver,

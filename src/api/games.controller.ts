@@ -4,7 +4,7 @@ import { gameDocument, RefereeError, RefereeService, resultOf } from '../referee
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
 import { gameIdOf, wholeNumber } from './mapping.js';
-import { ndjsonResponse } from './ndjson.js';
+import { followedNdjson, ndjsonResponse } from './ndjson.js';
 import { gameEventStream } from './subscriptions.js';
 import { Needs } from './scopes.js';
 
@@ -49,28 +49,7 @@ export class GamesController {
     const viewer = await this.referee.viewerOf(id, tokenOf(req));
     const game = await this.referee.game(id);
     if (follow === '1' || follow === 'true') {
-      const res = ndjsonResponse(reply, { 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
-      res.flushHeaders();
-      const stream = gameEventStream(this.referee, id, after, viewer);
-      const gone = () => void stream.return?.();
-      res.on('close', gone);
-      const keepAlive = setInterval(() => res.write('\n'), 15_000);
-      try {
-        for await (const e of stream)
-          if (!res.write(`${JSON.stringify(e)}\n`))
-            await new Promise((r) => {
-              res.once('drain', r);
-              res.once('close', r);
-            });
-      } catch (err) {
-        // The status is sent already: the refusal is the stream's last line.
-        const { code, message } = err instanceof RefereeError ? err : { code: 'INTERNAL', message: 'the stream failed' };
-        res.write(`${JSON.stringify({ error: { code, message } })}\n`);
-      } finally {
-        clearInterval(keepAlive);
-        res.off('close', gone);
-        res.end();
-      }
+      await followedNdjson(reply, gameEventStream(this.referee, id, after, viewer));
       return;
     }
     const res = ndjsonResponse(reply);

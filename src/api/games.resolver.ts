@@ -1,5 +1,4 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
-import { GraphQLError } from 'graphql';
 import type { Viewer } from '../engines/kit/index.js';
 import { isCleanText, isTournamentId, RefereeError, RefereeService } from '../referee/index.js';
 import { normaliseRuleset } from '../games/index.js';
@@ -39,7 +38,7 @@ import {
   PastGame,
   Verdict,
 } from './models.js';
-import { gameEventStream, mapped } from './subscriptions.js';
+import { gameEventStream, mapped, requireWebSocket } from './subscriptions.js';
 import { GameOutcome, typedOutcome } from './typed.js';
 import { Needs } from './scopes.js';
 
@@ -255,12 +254,9 @@ export class GamesResolver {
   @Subscription(() => GameEvent, {
     name: 'gameEvents',
     description: "A game's events as the caller may see them, starting after `afterSeq` (resumable)",
-    // Over graphql-ws this serves each event. A subscription POSTed over HTTP is run as a one-shot
-    // query that never subscribes: this resolver is then all that runs, and it says why.
-    // (Over graphql-ws the context has the connection's params; over HTTP only the HTTP request.)
+    // Over graphql-ws this serves each event (over HTTP it refuses: requireWebSocket).
     resolve: (e: GameEvent, _args: unknown, ctx: GqlContext | undefined) => {
-      if (ctx && !ctx.connectionParams && typeof ctx.req?.method === 'string')
-        throw new GraphQLError('subscriptions are served over WebSocket (graphql-ws on /graphql), not over HTTP', { extensions: { code: 'WEBSOCKET_REQUIRED' } });
+      requireWebSocket(ctx);
       return e;
     },
   })

@@ -1,8 +1,10 @@
-import { Controller, Get, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type GameStatus, type PlayerGameRow, RefereeError, RefereeService } from '../referee/index.js';
 import { tokenOf } from './caller.js';
 import { wholeNumber } from './mapping.js';
+import { followedNdjson } from './ndjson.js';
+import { feedLine, feedStream, mapped } from './subscriptions.js';
 import { Needs } from './scopes.js';
 
 /** The inbox over REST: the games of the player whose key calls (GET /api/me is the players module's). */
@@ -49,3 +51,23 @@ const gameItem = (r: PlayerGameRow) => ({
   updatedAt: r.updatedAt.toISOString(),
   version: r.version,
 });
+
+/** The player's stream: the notices meant for the player whose key calls, kept open. */
+@Controller('api/me/stream')
+export class MyStreamController {
+  constructor(private readonly referee: RefereeService) {}
+
+  /**
+   * Newline-delimited JSON, one notice a line (`{ id, type, createdAt, data }`): those after the
+   * notice `?after=` (or the `Last-Event-ID` header) names, from the player's first without
+   * either, then each as it is stored, until the client goes away; an empty line every 15 s.
+   */
+  @Needs('read')
+  @Get()
+  async stream(@Query('after') after: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const from = after ?? req.headers['last-event-id'];
+    if (from !== undefined && typeof from !== 'string') throw new RefereeError('INVALID_INPUT', 'after is given once');
+    const reader = await this.referee.myFeed(tokenOf(req), from ?? null);
+    await followedNdjson(reply, mapped(feedStream(reader), feedLine));
+  }
+}

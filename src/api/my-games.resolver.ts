@@ -1,8 +1,10 @@
-import { Args, ArgsType, Context, Field, Int, ObjectType, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, ArgsType, Context, Field, Int, ObjectType, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { Me } from '../players/index.js';
-import { type InboxPage, RefereeService } from '../referee/index.js';
+import { type FeedItem, type InboxPage, RefereeService } from '../referee/index.js';
 import { type GqlContext, tokenOf } from './caller.js';
+import { JSONScalar } from './json.scalar.js';
 import { Limits } from './limits.js';
+import { feedStream, requireWebSocket } from './subscriptions.js';
 import { Needs } from './scopes.js';
 import { toGame } from './mapping.js';
 import { Game, GameStatusEnum, PageInfo } from './models.js';
@@ -22,6 +24,21 @@ export class MyGameConnection {
   @Field(() => [MyGameEdge], { description: "The page's games with the player's seat and their cursors" }) edges: MyGameEdge[];
   @Field(() => [Game], { description: "The page's games (the edges' nodes)" }) nodes: Game[];
   @Field(() => PageInfo, { description: 'Where the page ends, and whether more games follow it' }) pageInfo: PageInfo;
+}
+
+@ObjectType({ description: "A notice for a player (the player's stream): a game started, it is the player's turn, a game is over, a challenge came, ..." })
+export class PlayerNotice {
+  @Field({ description: 'Opaque, in the order notices are served: resume after it with `after` (the REST stream takes it as `Last-Event-ID`)' }) id: string;
+  @Field({
+    description:
+      'What happened: game.started, game.your_turn, game.over, game.timed_out, game.pause_requested, game.time_given, game.opponent_on_vacation, challenge.received, challenge.accepted, challenge.declined, challenge.cancelled',
+  })
+  type: string;
+  @Field(() => Date, { description: 'When it happened' }) createdAt: Date;
+  @Field(() => JSONScalar, {
+    description: 'What the notice says: its game (gameId), seat, and per type: deadline and remainingMs for game.your_turn, reason and result for game.over, ... (docs/players.md)',
+  })
+  data: Record<string, unknown>;
 }
 
 /** The arguments of a player's games, as `myGames` and `me { games }` take them. */
@@ -58,6 +75,23 @@ export class MyGamesResolver {
   })
   myGames(@Args() args: MyGamesArgs, @Context() ctx: GqlContext): Promise<MyGameConnection> {
     return myGames(this.referee, tokenOf(ctx), args);
+  }
+
+  @Needs('read')
+  @Subscription(() => PlayerNotice, {
+    name: 'myEvents',
+    description:
+      "The notices meant for the player whose key (scope read) is the connection's authorization (UNAUTHORIZED otherwise), after `after`, then each as it is stored; as GET /api/me/stream serves them",
+    resolve: (n: FeedItem, _args: unknown, ctx: GqlContext | undefined) => {
+      requireWebSocket(ctx);
+      return n;
+    },
+  })
+  async myEvents(
+    @Args('after', { type: () => String, nullable: true, description: "A notice's id: the notices after it (omitted: from the player's first)" }) after: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<AsyncIterableIterator<FeedItem>> {
+    return feedStream(await this.referee.myFeed(tokenOf(ctx), after ?? null));
   }
 }
 

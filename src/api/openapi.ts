@@ -391,6 +391,47 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
           },
         },
       },
+      '/api/me/stream': {
+        get: {
+          operationId: 'getMyStream',
+          summary: 'The stream of the player whose key calls: the notices meant for the player, kept open',
+          description:
+            "Newline-delimited JSON, one notice a line: first those after the notice `after` (or the `Last-Event-ID` header) names, from the player's first without either, then each as it is stored, until the client goes away; an empty line every 15 s keeps idle proxies from closing it. " +
+            'Types: `game.started`, `game.your_turn` (with `deadline` and `remainingMs` when a clock runs), `game.over` (with `reason` and `result`), `game.timed_out`, `game.pause_requested`, `game.time_given`, `game.opponent_on_vacation`, `challenge.received`, `challenge.accepted`, `challenge.declined`, `challenge.cancelled`. ' +
+            'Reconnect with the last `id` received to get exactly the rest. GraphQL has the same as the `myEvents` subscription.',
+          tags: ['games'],
+          parameters: [
+            { name: 'after', in: 'query', description: "A notice's `id`: the notices after it (omitted: from the player's first)", schema: { type: 'string', maxLength: 41 } },
+            { name: 'Last-Event-ID', in: 'header', description: 'As `after`, when `after` is not given', schema: { type: 'string', maxLength: 41 } },
+          ],
+          security: [{ playerKey: [] }],
+          responses: {
+            '200': {
+              description: 'The notices, one a line (empty lines keep the connection alive)',
+              content: {
+                'application/x-ndjson': {
+                  schema: {
+                    type: 'object',
+                    required: ['id', 'type', 'createdAt', 'data'],
+                    properties: {
+                      id: { type: 'string', description: 'Opaque: resume after it' },
+                      type: { type: 'string', description: 'What happened, dotted (`game.your_turn`, ...)' },
+                      createdAt: { type: 'string', format: 'date-time', description: 'When it happened' },
+                      data: { type: 'object', description: 'What the notice says: its game (`gameId`) and seat, and per type (docs/players.md)' },
+                    },
+                  },
+                },
+              },
+            },
+            '4XX': {
+              description:
+                '`INVALID_INPUT` (400) for an `after` (or `Last-Event-ID`) that is no notice id the stream gave; `UNAUTHORIZED` (401) without a player key (a seat token, a spectator), or with an unknown or revoked one; `SCOPE_MISSING` (403) for a key without the scope read',
+              content: json(ref('schemas', 'Error')),
+            },
+            ...commonRefusals,
+          },
+        },
+      },
       '/api/challenges': {
         get: {
           operationId: 'listChallenges',

@@ -1,5 +1,7 @@
+import { GraphQLError } from 'graphql';
 import type { Viewer } from '../engines/kit/index.js';
-import { type RefereeService, type StoredEvent, type TournamentEventsAppended, type TournamentService } from '../referee/index.js';
+import { type FeedItem, type FeedReader, type RefereeService, type StoredEvent, type TournamentEventsAppended, type TournamentService } from '../referee/index.js';
+import type { GqlContext } from './caller.js';
 
 /** How long to wait before reading the log again when it had nothing beyond what was served. */
 const RETRY_READ_MS = 50;
@@ -28,12 +30,7 @@ interface EventSource {
  * The stream completes by itself after its last event.
  */
 function eventStream(source: EventSource, afterSeq: number): AsyncIterableIterator<StoredEvent> {
-  let stop: () => void = () => undefined;
-  const stopped = new Promise<'stopped'>((resolve) => {
-    stop = () => resolve('stopped');
-  });
-
-  async function* run(): AsyncGenerator<StoredEvent> {
+  return stoppable(async function* run(stopped): AsyncGenerator<StoredEvent> {
     const queue: StoredEvent[] = [];
     let told = 0;
     let wake: (() => void) | null = null;
@@ -92,23 +89,79 @@ function eventStream(source: EventSource, afterSeq: number): AsyncIterableIterat
     } finally {
       unfollow();
     }
-  }
+  });
+}
 
-  const events = run();
+/**
+ * The items `run` yields, as an iterator whose completion (`return`, `throw`) settles `stopped`
+ * at once: `run` races its waits with it, so a subscription's listener is dropped and its slot
+ * freed without waiting for another item.
+ */
+function stoppable<T>(run: (stopped: Promise<'stopped'>) => AsyncGenerator<T>): AsyncIterableIterator<T> {
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<'stopped'>((resolve) => {
+    stop = () => resolve('stopped');
+  });
+  const items = run(stopped);
   return {
-    next: () => events.next(),
+    next: () => items.next(),
     return: (value?: unknown) => {
       stop();
-      return events.return(value as undefined);
+      return items.return(value as undefined);
     },
     throw: (err?: unknown) => {
       stop();
-      return events.throw(err);
+      return items.throw(err);
     },
     [Symbol.asyncIterator]() {
       return this;
     },
   };
+}
+
+/** How often a player's stream looks for notices stored by other instances (this instance's wake it at once). */
+const FEED_POLL_MS = 1000;
+/** How soon it looks again when notices are committed but held back behind an older transaction still running. */
+const FEED_HELD_RETRY_MS = 25;
+
+/**
+ * A player's notices for one reader: the stored ones after the reader's start, then each as it
+ * is stored, in the feed's order, each once. Woken at once by this instance's writes, it polls
+ * for the other instances'; it never ends by itself.
+ */
+export function feedStream(reader: FeedReader, pollMs = FEED_POLL_MS): AsyncIterableIterator<FeedItem> {
+  return stoppable(async function* run(stopped): AsyncGenerator<FeedItem> {
+    let rung = false;
+    let wake: (() => void) | null = null;
+    // Listening before the first read: a notice stored meanwhile rings, and is read next turn.
+    const unlisten = reader.onWritten(() => {
+      rung = true;
+      wake?.();
+    });
+    let after = reader.after;
+    try {
+      for (;;) {
+        rung = false;
+        const page = await reader.read(after);
+        for (const item of page.items) yield item;
+        after = page.items.at(-1)?.id ?? after;
+        if (page.full || rung) continue;
+        let timer: NodeJS.Timeout | undefined;
+        const woke = await Promise.race([
+          new Promise<'woke'>((resolve) => {
+            wake = () => resolve('woke');
+            timer = setTimeout(wake, page.held ? FEED_HELD_RETRY_MS : pollMs);
+          }),
+          stopped,
+        ]);
+        clearTimeout(timer);
+        wake = null;
+        if (woke === 'stopped') return;
+      }
+    } finally {
+      unlisten();
+    }
+  });
 }
 
 /** `events` with each passed through `f`; completing it completes `events` at once (not once the next event comes). */
@@ -167,4 +220,17 @@ export function tournamentEventStream(service: TournamentService, tournamentId: 
     },
     afterSeq,
   );
+}
+
+/** A notice as the stream and myEvents serve it. */
+export const feedLine = (item: FeedItem) => ({ id: item.id, type: item.type, createdAt: item.createdAt.toISOString(), data: item.data });
+
+/**
+ * A subscription POSTed over HTTP is run as a one-shot query that never subscribes: its resolver
+ * is then all that runs, and this says why. (Over graphql-ws the context has the connection's
+ * params; over HTTP only the HTTP request.)
+ */
+export function requireWebSocket(ctx: GqlContext | undefined): void {
+  if (ctx && !ctx.connectionParams && typeof ctx.req?.method === 'string')
+    throw new GraphQLError('subscriptions are served over WebSocket (graphql-ws on /graphql), not over HTTP', { extensions: { code: 'WEBSOCKET_REQUIRED' } });
 }

@@ -29,6 +29,7 @@ export type { Format } from './core/tournament/types.js';
 
 // The stores, and the registry of the projections' SQL writers.
 export { EventStore, type GameRow, type SeatRow } from './store/event-store.js';
+export { type FeedItem, type FeedRow, insertFeedRows, PlayerFeedStore } from './store/player-feed-store.js';
 export type { PlayerGameRow } from './store/player-games-store.js';
 export { type ProjectionSql, ProjectionWriters } from './store/projections.js';
 export { type TournamentRow, TournamentStore } from './store/tournament-store.js';
@@ -44,6 +45,7 @@ export { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, resul
 export { clockDocument, gameDocument, timeControlDocument } from './application/game-document.js';
 export type { CreateGameInput } from './application/game-setup.js';
 export type { InboxArgs, InboxPage } from './application/player-games.js';
+export type { FeedReader } from './application/player-feed.js';
 export { KeyedLock } from './application/keyed-lock.js';
 export { isKey, KEY_SCOPES, KeyDirectory, type KeyHolder, type KeyScope, type PlayerCard, requireScope } from './application/key-holders.js';
 export { type LowTimeListener, LowTimeListeners } from './application/low-time.js';

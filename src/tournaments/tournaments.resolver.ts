@@ -1,12 +1,11 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
-import { GraphQLError } from 'graphql';
 import { tokenOf, type GqlContext } from '../api/caller.js';
 import { asGraphQLError } from '../api/error.filter.js';
 import { Limits } from '../api/limits.js';
 import { toGame, type GameModel } from '../api/mapping.js';
 import { Game } from '../api/models.js';
 import { RefereeService, type StoredEvent, TournamentService } from '../referee/index.js';
-import { tournamentEventStream } from '../api/subscriptions.js';
+import { requireWebSocket, tournamentEventStream } from '../api/subscriptions.js';
 import { CreateTournamentInput } from './dto/create-tournament.input.js';
 import { ResultInput } from './dto/result.input.js';
 import { RoundSettingsInput } from './dto/round-settings.input.js';
@@ -133,8 +132,7 @@ export class TournamentsResolver {
     description: "A tournament's events, starting after `afterSeq` (resumable); completes after TournamentFinished",
     // As gameEvents: over HTTP a subscription runs as a one-shot query that never subscribes; say why.
     resolve: (e: StoredEvent, _args: unknown, ctx: GqlContext | undefined) => {
-      if (ctx && !ctx.connectionParams && typeof ctx.req?.method === 'string')
-        throw new GraphQLError('subscriptions are served over WebSocket (graphql-ws on /graphql), not over HTTP', { extensions: { code: 'WEBSOCKET_REQUIRED' } });
+      requireWebSocket(ctx);
       return eventView(e);
     },
   })

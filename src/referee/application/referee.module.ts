@@ -6,6 +6,7 @@ import { AccountStore } from '../store/account-store.js';
 import { ChallengeStore } from '../store/challenge-store.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
+import { PlayerFeedStore } from '../store/player-feed-store.js';
 import { PlayerGamesStore } from '../store/player-games-store.js';
 import { PostgresAccountStore } from '../store/postgres-account-store.js';
 import { PostgresChallengeStore } from '../store/postgres-challenge-store.js';
@@ -57,6 +58,7 @@ export class RefereeModule {
         { provide: Clock, useFactory: options.clock ?? (() => new SystemClock()) },
         DeadlineStore,
         PlayerGamesStore,
+        PlayerFeedStore,
         { provide: DEADLINE_SETTINGS, useFactory: (config: Config): DeadlineSettings => ({ pollMs: config.deadlinePollMs, sweepMs: config.deadlineSweepMs }), inject: [CONFIG] },
         RefereeService,
       ],
@@ -69,6 +71,7 @@ export class RefereeModule {
         RefereeMetrics,
         Clock,
         DeadlineStore,
+        PlayerFeedStore,
         ProjectionWriters,
         GameConsequences,
         LowTimeListeners,

@@ -9,6 +9,7 @@ import { decodeGameEvent } from '../core/game/events.js';
 import { viewEvent } from '../core/game/views.js';
 import type { StoredEvent } from '../core/stream.js';
 import { DeadlineStore } from '../store/deadline-store.js';
+import { PlayerFeedStore } from '../store/player-feed-store.js';
 import { PlayerGamesStore } from '../store/player-games-store.js';
 import { EventStore, type GameFilter, type GameStatus } from '../store/event-store.js';
 import { Clock, SystemClock } from './clock.js';
@@ -28,6 +29,7 @@ import { type Appended, type LiveGame, type LiveGames, liveGames } from './live-
 import { RefereeMetrics } from './metrics.port.js';
 import { LowTimeListeners } from './low-time.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
+import { type FeedReader, PlayerFeed } from './player-feed.js';
 import { type InboxArgs, type InboxPage, PlayerGames } from './player-games.js';
 import { Records } from './records.js';
 import { isOrganizerToken, SeatTokens, tokenHash } from './seat-tokens.js';
@@ -57,6 +59,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
   /** Unregisters the deadline worker and the inbox from the games' consequences. */
   private readonly untrack: () => void;
   private readonly playerGames: PlayerGames | null;
+  private readonly playerFeed: PlayerFeed | null;
 
   constructor(
     private readonly store: EventStore,
@@ -74,6 +77,8 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     @Optional() private readonly keys: KeyDirectory = new NoKeys(),
     /** The players' inbox (null without one: no game is listed for a player). */
     @Optional() @Inject(PlayerGamesStore) playerGamesStore: PlayerGamesStore | null = null,
+    /** The players' feed (null without one: no notice is stored for a player). */
+    @Optional() @Inject(PlayerFeedStore) playerFeedStore: PlayerFeedStore | null = null,
   ) {
     const decider = gameDecider(registry);
     const tokens = (this.tokens = new SeatTokens(store, directory, keys));
@@ -86,6 +91,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     const games: GameLoader = { stored: (id, version) => live.atLeast(id, version).then(() => live.get(id)) };
     this.deadlines = deadlineStore ? new DeadlineWorker(deadlineStore, clock, games, this.commands, lowTime, metrics, deadlineSettings) : null;
     this.playerGames = playerGamesStore ? new PlayerGames(playerGamesStore) : null;
+    this.playerFeed = playerFeedStore ? new PlayerFeed(playerFeedStore) : null;
     const untracked = [this.deadlines ? consequences.register(this.deadlines.rows) : null, this.playerGames ? consequences.register(this.playerGames) : null];
     this.untrack = () => {
       for (const untrack of untracked) untrack?.();
@@ -137,10 +143,22 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
 
   /** The games of the player whose key `token` is (scope read), a page at a time (see PlayerGames.page). */
   async myGames(token: string | null, args: InboxArgs): Promise<InboxPage> {
-    if (!token || !isKey(token)) throw new RefereeError('UNAUTHORIZED', "a player's games need the player's key as a Bearer token");
-    const player = await this.tokens.playerOf(token, 'read');
+    const player = await this.readingPlayer(token, "a player's games");
     if (!this.playerGames) throw new RefereeError('NOT_FOUND', 'this referee keeps no inbox');
     return this.playerGames.page(player, args);
+  }
+
+  /** The notices of the player whose key `token` is (scope read), after the notice whose id is `after` (null: from the first). */
+  async myFeed(token: string | null, after: string | null): Promise<FeedReader> {
+    const player = await this.readingPlayer(token, "a player's stream");
+    if (!this.playerFeed) throw new RefereeError('NOT_FOUND', 'this referee keeps no feed');
+    return this.playerFeed.reader(player, after);
+  }
+
+  /** The player whose key `token` is, with scope read; a seat token or none is refused (UNAUTHORIZED): `what` is the player's own. */
+  private async readingPlayer(token: string | null, what: string): Promise<string> {
+    if (!token || !isKey(token)) throw new RefereeError('UNAUTHORIZED', `${what} needs the player's key as a Bearer token`);
+    return this.tokens.playerOf(token, 'read');
   }
 
   /** The player with this id, or null. */
