@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { ChallengeService } from '../../src/referee/application/challenges.js';
+import { PlayerFeedStore } from '../../src/referee/store/player-feed-store.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
 import type { TestApp } from '../support/app.js';
@@ -59,7 +60,14 @@ describe('a challenge between two players', () => {
     const ada = await newPlayer('Ada');
     const bob = await newPlayer('Bob');
     const issued = await issue(ada.key, { to: bob.id, seat: 'SECOND', message: 'A game?', timeControl: { kind: 'FISCHER', baseSeconds: 600, incrementSeconds: 5 } });
-    expect(issued).toMatchObject({ __typename: 'Challenge', status: 'OPEN', seat: 'SECOND', challengerMessage: 'A game?', challenger: { id: ada.id, name: 'Ada' }, challenged: { id: bob.id, name: 'Bob' } });
+    expect(issued).toMatchObject({
+      __typename: 'Challenge',
+      status: 'OPEN',
+      seat: 'SECOND',
+      challengerMessage: 'A game?',
+      challenger: { id: ada.id, name: 'Ada' },
+      challenged: { id: bob.id, name: 'Bob' },
+    });
     expect(Date.parse(issued.expiresAt) - clock.now().getTime()).toBe(7 * 86_400_000);
     expect((await t.gql(LISTS, {}, bob.key)).data.incomingChallenges.nodes).toEqual([{ id: issued.id, status: 'OPEN' }]);
     expect((await t.gql(LISTS, {}, ada.key)).data.outgoingChallenges.nodes).toEqual([{ id: issued.id, status: 'OPEN' }]);
@@ -232,5 +240,35 @@ describe('challenges over REST', () => {
     expect((await http().post(`/api/challenges/${third.body.id}/cancel`).set(as(bob.key)).expect(403)).body.error.code).toBe('NOT_YOUR_CHALLENGE');
     expect((await http().post(`/api/challenges/${third.body.id}/cancel`).set(as(ada.key)).expect(200)).body.status).toBe('CANCELLED');
     expect((await http().post('/api/challenges').set(as(ada.key)).send({ to: ada.id, kind: 'duel' }).expect(422)).body.error.code).toBe('OWN_CHALLENGE');
+  });
+});
+
+describe("the players' notices", () => {
+  it('tell the player challenged of a challenge and its cancellation, the challenger of its acceptance and decline; an open challenge tells nobody', async () => {
+    const feed = t.app.get(PlayerFeedStore);
+    const notices = async (playerId: string) => (await feed.after(playerId, null, 100)).items.filter((i) => i.type.startsWith('challenge.')).map((i) => ({ type: i.type, ...i.data }));
+    const ada = await newPlayer('Ada');
+    const bob = await newPlayer('Bob');
+    const accepted = await issue(ada.key, { to: bob.id, message: 'A game?' });
+    const game = (await call(ACCEPT, { id: accepted.id }, bob.key)).game;
+    const declined = await issue(ada.key, { to: bob.id });
+    await call(DECLINE, { id: declined.id, reason: 'Busy' }, bob.key);
+    const cancelled = await issue(ada.key, { to: bob.id });
+    await call(CANCEL, { id: cancelled.id }, ada.key);
+    await issue(ada.key, {});
+    // Refusals tell nobody.
+    await call(CANCEL, { id: cancelled.id }, ada.key);
+    const byAda = { id: ada.id, name: 'Ada' };
+    const byBob = { id: bob.id, name: 'Bob' };
+    expect(await notices(bob.id)).toEqual([
+      { type: 'challenge.received', challengeId: accepted.id, kind: 'duel', by: byAda, message: 'A game?', expiresAt: accepted.expiresAt },
+      { type: 'challenge.received', challengeId: declined.id, kind: 'duel', by: byAda, message: null, expiresAt: declined.expiresAt },
+      { type: 'challenge.received', challengeId: cancelled.id, kind: 'duel', by: byAda, message: null, expiresAt: cancelled.expiresAt },
+      { type: 'challenge.cancelled', challengeId: cancelled.id, kind: 'duel', by: byAda },
+    ]);
+    expect(await notices(ada.id)).toEqual([
+      { type: 'challenge.accepted', challengeId: accepted.id, kind: 'duel', by: byBob, gameId: game.id },
+      { type: 'challenge.declined', challengeId: declined.id, kind: 'duel', by: byBob, reason: 'Busy' },
+    ]);
   });
 });

@@ -17,6 +17,7 @@ import { EngineRegistry } from '../core/engine-registry.js';
 import { RefereeError } from '../core/errors.js';
 import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } from '../core/stream.js';
 import { type ChallengeCursor, type ChallengeFilter, type ChallengeList, ChallengeStore } from '../store/challenge-store.js';
+import { type FeedRow, PlayerFeedStore } from '../store/player-feed-store.js';
 import { Clock, SystemClock } from './clock.js';
 import type { GameSnapshot } from './game-answer.js';
 import { newGameId } from './game-setup.js';
@@ -29,7 +30,10 @@ import { type Advanced, StreamCommands, type StreamWriter } from './stream-comma
 /** A challenge's stream as held: folded, every hash checked. */
 export type LiveChallenge = Folded<ChallengeState>;
 type ChallengeBatch = { challengeId: string; events: StoredEvent[] };
-type AdvancedChallenge = Advanced<LiveChallenge, ChallengeBatch>;
+type AdvancedChallenge = Advanced<LiveChallenge, ChallengeBatch> & { notices: FeedRow[] };
+/** A decision with the player who made it (named in the notices it makes). */
+type ChallengeStep = { decision: ChallengeDecision; actor: Actor };
+type Actor = { id: string; name: string | null };
 
 /** Challenge ids start `ch-`. */
 const isChallengeId = (id: string) => /^ch-[A-Za-z0-9_-]{1,64}$/.test(id);
@@ -87,17 +91,49 @@ class ChallengeStreams implements StreamSource<LiveChallenge, ChallengeBatch> {
   }
 }
 
-/** The challenge's part of the command path: its events stored with its row, at the expected version. */
-class ChallengeWriter implements StreamWriter<LiveChallenge, ChallengeDecision, AdvancedChallenge> {
-  constructor(private readonly store: ChallengeStore) {}
-  advance(c: LiveChallenge, decision: ChallengeDecision): AdvancedChallenge {
+/** The challenge's part of the command path: its events stored with its row and the notices they make, at the expected version. */
+class ChallengeWriter implements StreamWriter<LiveChallenge, ChallengeStep, AdvancedChallenge> {
+  constructor(
+    private readonly store: ChallengeStore,
+    private readonly feed: PlayerFeedStore,
+  ) {}
+  advance(c: LiveChallenge, { decision, actor }: ChallengeStep): AdvancedChallenge {
     const events = chainEvents(c.challengeId, c, decision.drafts);
     const next: LiveChallenge = { ...decision.state, ...advanceHead(c, events, challengeAggregate.follows) };
-    return { next, events, batch: { challengeId: c.challengeId, events } };
+    return { next, events, batch: { challengeId: c.challengeId, events }, notices: noticesOf(next, events, actor) };
   }
-  append(_c: LiveChallenge, { next, events }: AdvancedChallenge): Promise<void> {
-    return this.store.append(next.challengeId, events, { version: next.version, headHash: next.lastHash, status: next.status, gameId: next.gameId });
+  append(_c: LiveChallenge, { next, events, notices }: AdvancedChallenge): Promise<void> {
+    return this.store.append(next.challengeId, events, { version: next.version, headHash: next.lastHash, status: next.status, gameId: next.gameId }, notices);
   }
+  afterStore(_c: LiveChallenge, { notices }: AdvancedChallenge): void {
+    this.feed.written(notices);
+  }
+}
+
+/**
+ * The players' notices a challenge's events make (their stream, docs/players.md): the player
+ * challenged hears of a challenge (an open one: nobody) and of its cancellation, the challenger of
+ * its acceptance and its decline. Each is stored once (its key: the challenge and the event's seq).
+ */
+function noticesOf(c: ChallengeState, events: readonly StoredEvent[], by: Actor): FeedRow[] {
+  return events.flatMap((e) => {
+    const notice = (playerId: string | null, type: string, data: Record<string, unknown>): FeedRow[] =>
+      playerId === null
+        ? []
+        : [{ playerId, dedupeKey: `challenge ${c.challengeId} ${e.seq}`, type, data: { challengeId: c.challengeId, kind: c.kind, by, ...data }, createdAt: new Date(e.createdAt) }];
+    switch (e.type) {
+      case 'ChallengeIssued':
+        return notice(c.challengedId, 'challenge.received', { message: c.message, expiresAt: c.expiresAt });
+      case 'ChallengeAccepted':
+        return notice(c.challengerId, 'challenge.accepted', { gameId: c.gameId });
+      case 'ChallengeDeclined':
+        return notice(c.challengerId, 'challenge.declined', { reason: c.reason });
+      case 'ChallengeCancelled':
+        return notice(c.challengedId, 'challenge.cancelled', {});
+      default:
+        return [];
+    }
+  });
 }
 
 /**
@@ -114,7 +150,7 @@ class ChallengeWriter implements StreamWriter<LiveChallenge, ChallengeDecision, 
 export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Challenges');
   private readonly held: HeldStreams<LiveChallenge, ChallengeBatch>;
-  private readonly path: StreamCommands<LiveChallenge, ChallengeBatch, ChallengeDecision, AdvancedChallenge>;
+  private readonly path: StreamCommands<LiveChallenge, ChallengeBatch, ChallengeStep, AdvancedChallenge>;
   private catchingUp: Promise<void> | null = null;
   private stopped = false;
 
@@ -123,11 +159,12 @@ export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy
     private readonly referee: RefereeService,
     private readonly keys: KeyDirectory,
     private readonly registry: EngineRegistry,
+    private readonly feed: PlayerFeedStore,
     @Optional() private readonly clock: Clock = new SystemClock(),
   ) {
     // Every read compares the held stream with its stored version: another instance may have answered it.
     this.held = new HeldStreams(new ChallengeStreams(store), { running: 1000, over: 100, readsStoredVersion: true });
-    this.path = new StreamCommands(referee.gate, this.held, new ChallengeWriter(store), 'the challenge kept changing; try again');
+    this.path = new StreamCommands(referee.gate, this.held, new ChallengeWriter(store, feed), 'the challenge kept changing; try again');
   }
 
   /** Creates the games of accepted challenges a stopped process left without one, in the background. */
@@ -181,7 +218,9 @@ export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy
       const events = chainEvents(id, emptyHead(), decided.drafts);
       const challenge: LiveChallenge = { ...decided.state, ...advanceHead(emptyHead(), events, challengeAggregate.follows) };
       const { challengedId, kind, status, expiresAt, gameId } = challenge;
-      await this.store.create({ id, challengerId, challengedId, kind, status, expiresAt: new Date(expiresAt), gameId, version: challenge.version, headHash: challenge.lastHash }, events);
+      const notices = noticesOf(challenge, events, await this.actor(challengerId));
+      await this.store.create({ id, challengerId, challengedId, kind, status, expiresAt: new Date(expiresAt), gameId, version: challenge.version, headHash: challenge.lastHash }, events, notices);
+      this.feed.written(notices);
       this.held.remember(challenge);
       this.logger.log(`challenge ${id} issued by ${challengerId} to ${challengedId ?? 'anyone'} (${kind})`);
       return challenge;
@@ -234,9 +273,18 @@ export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy
     return this.clock.now().toISOString();
   }
 
+  /** A player as its notices name it. */
+  private async actor(playerId: string): Promise<Actor> {
+    return { id: playerId, name: (await this.keys.player(playerId))?.name ?? null };
+  }
+
   private async command(challengeId: string, command: Exclude<ChallengeCommand, { type: 'IssueChallenge' }>): Promise<LiveChallenge> {
+    const actor = await this.actor(command.playerId);
     const answered = await this.path.run(challengeId, {
-      decide: (c) => decideChallenge(challengeId, c, command, this.now()),
+      decide: (c) => {
+        const decided = decideChallenge(challengeId, c, command, this.now());
+        return decided.ok ? { ok: true, value: { decision: decided.value, actor } } : decided;
+      },
       accepted: ({ next, events }) => ({ next, stored: events.length > 0 }),
     });
     if (answered.stored) this.logger.log(`challenge ${challengeId}: ${answered.next.status.toLowerCase()} by ${command.playerId}`);
@@ -256,7 +304,7 @@ export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy
     const seated = challengerSeat === 0 ? [c.challengerId, acceptedBy] : [acceptedBy, c.challengerId];
     const seats = await Promise.all(
       seated.map(async (player) => {
-        const name = (await this.keys.player(player))?.name ?? null;
+        const { name } = await this.actor(player);
         return { name: name !== null && name.length <= SEAT_NAME_MAX ? name : null, player };
       }),
     );

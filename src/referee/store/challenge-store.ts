@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../core/stream.js';
+import type { FeedRow } from './player-feed-store.js';
 
 /** A challenge's row: what its lists page by, and its stream's head. */
 export interface ChallengeRow {
@@ -34,10 +35,11 @@ export interface ChallengeCursor {
  * The challenges' storage: streams of the same row shape as accounts', and the row their lists
  * read, written in the same transaction as the events. An append is all or nothing at an
  * expected version (AppendConflict otherwise): of two acceptances of one challenge, one is stored.
+ * The players' notices the events make (the feed's rows) are stored in the same transaction.
  */
 export abstract class ChallengeStore {
-  abstract create(row: Omit<ChallengeRow, 'createdAt'>, events: StoredEvent[]): Promise<void>;
-  abstract append(id: string, events: StoredEvent[], head: Pick<ChallengeRow, 'version' | 'headHash' | 'status' | 'gameId'>): Promise<void>;
+  abstract create(row: Omit<ChallengeRow, 'createdAt'>, events: StoredEvent[], notices: readonly FeedRow[]): Promise<void>;
+  abstract append(id: string, events: StoredEvent[], head: Pick<ChallengeRow, 'version' | 'headHash' | 'status' | 'gameId'>, notices: readonly FeedRow[]): Promise<void>;
   abstract events(id: string, afterSeq?: number): Promise<StoredEvent[]>;
   abstract versions(ids: readonly string[]): Promise<Map<string, number>>;
   /** A page of challenges, newest first, after `after`. */

@@ -3,6 +3,7 @@ import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { type ChallengeCursor, type ChallengeFilter, type ChallengeList, type ChallengeRow, ChallengeStore } from './challenge-store.js';
 import { AppendConflict } from './event-store.js';
+import { type FeedRow, insertFeedRows } from './player-feed-store.js';
 import { type EventRecord, eventRow, isUniqueViolation, storedEvent } from './postgres-event-store.js';
 import { insertStreamEventsSql } from './stream-events-sql.js';
 
@@ -32,14 +33,14 @@ const challengeRow = (r: ChallengeRecord): ChallengeRow => ({
   createdAt: r.created_at,
 });
 
-/** Challenges on PostgreSQL: each append's events and the row they change, in one transaction. */
+/** Challenges on PostgreSQL: each append's events, the row they change and the notices they make, in one transaction. */
 @Injectable()
 export class PostgresChallengeStore extends ChallengeStore {
   constructor(private readonly db: DatabaseService) {
     super();
   }
 
-  async create(row: Omit<ChallengeRow, 'createdAt'>, events: StoredEvent[]): Promise<void> {
+  async create(row: Omit<ChallengeRow, 'createdAt'>, events: StoredEvent[], notices: readonly FeedRow[]): Promise<void> {
     try {
       await this.db.prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe(
@@ -57,13 +58,14 @@ export class PostgresChallengeStore extends ChallengeStore {
           events[0].createdAt,
         );
         await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.map((e) => eventRow(e, row.id))));
+        await insertFeedRows(tx, notices);
       });
     } catch (err) {
       throw isUniqueViolation(err) ? new AppendConflict('the challenge exists') : err;
     }
   }
 
-  async append(id: string, events: StoredEvent[], head: Pick<ChallengeRow, 'version' | 'headHash' | 'status' | 'gameId'>): Promise<void> {
+  async append(id: string, events: StoredEvent[], head: Pick<ChallengeRow, 'version' | 'headHash' | 'status' | 'gameId'>, notices: readonly FeedRow[]): Promise<void> {
     try {
       await this.db.prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.map((e) => eventRow(e, id))));
@@ -77,6 +79,7 @@ export class PostgresChallengeStore extends ChallengeStore {
           events[0].seq - 1,
         );
         if (moved !== 1) throw new AppendConflict('version taken');
+        await insertFeedRows(tx, notices);
       });
     } catch (err) {
       if (err instanceof AppendConflict) throw err;
