@@ -60,5 +60,5 @@ export const REJECTION_CODES = {
   OWN_CHALLENGE: 'A player cannot challenge itself, nor accept or decline its own challenge (cancel it instead) (docs/players.md, "Challenges").',
   NOT_YOUR_CHALLENGE: 'The challenge is addressed to another player (only it accepts or declines it), an open challenge is declined by nobody, or only its challenger cancels it.',
   CHALLENGE_CLOSED: "The challenge was accepted, declined or cancelled already: nothing more can be done with it (an acceptor's own retry answers its game).",
-  CHALLENGE_EXPIRED: "The challenge's expiry (`expiresAt`) has passed: it can no longer be accepted or declined; issue a new one.",
+  CHALLENGE_EXPIRED: "The challenge's expiry (`expiresAt`) has passed: it can no longer be accepted, declined or cancelled; issue a new one.",
 } as const;

@@ -144,7 +144,7 @@ describe('a challenge between two players', () => {
     expect((await t.gql(MY_GAMES, {}, bob.key)).data.myGames.edges).toEqual([]);
   });
 
-  it('expires: past expiresAt it reads EXPIRED, and accepting or declining it is refused with CHALLENGE_EXPIRED', async () => {
+  it('expires: past expiresAt it reads EXPIRED, and accepting, declining or cancelling it is refused with CHALLENGE_EXPIRED', async () => {
     const ada = await newPlayer('Ada');
     const bob = await newPlayer('Bob');
     const { id } = await issue(ada.key, { to: bob.id, expiresInSeconds: 60 });
@@ -153,6 +153,7 @@ describe('a challenge between two players', () => {
     expect(await read(id, bob.key)).toMatchObject({ status: 'EXPIRED' });
     expect(await call(ACCEPT, { id }, bob.key)).toMatchObject({ code: 'CHALLENGE_EXPIRED' });
     expect(await call(DECLINE, { id }, bob.key)).toMatchObject({ code: 'CHALLENGE_EXPIRED' });
+    expect(await call(CANCEL, { id }, ada.key)).toMatchObject({ code: 'CHALLENGE_EXPIRED' });
     expect((await t.gql(LISTS, { status: 'EXPIRED' }, bob.key)).data.incomingChallenges.nodes).toEqual([{ id, status: 'EXPIRED' }]);
     expect((await t.gql(LISTS, { status: 'OPEN' }, bob.key)).data.incomingChallenges.nodes).toEqual([]);
   });
