@@ -17,6 +17,7 @@ import { OpenApiController } from './api/openapi.controller.js';
 import { JSONScalar } from './api/json.scalar.js';
 import { TypedAnswersModule } from './api/typed-answers.module.js';
 import { callerLimits, limitsPlugin, MAX_QUERY_TOKENS, queryLimits } from './api/limits.js';
+import { ChallengesModule } from './challenges/index.js';
 import { ConfigModule } from './config/config.module.js';
 import type { Config } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -84,6 +85,7 @@ export class AppModule {
         TypedAnswersModule.forRoot(servedGames),
         TournamentsModule,
         PlayersModule,
+        ChallengesModule,
         WebhooksModule,
       ],
       controllers: [GamesController, MyGamesController, MyStreamController, OpsController, GraphiqlController, OpenApiController, WebController],

@@ -73,6 +73,7 @@ export function httpStatusOf(code: string): number {
       return 401;
     case 'FORBIDDEN':
     case 'SCOPE_MISSING':
+    case 'NOT_YOUR_CHALLENGE':
       return 403;
     case 'VERSION_CONFLICT':
     case 'GAME_NOT_FINISHED':
@@ -80,6 +81,8 @@ export function httpStatusOf(code: string): number {
     case 'EXTERNAL_ID_TAKEN':
     case 'KEY_REVOKED':
     case 'TOO_MANY_KEYS':
+    case 'CHALLENGE_CLOSED':
+    case 'CHALLENGE_EXPIRED':
       return 409;
     case 'RATE_LIMITED':
       return 429;

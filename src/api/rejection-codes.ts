@@ -57,4 +57,8 @@ export const REJECTION_CODES = {
   EXTERNAL_ID_TAKEN: 'The app has a player with this `externalId` already: find that player, or choose another id (docs/players.md).',
   KEY_REVOKED: 'The key was revoked: it cannot be rotated or revoked again (issue a new one).',
   TOO_MANY_KEYS: 'The player or app holds 100 keys, revoked ones included, the most one account holds.',
+  OWN_CHALLENGE: 'A player cannot challenge itself, nor accept or decline its own challenge (cancel it instead) (docs/players.md, "Challenges").',
+  NOT_YOUR_CHALLENGE: 'The challenge is addressed to another player (only it accepts or declines it), an open challenge is declined by nobody, or only its challenger cancels it.',
+  CHALLENGE_CLOSED: "The challenge was accepted, declined or cancelled already: nothing more can be done with it (an acceptor's own retry answers its game).",
+  CHALLENGE_EXPIRED: "The challenge's expiry (`expiresAt`) has passed: it can no longer be accepted, declined or cancelled; issue a new one.",
 } as const;

@@ -9,6 +9,7 @@
 // The pure core: ids, hashing, errors, a game's clocks and events, tournaments' rules.
 export type { Bundle, Verdict } from './core/audit.js';
 export { hashOf, sha256Hex } from './core/canonical.js';
+export { type ChallengeStatus, EXPIRY_DEFAULT_SECONDS, EXPIRY_LIMITS, MESSAGE_MAX, REASON_MAX, type SeatChoice } from './core/challenge/challenge.js';
 export { EngineRegistry } from './core/engine-registry.js';
 export { RefereeError } from './core/errors.js';
 export { type ClockState, type ClockView, clockView, deadlineMs, type TimeControl } from './core/game/clock.js';
@@ -35,6 +36,7 @@ export { type TournamentRow, TournamentStore } from './store/tournament-store.js
 
 // The application: the services, the module, and the registries other modules plug into.
 export { AccountService, type KeyListing, type LiveAccount, type ShownKey } from './application/accounts.js';
+export { type ChallengePage, ChallengeService, type LiveChallenge } from './application/challenges.js';
 export { Clock } from './application/clock.js';
 export { type MoveResult, ORGANIZER_SEAT } from './application/command-handler.js';
 export { type ConsequenceHandler, GameConsequences } from './application/consequences.js';

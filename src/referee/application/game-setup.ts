@@ -25,6 +25,8 @@ export interface SeatInput {
 }
 
 export interface CreateGameInput {
+  /** The id to create the game with (a challenge's acceptance names it first); omitted: a new one. */
+  gameId?: string;
   kind: string;
   ruleset?: unknown;
   seats?: SeatInput[];
@@ -62,7 +64,7 @@ export class GameSetup {
       const seats = input.seats?.map((s) => ({ name: checkName(s.name), clientSeed: checkClientSeed(s.clientSeed), taken: !s.open, player: s.player ?? null }));
       for (const plan of seats ?? []) if (plan.player && !(await this.keys.player(plan.player))) throw new RefereeError('NOT_FOUND', `no player with id ${plan.player}`);
       const timeControl = unwrap(parseTimeControl(input.timeControl));
-      const answer = await this.start({ type: 'CreateGame', gameId: newGameId(), kind: input.kind, ruleset: input.ruleset, seats: seats ?? null, timeControl }, supplied);
+      const answer = await this.start({ type: 'CreateGame', gameId: input.gameId ?? newGameId(), kind: input.kind, ruleset: input.ruleset, seats: seats ?? null, timeControl }, supplied);
       this.metrics.inc('arbiter_games_created_total', { kind: answer.game.kind });
       this.logger.log(`game ${answer.game.gameId} created (${answer.game.kind}, ${answer.game.seatCount} seats, ${answer.tokens.length} taken)`);
       return answer;
@@ -183,4 +185,4 @@ export interface PreparedGame {
   seats: SeatRow[];
 }
 
-const newGameId = () => randomBytes(9).toString('base64url');
+export const newGameId = () => randomBytes(9).toString('base64url');

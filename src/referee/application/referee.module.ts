@@ -3,11 +3,13 @@ import { CONFIG, type Config } from '../../config/config.js';
 import type { Engine } from '../../engines/kit/index.js';
 import { EngineRegistry } from '../core/engine-registry.js';
 import { AccountStore } from '../store/account-store.js';
+import { ChallengeStore } from '../store/challenge-store.js';
 import { DeadlineStore } from '../store/deadline-store.js';
 import { EventStore } from '../store/event-store.js';
 import { PlayerFeedStore } from '../store/player-feed-store.js';
 import { PlayerGamesStore } from '../store/player-games-store.js';
 import { PostgresAccountStore } from '../store/postgres-account-store.js';
+import { PostgresChallengeStore } from '../store/postgres-challenge-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
 import { PostgresTournamentStore } from '../store/postgres-tournament-store.js';
 import { ProjectionWriters } from '../store/projections.js';
@@ -47,6 +49,7 @@ export class RefereeModule {
         { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
         { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },
         { provide: AccountStore, useClass: PostgresAccountStore },
+        { provide: ChallengeStore, useClass: PostgresChallengeStore },
         // Keys found in the database on every request (a revocation holds on every instance at once).
         { provide: KeyDirectory, useClass: StoredKeys },
         options.metrics,
@@ -76,6 +79,7 @@ export class RefereeModule {
         GameDirectory,
         KeyDirectory,
         AccountStore,
+        ChallengeStore,
       ],
     };
   }

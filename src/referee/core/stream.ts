@@ -1,4 +1,4 @@
-import type { Result } from '../../engines/kit/index.js';
+import { fail, ok, type Result } from '../../engines/kit/index.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 
 /**
@@ -88,6 +88,19 @@ export const emptyHead = (): StreamHead => ({ version: 0, lastHash: GENESIS_HASH
 
 /** The code of a violation that is the stream's own fault, not a rule's: its message stands alone. */
 export const MALFORMED = 'MALFORMED_EVENT';
+
+/** Checks of each event type's payload fields, by type: an aggregate's events as its decoder knows them. */
+export type PayloadChecks<T extends string> = Record<T, (payload: Record<string, unknown>) => boolean>;
+
+/** A stored row as one of an aggregate's typed events: a type it knows, with a payload whose fields pass that type's check. */
+export function decodeTyped<E extends { type: string }>(aggregate: string, checks: PayloadChecks<E['type']>, e: Pick<StoredEvent, 'type' | 'payload'>): Result<E> {
+  const check = checks[e.type as E['type']];
+  if (!check) return fail(MALFORMED, `unknown ${aggregate} event type ${e.type}`);
+  const payload: unknown = e.payload;
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload) || !check(payload as Record<string, unknown>))
+    return fail(MALFORMED, `${e.type} is missing fields or has fields of the wrong type`);
+  return ok({ type: e.type, payload } as unknown as E);
+}
 
 /** What the generic fold needs of an aggregate. */
 export interface Aggregate<S, E, C> {

@@ -4,6 +4,7 @@ import type { StoredEvent } from '../core/stream.js';
 import { type AccountRow, AccountStore, ExternalIdTaken, type KeyChange, type KeyRow } from './account-store.js';
 import { AppendConflict } from './event-store.js';
 import { type EventRecord, eventRow, isUniqueViolation, storedEvent } from './postgres-event-store.js';
+import { insertStreamEventsSql } from './stream-events-sql.js';
 
 type Tx = { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> };
 
@@ -138,8 +139,4 @@ async function changeKey(tx: Tx, accountId: string, change: KeyChange, at: strin
   }
 }
 
-const INSERT_EVENTS_SQL = `
-INSERT INTO account_events (account_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
-SELECT t.game_id, t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
-FROM jsonb_to_recordset($1::jsonb) AS t(game_id text, seq int, type text, actor int, move_id text, body_hash text,
-                                        payload jsonb, created_at timestamptz, prev_hash text, hash text)`;
+const INSERT_EVENTS_SQL = insertStreamEventsSql('account_events', 'account_id');

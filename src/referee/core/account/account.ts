@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from '../../../engines/kit/index.js';
-import { type Aggregate, type DraftEvent, type Folded, foldStream, MALFORMED, type StoredEvent } from '../stream.js';
+import { type Aggregate, type DraftEvent, decodeTyped, type Folded, foldStream, MALFORMED, type PayloadChecks, type StoredEvent } from '../stream.js';
 import { isCleanText } from '../text.js';
 
 /**
@@ -61,11 +61,10 @@ export interface AccountDecision {
   drafts: DraftEvent[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isScopes = (v: unknown): v is KeyScope[] => Array.isArray(v) && v.every((s) => (KEY_SCOPES as readonly unknown[]).includes(s));
 const isNullableString = (v: unknown) => v === null || typeof v === 'string';
 
-const REQUIRED: Record<AccountEvent['type'], (p: Record<string, unknown>) => boolean> = {
+const REQUIRED: PayloadChecks<AccountEvent['type']> = {
   PlayerRegistered: (p) => typeof p.name === 'string' && isNullableString(p.externalId) && isNullableString(p.appId),
   AppRegistered: (p) => typeof p.name === 'string',
   KeyIssued: (p) => typeof p.keyId === 'string' && isScopes(p.scopes),
@@ -73,12 +72,7 @@ const REQUIRED: Record<AccountEvent['type'], (p: Record<string, unknown>) => boo
   KeyRevoked: (p) => typeof p.keyId === 'string',
 };
 
-export function decodeAccountEvent(e: Pick<StoredEvent, 'type' | 'payload'>): Result<AccountEvent> {
-  const check = REQUIRED[e.type as AccountEvent['type']];
-  if (!check) return fail(MALFORMED, `unknown account event type ${e.type}`);
-  if (!isObject(e.payload) || !check(e.payload)) return fail(MALFORMED, `${e.type} is missing fields or has fields of the wrong type`);
-  return ok({ type: e.type, payload: e.payload } as AccountEvent);
-}
+export const decodeAccountEvent = (e: Pick<StoredEvent, 'type' | 'payload'>): Result<AccountEvent> => decodeTyped<AccountEvent>('account', REQUIRED, e);
 
 function found(accountId: string, first: AccountEvent, createdAt: string): Result<AccountState> {
   if (first.type === 'PlayerRegistered') return ok({ accountId, kind: 'player', ...first.payload, createdAt, keys: [] });

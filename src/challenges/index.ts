@@ -1,0 +1,2 @@
+/** The challenges' public entry: the Nest module the application imports. */
+export { ChallengesModule } from './challenges.module.js';

@@ -1,0 +1,9 @@
+/**
+ * The statement that stores a batch of a stream's events (accounts', challenges'): one JSON
+ * parameter ($1) of eventRow()s, whose `game_id` is the stream's id, into `table` under `idColumn`.
+ */
+export const insertStreamEventsSql = (table: string, idColumn: string): string => `
+INSERT INTO ${table} (${idColumn}, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
+SELECT t.game_id, t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
+FROM jsonb_to_recordset($1::jsonb) AS t(game_id text, seq int, type text, actor int, move_id text, body_hash text,
+                                        payload jsonb, created_at timestamptz, prev_hash text, hash text)`;
