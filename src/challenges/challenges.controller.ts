@@ -4,11 +4,10 @@ import { holderOf } from '../api/caller.js';
 import { wholeNumber } from '../api/mapping.js';
 import { Needs } from '../api/scopes.js';
 import { normaliseRuleset } from '../games/index.js';
-import { ChallengeService, type ChallengeStatus, KeyDirectory, type LiveChallenge, RefereeError, RefereeService, type SeatChoice } from '../referee/index.js';
+import { ChallengeService, type ChallengeStatus, isObject, KeyDirectory, type LiveChallenge, RefereeError, RefereeService, type SeatChoice } from '../referee/index.js';
 import { challengeDocument, toChallenge, toChallengeConnection } from './mapping.js';
 
 const LISTS = ['incoming', 'outgoing', 'open'] as const;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A body member that is a string, or absent (null). */
 function text(body: Record<string, unknown>, name: string): string | null {

@@ -92,13 +92,15 @@ export const MALFORMED = 'MALFORMED_EVENT';
 /** Checks of each event type's payload fields, by type: an aggregate's events as its decoder knows them. */
 export type PayloadChecks<T extends string> = Record<T, (payload: Record<string, unknown>) => boolean>;
 
+/** A JSON object (not null, not a list): what every event payload and input document is. */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** A stored row as one of an aggregate's typed events: a type it knows, with a payload whose fields pass that type's check. */
 export function decodeTyped<E extends { type: string }>(aggregate: string, checks: PayloadChecks<E['type']>, e: Pick<StoredEvent, 'type' | 'payload'>): Result<E> {
   const check = checks[e.type as E['type']];
   if (!check) return fail(MALFORMED, `unknown ${aggregate} event type ${e.type}`);
   const payload: unknown = e.payload;
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload) || !check(payload as Record<string, unknown>))
-    return fail(MALFORMED, `${e.type} is missing fields or has fields of the wrong type`);
+  if (!isObject(payload) || !check(payload)) return fail(MALFORMED, `${e.type} is missing fields or has fields of the wrong type`);
   return ok({ type: e.type, payload } as unknown as E);
 }
 

@@ -1,5 +1,5 @@
 import { fail, ok, type Outcome, type Result, type Seat } from '../../../engines/kit/index.js';
-import { type DraftEvent, MALFORMED, type StoredEvent } from '../stream.js';
+import { type DraftEvent, isObject, MALFORMED, type StoredEvent } from '../stream.js';
 import { type ClockActor, storedTimeControl, type TimeControl, type TimeoutRule } from './clock.js';
 
 /** The payload of a game stream's first event. */
@@ -103,7 +103,6 @@ export const adjudication = (reason: string, entry: Record<string, unknown> | un
 /** A seat's payload with its player when it has one: an unbound seat's keeps the shape (and hash) it always had. */
 export const withPlayer = <T extends object>(seat: T, player: unknown): T & { player?: string } => (typeof player === 'string' ? { ...seat, player } : seat);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const malformed = (message: string): Result<never> => fail(MALFORMED, message);
 const isSeatNumber = (v: unknown): v is Seat => Number.isInteger(v) && (v as number) >= 0;
 const hasExactly = (p: Record<string, unknown>, keys: readonly string[]): boolean => Object.keys(p).length === keys.length && keys.every((k) => Object.hasOwn(p, k));

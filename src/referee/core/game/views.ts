@@ -1,6 +1,6 @@
 import { fail, ok, type ReplayEntry, type Result, type Viewer } from '../../../engines/kit/index.js';
 import { hashOf } from '../canonical.js';
-import { MALFORMED, type StoredEvent } from '../stream.js';
+import { isObject, MALFORMED, type StoredEvent } from '../stream.js';
 import { type Chance, decodeGameEvent, type GameEvent, isChanceType } from './events.js';
 import type { GameState } from './state.js';
 
@@ -39,7 +39,6 @@ export type ServedChance = Omit<Chance, 'values'> & ({ values: number[]; commitm
  */
 export type ServedGameEvent = Exclude<GameEvent, { type: 'ChanceDrawn' }> | { type: 'ChanceDrawn'; label: string; payload: { chance: ServedChance; seen: unknown } };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCountList = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x));
 
 /** The typed event of a served row: what viewEvent serves, read back with the shapes checked. */

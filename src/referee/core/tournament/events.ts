@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from '../../../engines/kit/index.js';
-import { type DraftEvent, MALFORMED, type StoredEvent } from '../stream.js';
+import { type DraftEvent, isObject, MALFORMED, type StoredEvent } from '../stream.js';
 import type { TournamentConfig } from './config.js';
 import type { LotDrawn } from './lots.js';
 
@@ -106,7 +106,6 @@ export function draftOf(e: TournamentEvent, createdAt: string, actor: number | n
   return { type: e.type, actor, moveId: null, bodyHash: null, payload: e.payload as unknown as Record<string, unknown>, createdAt };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isRound = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
 
