@@ -96,10 +96,12 @@ async function snapshot(url: string, targets: Targets) {
   }
   let tournamentCount = 0;
   for (let last: string | null = null; ; ) {
-    const page: { id: string }[] = (await gql(url, 'query($a: ID) { tournaments(first: 100, after: $a) { id } }', { a: last })).data.tournaments;
-    tournamentCount += page.length;
-    if (page.length < 100) break;
-    last = page[page.length - 1].id;
+    const page: { nodes: unknown[]; pageInfo: { endCursor: string | null; hasNextPage: boolean } } = (
+      await gql(url, 'query($a: String) { tournaments(first: 100, after: $a) { nodes { id } pageInfo { endCursor hasNextPage } } }', { a: last })
+    ).data.tournaments;
+    tournamentCount += page.nodes.length;
+    if (!page.pageInfo.hasNextPage) break;
+    last = page.pageInfo.endCursor;
   }
   const webhooks: Record<string, unknown> = {};
   for (const w of [targets.webhooks.seat, targets.webhooks.organizer]) {

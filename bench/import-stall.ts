@@ -36,10 +36,12 @@ const entry = flag('entry', '') || undefined;
 
 const IMPORT = `mutation($kind: String!, $record: String!) { importGame(kind: $kind, record: $record) {
   __typename ... on GameCreated { game { id version } } ... on Rejection { code message } } }`;
-const CREATE_TOURNAMENT = 'mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }';
-const REGISTER = 'mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { participantId } }';
-const PAIR = 'mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { rounds { boards { board } } } }';
-const RECORD = 'mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { status } }';
+const CREATE_TOURNAMENT =
+  'mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }';
+const REGISTER =
+  'mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { __typename ... on ParticipantRegistered { participantId } ... on Rejection { code message } } }';
+const PAIR = 'mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { __typename ... on Tournament { rounds { boards { board } } } ... on Rejection { code message } } }';
+const RECORD = 'mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { __typename ... on Tournament { status } ... on Rejection { code message } } }';
 
 interface Measured {
   answer: string;

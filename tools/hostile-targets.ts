@@ -74,17 +74,22 @@ export interface Targets {
 /** A GraphQL request to the service under test, answered as parsed JSON. */
 export type Gql = (query: string, variables?: Record<string, unknown>, token?: string) => Promise<any>;
 
-const CREATE_TOURNAMENT = 'mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }';
-const REGISTER = 'mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { participantId participantToken } }';
-const WITHDRAW = 'mutation($id: ID!, $p: ID!) { withdrawParticipant(tournamentId: $id, participantId: $p) { id } }';
-const PAIR = 'mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { rounds { boards { board seats { id } games { gameId } } } } }';
-const RECORD = 'mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input, commandId: "setup-result") { status } }';
+const CREATE_TOURNAMENT =
+  'mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }';
+const REGISTER =
+  'mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { __typename ... on ParticipantRegistered { participantId participantToken } ... on Rejection { code message } } }';
+const WITHDRAW = 'mutation($id: ID!, $p: ID!) { withdrawParticipant(tournamentId: $id, participantId: $p) { __typename ... on Tournament { id } ... on Rejection { code message } } }';
+const PAIR =
+  'mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { __typename ... on Tournament { rounds { boards { board seats { id } games { gameId } } } } ... on Rejection { code message } } }';
+const RECORD =
+  'mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input, commandId: "setup-result") { __typename ... on Tournament { status } ... on Rejection { code message } } }';
 const REGISTER_WEBHOOK = 'mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id } }';
 
 /** The answer's data, or an error saying which set-up step failed and how. */
 async function data(step: string, answer: Promise<any>): Promise<any> {
   const res = await answer;
-  if (res.errors || !res.data) throw new Error(`set-up, ${step}: ${JSON.stringify(res)}`);
+  const refused = Object.values(res.data ?? {}).some((v) => (v as { __typename?: string } | null)?.__typename === 'Rejection');
+  if (res.errors || !res.data || refused) throw new Error(`set-up, ${step}: ${JSON.stringify(res)}`);
   return res.data;
 }
 

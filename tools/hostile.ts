@@ -123,8 +123,9 @@ const BAD_VERSIONS: unknown[] = [-1, -5000, -2147483648, 2147483647, 1_000_000, 
 const MOVE_SEL = '{ __typename ... on Rejection { code message currentVersion } ... on MoveAccepted { version } }';
 const CREATE_SEL = '{ __typename ... on Rejection { code message } ... on GameCreated { game { id } } }';
 const JOIN_SEL = '{ __typename ... on Rejection { code message } ... on SeatJoined { seat } }';
-/** What an accepted tournament command answers (none may be accepted here). */
-const TOURNAMENT_SEL = '{ id status version participants { id } }';
+/** What an accepted tournament command answers (none may be accepted here), or its refusal. */
+const TOURNAMENT_FIELDS = '{ id status version participants { id } }';
+const TOURNAMENT_SEL = `{ __typename ... on Rejection { code message } ... on Tournament ${TOURNAMENT_FIELDS} }`;
 const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT'];
 
 let bombs: Uint8Array[] | null = null;
@@ -915,8 +916,8 @@ export class HostileGenerator {
       return {
         op: 'query',
         name: 'tournaments',
-        text: `tournaments(first: $f${sfx}, after: $a${sfx}) { id status }`,
-        defs: [`$f${sfx}: Int`, `$a${sfx}: ID`],
+        text: `tournaments(first: $f${sfx}, after: $a${sfx}) { edges { cursor node { id status } } pageInfo { endCursor hasNextPage } }`,
+        defs: [`$f${sfx}: Int`, `$a${sfx}: String`],
         vars: { [`f${sfx}`]: this.pick([...ODD_NUMBERS, 20, 100, 101]), [`a${sfx}`]: this.pick([null, this.anyTournamentId(), `${this.tournaments.finished.id}\u0000`]) },
         token: this.readToken(),
       };
@@ -1016,7 +1017,7 @@ export class HostileGenerator {
     return {
       op: 'mutation',
       name: 'createTournament',
-      text: `createTournament(input: $i${sfx}) { organizerToken tournament { id } }`,
+      text: `createTournament(input: $i${sfx}) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } }`,
       defs: [`$i${sfx}: CreateTournamentInput!`],
       vars: { [`i${sfx}`]: input },
       changes: true,
@@ -1030,7 +1031,7 @@ export class HostileGenerator {
     return {
       op: 'mutation',
       name: 'registerParticipant',
-      text: `registerParticipant(tournamentId: $t${sfx}, name: $n${sfx}, rating: $r${sfx}, commandId: $c${sfx}) { participantId participantToken tournament ${TOURNAMENT_SEL} }`,
+      text: `registerParticipant(tournamentId: $t${sfx}, name: $n${sfx}, rating: $r${sfx}, commandId: $c${sfx}) { __typename ... on ParticipantRegistered { participantId participantToken tournament ${TOURNAMENT_FIELDS} } ... on Rejection { code message } }`,
       defs: [`$t${sfx}: ID!`, `$n${sfx}: String!`, `$r${sfx}: Int`, `$c${sfx}: String`],
       vars: { [`t${sfx}`]: c.id, [`n${sfx}`]: name, [`r${sfx}`]: rating, [`c${sfx}`]: this.commandId(c.poisoned) },
       token: this.commandToken('register', c.label, c.poisoned, headerToken),
@@ -1415,7 +1416,7 @@ export class HostileGenerator {
     });
     const id = this.game().id;
     // Valid but for how it is sent: anyone may register on the open tournament, in a POST of JSON.
-    const register = `mutation { registerParticipant(tournamentId: "${this.tournaments.registering.id}", name: "Mallory") { participantId } }`;
+    const register = `mutation { registerParticipant(tournamentId: "${this.tournaments.registering.id}", name: "Mallory") { __typename ... on ParticipantRegistered { participantId } ... on Rejection { code message } } }`;
     switch (this.int(17)) {
       case 0:
         return post(
@@ -1466,7 +1467,7 @@ export class HostileGenerator {
               `{ nope }`,
               `{ game(id: "${id}", bogus: 1) { id } }`,
               `mutation { createGame(input: { kind: "duel", bogus: 1 }) { __typename } }`,
-              `mutation { createTournament(input: { kind: "backgammon", format: SWISS, rounds: 1, bogus: 1 }) { organizerToken } }`,
+              `mutation { createTournament(input: { kind: "backgammon", format: SWISS, rounds: 1, bogus: 1 }) { __typename ... on TournamentCreated { organizerToken } ... on Rejection { code message } } }`,
               `mutation { registerWebhook(input: { url: "${this.webhookUrl}", events: [GAME_OVER], bogus: 1 }) { id } }`,
               `{ tournament(id: "${this.tournaments.running.id}") { nope } }`,
               `{ __schema { types { name } } }`,
@@ -1727,7 +1728,8 @@ export function judge(req: HostileRequest, status: number, contentType: string, 
       for (const x of Object.values(o)) walk(x);
     };
     walk(body.data);
-    for (const [key, field] of Object.entries(req.changes ?? {})) if (body.data?.[key] !== undefined && body.data[key] !== null) accepted.push(field);
+    // A command that changes something is accepted when it answers anything but its Rejection.
+    for (const [key, field] of Object.entries(req.changes ?? {})) if (body.data?.[key] != null && body.data[key].__typename !== 'Rejection') accepted.push(field);
   } else if (status === 431 && !text) {
     // Node's HTTP parser refuses headers (here: a URL) over 16 KB before the application sees them.
     codes.push('HTTP_431');

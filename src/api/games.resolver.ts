@@ -20,7 +20,7 @@ import {
   toGameClock,
   toGameSummary,
   toMoveResult,
-  toRejection,
+  answerOrRejection,
 } from './mapping.js';
 import {
   CreateGameInput,
@@ -158,12 +158,10 @@ export class GamesResolver {
     @Args('input', { type: () => JoinGameInput, nullable: true, description: 'The seat and name; omitted: the first open seat, unnamed' }) input: JoinGameInput | null,
     @Context() ctx: GqlContext,
   ): Promise<typeof JoinGameResult> {
-    try {
+    return answerOrRejection(async () => {
       const joined = await this.referee.join(gameIdOf(gameId), input ?? {}, tokenOf(ctx));
       return { game: toGame(joined.game), seat: joined.seat, token: joined.token };
-    } catch (err) {
-      return toRejection(err);
-    }
+    });
   }
 
   @Needs('play')
@@ -242,12 +240,10 @@ export class GamesResolver {
     @Args('kind', { description: 'The game kind of the record (one of gameKinds)' }) kind: string,
     @Args('record', { description: "The record's text: a GNU Backgammon .mat, an arbiter-chicken-foot/1 JSON or a cerke_online record" }) record: string,
   ): Promise<typeof CreateGameResult> {
-    try {
+    return answerOrRejection(async () => {
       const { game, tokens } = await this.referee.importRecord(kind, record);
       return { game: toGame(game), tokens };
-    } catch (err) {
-      return toRejection(err);
-    }
+    });
   }
 
   @Needs('read')

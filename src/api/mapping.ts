@@ -71,10 +71,23 @@ export function rejectGameId(id: unknown): Rejection | null {
   return isGameId(id) ? null : { code: 'NOT_FOUND', message: 'no such game', currentVersion: null };
 }
 
-/** Mutations answer a refusal as a Rejection, never as an error. */
-export function toRejection(err: unknown): Rejection {
-  if (err instanceof RefereeError) return { code: err.code, message: err.message, currentVersion: null };
+/**
+ * Mutations answer a refusal as a Rejection, never as an error. A refusal that passes in time (a
+ * quota a command charged as it went: RATE_LIMITED with retryAfter) is no answer to the command:
+ * it stays an error, answered as the limits answer one before execution (429, Retry-After).
+ */
+function toRejection(err: unknown): Rejection {
+  if (err instanceof RefereeError && err.retryAfter === undefined) return { code: err.code, message: err.message, currentVersion: null };
   throw err;
+}
+
+/** A mutation's answer: what `command` answers, or its refusal as a Rejection. */
+export async function answerOrRejection<T>(command: () => Promise<T>): Promise<T | Rejection> {
+  try {
+    return await command();
+  } catch (err) {
+    return toRejection(err);
+  }
 }
 
 /** A time control input as the referee reads it (seconds, the engine's spelling): the fields given, for the referee to check. */

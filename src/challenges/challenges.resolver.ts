@@ -1,7 +1,7 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { type GqlContext, holderOf } from '../api/caller.js';
 import { Limits } from '../api/limits.js';
-import { timeControlOf, toGame, toRejection } from '../api/mapping.js';
+import { answerOrRejection, timeControlOf, toGame } from '../api/mapping.js';
 import type { Rejection } from '../api/models.js';
 import { Needs } from '../api/scopes.js';
 import { normaliseRuleset } from '../games/index.js';
@@ -46,12 +46,10 @@ export class ChallengesResolver {
       "Accepts a challenge to the caller's player (or an open one): creates the game, both seats bound to the two players, and answers it. Of two acceptances of one open challenge, one wins; the other is refused with CHALLENGE_CLOSED. The acceptor's retry answers the same game",
   })
   async acceptChallenge(@Args('id', { type: () => ID, description: 'The challenge' }) id: string, @Context() ctx: GqlContext): Promise<typeof AcceptChallengeResult> {
-    try {
+    return answerOrRejection(async () => {
       const { challenge, game } = await this.challenges.accept(await holderOf(ctx, this.directory), id);
       return { challenge: await toChallenge(this.challenges, this.referee, challenge), game: toGame(game) };
-    } catch (err) {
-      return toRejection(err);
-    }
+    });
   }
 
   @Needs('play')
@@ -102,11 +100,7 @@ export class ChallengesResolver {
     return toChallengeConnection(this.challenges, this.referee, page);
   }
   /** A command's challenge, or its refusal as a Rejection. */
-  private async answer(command: () => Promise<Parameters<typeof toChallenge>[2]>): Promise<Challenge | Rejection> {
-    try {
-      return await toChallenge(this.challenges, this.referee, await command());
-    } catch (err) {
-      return toRejection(err);
-    }
+  private answer(command: () => Promise<Parameters<typeof toChallenge>[2]>): Promise<Challenge | Rejection> {
+    return answerOrRejection(async () => toChallenge(this.challenges, this.referee, await command()));
   }
 }

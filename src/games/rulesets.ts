@@ -1,7 +1,7 @@
 /** What the games' typed rulesets share: input fields to ruleset JSON, ruleset checks and typed creation. */
 import { Field, ObjectType } from '@nestjs/graphql';
 import { JSONScalar } from '../api/json.scalar.js';
-import { toGame, toRejection } from '../api/mapping.js';
+import { answerOrRejection, toGame } from '../api/mapping.js';
 import type { CreateGameResult, SeatInput } from '../api/models.js';
 import type { Engine } from '../engines/kit/index.js';
 import { type CreateGameInput, RefereeError, type RefereeService } from '../referee/index.js';
@@ -45,10 +45,8 @@ export const seatPlans = (seats: SeatInput[] | null | undefined): CreateGameInpu
 
 /** Creates a game from a typed input; a refusal (also one thrown while building the input) answers a Rejection. */
 export async function createTypedGame(referee: RefereeService, build: () => CreateGameInput): Promise<typeof CreateGameResult> {
-  try {
+  return answerOrRejection(async () => {
     const { game, tokens } = await referee.createGame(build());
     return { game: toGame(game), tokens };
-  } catch (err) {
-    return toRejection(err);
-  }
+  });
 }

@@ -27,6 +27,7 @@ import type { ResultInput } from './dto/result.input.js';
 import type { RoundSettingsInput } from './dto/round-settings.input.js';
 import { EncounterResult, ResultSource, type RoundEntryKind, type SeatResultKind, TournamentFormat, type TournamentStatus } from './models/enums.js';
 import type { CrosstableRow, ParticipantRef, StandingRow, Tournament, TournamentBoard, TournamentEvent, TournamentGameResult, TournamentRound, TournamentSummary } from './models/tournament.js';
+import type { TournamentConnection } from './models/answers.js';
 
 /**
  * Tournaments as the API shows them, the same plain objects for GraphQL and REST: participants
@@ -175,8 +176,19 @@ export function tournamentView(t: LiveTournament): Tournament {
 
 export const toTournament = (t: LiveTournament): TournamentModel => ({ ...tournamentView(t), live: t });
 
-export function summaryView(row: TournamentRow): TournamentSummary {
+function summaryView(row: TournamentRow): TournamentSummary {
   return { id: row.id, name: row.name, kind: row.kind, format: FORMAT_NAMES[row.format as Format], status: row.status as TournamentStatus, createdAt: row.createdAt };
+}
+
+/** A page of tournaments as a connection: each tournament's id is its cursor. */
+export function tournamentConnection(page: { rows: TournamentRow[]; hasNextPage: boolean }): TournamentConnection {
+  const nodes = page.rows.map(summaryView);
+  const last = nodes.at(-1)?.id ?? null;
+  return {
+    edges: nodes.map((node) => ({ cursor: node.id, node })),
+    nodes,
+    pageInfo: { startCursor: nodes[0]?.id ?? null, endCursor: last, hasNextPage: page.hasNextPage, hasPreviousPage: false },
+  };
 }
 
 /** Standings rows from the service's answer: a knockout's placings rank it, without points or tie-breaks. */

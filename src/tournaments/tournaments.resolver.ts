@@ -2,15 +2,16 @@ import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver
 import { tokenOf, type GqlContext } from '../api/caller.js';
 import { asGraphQLError } from '../api/error.filter.js';
 import { Limits } from '../api/limits.js';
-import { toGame, type GameModel } from '../api/mapping.js';
-import { Game } from '../api/models.js';
+import { answerOrRejection, toGame, type GameModel } from '../api/mapping.js';
+import { Game, type Rejection } from '../api/models.js';
 import { RefereeService, type StoredEvent, TournamentService } from '../referee/index.js';
 import { requireWebSocket, tournamentEventStream } from '../api/subscriptions.js';
 import { CreateTournamentInput } from './dto/create-tournament.input.js';
 import { ResultInput } from './dto/result.input.js';
 import { RoundSettingsInput } from './dto/round-settings.input.js';
-import { afterSeqOf, configInputOf, crosstableView, enteredResultOf, eventView, roundSettingsOf, standingsView, summaryView, toTournament, type TournamentModel } from './mapping.js';
-import { CreateTournamentResult, CrosstableRow, RegisterParticipantResult, StandingRow, Tournament, TournamentEvent, TournamentGame, TournamentSummary } from './models/tournament.js';
+import { afterSeqOf, configInputOf, crosstableView, enteredResultOf, eventView, roundSettingsOf, standingsView, toTournament, tournamentConnection, type TournamentModel } from './mapping.js';
+import { CreateTournamentResult, RegisterParticipantResult, TournamentConnection, TournamentPageArgs, TournamentResult } from './models/answers.js';
+import { CrosstableRow, StandingRow, Tournament, TournamentEvent, TournamentGame } from './models/tournament.js';
 import { Needs } from '../api/scopes.js';
 
 const COMMAND_ID = 'Client command id: a retry with the same id and command answers the tournament as it is, and stores nothing twice';
@@ -28,20 +29,19 @@ export class TournamentsResolver {
 
   @Limits({ page: { default: 20, max: 100 } })
   @Needs('read')
-  @Query(() => [TournamentSummary], { description: 'Tournaments, newest first' })
-  async tournaments(
-    @Args('first', { type: () => Int, nullable: true, defaultValue: 20, description: 'At most this many, 1 to 100' }) first: number | null,
-    @Args('after', { type: () => ID, nullable: true, description: 'The tournaments after this one (the last id of the previous page)' }) after: string | null,
-  ): Promise<TournamentSummary[]> {
-    return (await this.service.list(first ?? 20, after)).map(summaryView);
+  @Query(() => TournamentConnection, { description: 'Tournaments, newest first (Relay cursor connection)' })
+  async tournaments(@Args() args: TournamentPageArgs): Promise<TournamentConnection> {
+    return tournamentConnection(await this.service.page(args.first ?? 20, args.after));
   }
 
   @Limits({ creates: true })
   @Needs('tournaments')
   @Mutation(() => CreateTournamentResult, { complexity: 10, description: "Creates a tournament; answers it with the organizer's token" })
-  async createTournament(@Args('input', { description: 'The game, the format and how it scores' }) input: CreateTournamentInput): Promise<CreateTournamentResult> {
-    const { tournament, organizerToken } = await this.service.create(configInputOf(input));
-    return { tournament: toTournament(tournament), organizerToken };
+  async createTournament(@Args('input', { description: 'The game, the format and how it scores' }) input: CreateTournamentInput): Promise<typeof CreateTournamentResult> {
+    return answerOrRejection(async () => {
+      const { tournament, organizerToken } = await this.service.create(configInputOf(input));
+      return { tournament: toTournament(tournament), organizerToken };
+    });
   }
 
   @Needs('tournaments')
@@ -57,37 +57,39 @@ export class TournamentsResolver {
     @Args('player', { type: () => ID, nullable: true, description: "The organizer registers this player (an id); registering with a player's key registers that player" })
     player: string | null,
     @Context() ctx: GqlContext,
-  ): Promise<RegisterParticipantResult> {
-    const registered = await this.service.register(tournamentId, tokenOf(ctx), { name, rating, player }, commandId);
-    return { tournament: toTournament(registered.tournament), participantId: registered.participantId, participantToken: registered.participantToken };
+  ): Promise<typeof RegisterParticipantResult> {
+    return answerOrRejection(async () => {
+      const registered = await this.service.register(tournamentId, tokenOf(ctx), { name, rating, player }, commandId);
+      return { tournament: toTournament(registered.tournament), participantId: registered.participantId, participantToken: registered.participantToken };
+    });
   }
 
   @Needs('tournaments')
-  @Mutation(() => Tournament, { description: "Withdraws a participant from the next round on (the organizer's token, or its own when self-withdrawal is allowed)" })
+  @Mutation(() => TournamentResult, { description: "Withdraws a participant from the next round on (the organizer's token, or its own when self-withdrawal is allowed)" })
   async withdrawParticipant(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
     @Args('participantId', { type: () => ID, description: 'The participant' }) participantId: string,
     @Args('reason', { type: () => String, nullable: true, description: 'Why, at most 500 characters' }) reason: string | null,
     @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
     @Context() ctx: GqlContext,
-  ): Promise<TournamentModel> {
-    return toTournament(await this.service.withdraw(tournamentId, tokenOf(ctx), participantId, reason, commandId));
+  ): Promise<TournamentModel | Rejection> {
+    return this.answer(() => this.service.withdraw(tournamentId, tokenOf(ctx), participantId, reason, commandId));
   }
 
   @Needs('tournaments')
-  @Mutation(() => Tournament, { description: "Sets the organizer's settings for the next round to pair: manual pairings, byes, tables, absences, forbidden pairs, seeds" })
+  @Mutation(() => TournamentResult, { description: "Sets the organizer's settings for the next round to pair: manual pairings, byes, tables, absences, forbidden pairs, seeds" })
   async setPairings(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
     @Args('input', { description: 'The settings; they replace any set earlier for the round' }) input: RoundSettingsInput,
     @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
     @Context() ctx: GqlContext,
-  ): Promise<TournamentModel> {
-    return toTournament(await this.service.setRoundSettings(tournamentId, tokenOf(ctx), roundSettingsOf(input), commandId));
+  ): Promise<TournamentModel | Rejection> {
+    return this.answer(() => this.service.setRoundSettings(tournamentId, tokenOf(ctx), roundSettingsOf(input), commandId));
   }
 
   // Not `creates`: the pairing charges every game it schedules to the caller's creation quota once they are known.
   @Needs('tournaments')
-  @Mutation(() => Tournament, {
+  @Mutation(() => TournamentResult, {
     complexity: 10,
     description: "Pairs the next round and schedules its games (the organizer's token); the previous round must have all its results. Each game counts against the caller's creation quota",
   })
@@ -96,12 +98,12 @@ export class TournamentsResolver {
     @Args('round', { type: () => Int, nullable: true, description: 'The round expected to be paired (refused if it is not the next one); omitted: the next one' }) round: number | null,
     @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
     @Context() ctx: GqlContext,
-  ): Promise<TournamentModel> {
-    return toTournament(await this.service.pairRound(tournamentId, tokenOf(ctx), round, commandId, ctx.creations));
+  ): Promise<TournamentModel | Rejection> {
+    return this.answer(() => this.service.pairRound(tournamentId, tokenOf(ctx), round, commandId, ctx.creations));
   }
 
   @Needs('tournaments')
-  @Mutation(() => Tournament, {
+  @Mutation(() => TournamentResult, {
     description:
       "Records the organizer's result for a scheduled game (an over-the-board game, a forfeit, a correction) and closes the game with it; a record's game counts against the caller's creation quota",
   })
@@ -110,20 +112,20 @@ export class TournamentsResolver {
     @Args('input', { description: 'The game and its result' }) input: ResultInput,
     @Args('commandId', { type: () => String, nullable: true, description: `${COMMAND_ID}; omitted: one derived from the result` }) commandId: string | null,
     @Context() ctx: GqlContext,
-  ): Promise<TournamentModel> {
-    return toTournament(await this.service.recordResult(tournamentId, tokenOf(ctx), enteredResultOf(input), commandId, ctx.creations));
+  ): Promise<TournamentModel | Rejection> {
+    return this.answer(() => this.service.recordResult(tournamentId, tokenOf(ctx), enteredResultOf(input), commandId, ctx.creations));
   }
 
   @Needs('tournaments')
-  @Mutation(() => Tournament, {
+  @Mutation(() => TournamentResult, {
     description: "Finishes the tournament early (the organizer's token): its standings become final and its seed is revealed. The last round's last result finishes it by itself.",
   })
   async finishTournament(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
     @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
     @Context() ctx: GqlContext,
-  ): Promise<TournamentModel> {
-    return toTournament(await this.service.finish(tournamentId, tokenOf(ctx), commandId));
+  ): Promise<TournamentModel | Rejection> {
+    return this.answer(() => this.service.finish(tournamentId, tokenOf(ctx), commandId));
   }
 
   @Needs('read')
@@ -143,6 +145,11 @@ export class TournamentsResolver {
     const after = afterSeqOf(afterSeq);
     await this.service.tournament(tournamentId);
     return tournamentEventStream(this.service, tournamentId, after);
+  }
+
+  /** A command's tournament, or its refusal as a Rejection. */
+  private answer(command: () => Promise<Parameters<typeof toTournament>[0]>): Promise<TournamentModel | Rejection> {
+    return answerOrRejection(async () => toTournament(await command()));
   }
 
   // -------------------------------------------------------------- Tournament fields

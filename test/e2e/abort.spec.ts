@@ -117,16 +117,27 @@ describe(`aborting a game (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pgl
   });
 
   it("is refused with TOURNAMENT_GAME for a tournament's game: its organizer's rules decide it", async () => {
-    const created = await t.gql('mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }', {
-      input: { name: 'No aborts', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 1 },
-    });
+    const created = await t.gql(
+      'mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }',
+      {
+        input: { name: 'No aborts', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 1 },
+      },
+    );
     const { organizerToken, tournament } = created.data.createTournament;
     const tokens: string[] = [];
     for (const name of ['Ann', 'Ben']) {
-      const r = await t.gql('mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { participantToken } }', { id: tournament.id, name }, organizerToken);
+      const r = await t.gql(
+        'mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { __typename ... on ParticipantRegistered { participantToken } ... on Rejection { code message } } }',
+        { id: tournament.id, name },
+        organizerToken,
+      );
       tokens.push(r.data.registerParticipant.participantToken);
     }
-    const paired = await t.gql('mutation($id: ID!) { pairRound(tournamentId: $id) { rounds { boards { games { gameId } } } } }', { id: tournament.id }, organizerToken);
+    const paired = await t.gql(
+      'mutation($id: ID!) { pairRound(tournamentId: $id) { __typename ... on Tournament { rounds { boards { games { gameId } } } } ... on Rejection { code message } } }',
+      { id: tournament.id },
+      organizerToken,
+    );
     const gameId = paired.data.pairRound.rounds[0].boards[0].games[0].gameId;
     const refusals = await Promise.all(tokens.map((token) => abort(gameId, token)));
     for (const r of refusals) expect(r).toMatchObject({ __typename: 'Rejection', code: 'TOURNAMENT_GAME' });

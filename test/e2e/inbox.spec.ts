@@ -258,18 +258,25 @@ describe('tournament games of participants who are players', () => {
   it("binds a paired game's seats to the participants' players: it is in their inboxes", async () => {
     const jo = newPlayer('Jo');
     const kim = newPlayer('Kim', ['read', 'play', 'tournaments']);
-    const created = await t.gql(`mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }`, {
-      input: { name: 'Players night', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 1, openRegistration: true },
-    });
+    const created = await t.gql(
+      `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }`,
+      {
+        input: { name: 'Players night', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 1, openRegistration: true },
+      },
+    );
     const { organizerToken, tournament } = created.data.createTournament;
-    const REGISTER = `mutation($id: ID!, $name: String!, $player: ID) { registerParticipant(tournamentId: $id, name: $name, player: $player) { participantId } }`;
+    const REGISTER = `mutation($id: ID!, $name: String!, $player: ID) { registerParticipant(tournamentId: $id, name: $name, player: $player) { __typename ... on ParticipantRegistered { participantId } ... on Rejection { code message } } }`;
     // The organizer registers Jo; Kim registers herself with her key (registration is open).
     expect((await t.gql(REGISTER, { id: tournament.id, name: 'Jo', player: jo.id }, organizerToken)).errors).toBeUndefined();
     expect((await t.gql(REGISTER, { id: tournament.id, name: 'Kim' }, kim.key)).errors).toBeUndefined();
-    expect(codes(await t.gql(REGISTER, { id: tournament.id, name: 'Jo again', player: jo.id }, organizerToken))).toEqual(['PLAYER_ALREADY_SEATED']);
-    expect(codes(await t.gql(REGISTER, { id: tournament.id, name: 'Kim again' }, kim.key))).toEqual(['PLAYER_ALREADY_SEATED']);
-    expect(codes(await t.gql(REGISTER, { id: tournament.id, name: 'Nobody', player: 'pl-nobody' }, organizerToken))).toEqual(['NOT_FOUND']);
-    const paired = await t.gql(`mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { rounds { boards { games { gameId } } } } }`, { id: tournament.id }, organizerToken);
+    expect((await t.gql(REGISTER, { id: tournament.id, name: 'Jo again', player: jo.id }, organizerToken)).data.registerParticipant).toMatchObject({ code: 'PLAYER_ALREADY_SEATED' });
+    expect((await t.gql(REGISTER, { id: tournament.id, name: 'Kim again' }, kim.key)).data.registerParticipant).toMatchObject({ code: 'PLAYER_ALREADY_SEATED' });
+    expect((await t.gql(REGISTER, { id: tournament.id, name: 'Nobody', player: 'pl-nobody' }, organizerToken)).data.registerParticipant).toMatchObject({ code: 'NOT_FOUND' });
+    const paired = await t.gql(
+      `mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { __typename ... on Tournament { rounds { boards { games { gameId } } } } ... on Rejection { code message } } }`,
+      { id: tournament.id },
+      organizerToken,
+    );
     expect(paired.errors).toBeUndefined();
     const gameId = paired.data.pairRound.rounds[0].boards[0].games[0].gameId;
     // The pairing is answered once its games are in the players' inboxes.

@@ -106,17 +106,29 @@ describe('long work does not hold up other requests', () => {
 
     it("answers /healthz while an organizer's result with the record is entered, and records it", async () => {
       const org = (
-        await t.gql('mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }', {
-          input: { name: 'Long night', kind: 'backgammon', ruleset: record.ruleset, format: 'SWISS', rounds: 1 },
-        })
+        await t.gql(
+          'mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }',
+          {
+            input: { name: 'Long night', kind: 'backgammon', ruleset: record.ruleset, format: 'SWISS', rounds: 1 },
+          },
+        )
       ).data.createTournament;
       const id = org.tournament.id;
-      for (const name of ['Ann', 'Bob']) await t.gql('mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { participantId } }', { id, name }, org.organizerToken);
-      const paired = await t.gql('mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { rounds { boards { board } } } }', { id }, org.organizerToken);
+      for (const name of ['Ann', 'Bob'])
+        await t.gql(
+          'mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { __typename ... on ParticipantRegistered { participantId } ... on Rejection { code message } } }',
+          { id, name },
+          org.organizerToken,
+        );
+      const paired = await t.gql(
+        'mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { __typename ... on Tournament { rounds { boards { board } } } ... on Rejection { code message } } }',
+        { id },
+        org.organizerToken,
+      );
       const [{ board }] = paired.data.pairRound.rounds[0].boards;
 
       const entering = t.gql(
-        'mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { status } }',
+        'mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { __typename ... on Tournament { status } ... on Rejection { code message } } }',
         { id, input: { round: 1, board, record: record.text } },
         org.organizerToken,
       );

@@ -61,7 +61,7 @@ const NEEDING: Record<KeyScope, (key: string) => Promise<string>> = {
   read: (key) => gql('{ gameKinds }', key),
   play: (key) => gql('mutation { resignGame(gameId: "AAAAAAAAAAAA", moveId: "m-1") { __typename } }', key),
   create_games: (key) => gql('mutation { createGame(input: { kind: "duel" }) { __typename } }', key),
-  tournaments: (key) => gql('mutation { finishTournament(tournamentId: "t-AAAAAAAAAAAA") { id } }', key),
+  tournaments: (key) => gql('mutation { finishTournament(tournamentId: "t-AAAAAAAAAAAA") { __typename ... on Tournament { id } ... on Rejection { code message } } }', key),
   webhooks: (key) => gql('{ webhook(id: "AAAAAAAAAAAA") { id } }', key),
   players: (key) => gql('mutation { createPlayer(name: "Gil") { player { id } } }', key),
 };

@@ -22,9 +22,9 @@ import { ownStorage } from '../support/own-database.js';
  * what a kill in between leaves.
  */
 const TIMEOUT_MS = 300_000;
-const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }`;
-const REGISTER = `mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { participantId participantToken } }`;
-const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { rounds { boards { games { gameId seats { id } } } } } }`;
+const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }`;
+const REGISTER = `mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { __typename ... on ParticipantRegistered { participantId participantToken } ... on Rejection { code message } } }`;
+const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { __typename ... on Tournament { rounds { boards { games { gameId seats { id } } } } } ... on Rejection { code message } } }`;
 const RESIGN = `mutation($g: ID!) { resignGame(gameId: $g, moveId: "concede") { __typename } }`;
 const STATUS = `query($id: ID!) { tournament(id: $id) { status } }`;
 

@@ -16,10 +16,11 @@ const QUOTA = 6;
 const backend = process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite';
 
 const TOURNAMENT = 'id version games rounds { round boards { board games { gameId seats { id } result { source recordGameId } } } }';
-const CREATE_TOURNAMENT = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }`;
-const REGISTER = 'mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { participantId } }';
-const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { ${TOURNAMENT} } }`;
-const RECORD = `mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { ${TOURNAMENT} } }`;
+const CREATE_TOURNAMENT = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }`;
+const REGISTER =
+  'mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { __typename ... on ParticipantRegistered { participantId } ... on Rejection { code message } } }';
+const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { __typename ... on Tournament { ${TOURNAMENT} } ... on Rejection { code message } } }`;
+const RECORD = `mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { __typename ... on Tournament { ${TOURNAMENT} } ... on Rejection { code message } } }`;
 const READ = `query($id: ID!) { tournament(id: $id) { ${TOURNAMENT} } }`;
 const RESIGN = 'mutation($g: ID!) { resignGame(gameId: $g, moveId: "r") { __typename } }';
 
@@ -38,7 +39,8 @@ function gql(address: string, query: string, variables: Record<string, unknown> 
   return req.send({ query, variables });
 }
 
-const codeOf = (res: request.Response): string | undefined => res.body.errors?.[0]?.extensions?.code;
+/** Why a request was refused: its error's code (a quota spent while the command ran), or the Rejection the mutation answered. */
+const codeOf = (res: request.Response): string | undefined => res.body.errors?.[0]?.extensions?.code ?? (Object.values(res.body.data ?? {}) as ({ code?: string } | null)[]).find((v) => v?.code)?.code;
 
 /** A duel Swiss of `players` participants over `rounds` rounds, created from `address` (one creation). */
 async function swiss(address: string, players: number, rounds = 1): Promise<{ id: string; organizer: string }> {

@@ -20,19 +20,21 @@ const TOURNAMENT = `id status version seed seedCommitment totalRounds completedR
   participants { id registrationNo name rating entryRound withdrawnAfterRound }
   rounds { round complete warnings byes { id }
     boards { board complete seats { id registrationNo name } games { gameId seats { id } result { source kinds gamePoints ranking recordGameId reason } } } }`;
-const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id name kind format status seed config } } }`;
+const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id name kind format status seed config } } ... on Rejection { code message } } }`;
 const REGISTER = `mutation($id: ID!, $name: String!, $rating: Int) {
-  registerParticipant(tournamentId: $id, name: $name, rating: $rating) { participantId participantToken tournament { participants { id } } } }`;
-const PAIR = `mutation($id: ID!, $round: Int) { pairRound(tournamentId: $id, round: $round) { ${TOURNAMENT} } }`;
-const RECORD = `mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { ${TOURNAMENT} } }`;
-const FINISH = `mutation($id: ID!) { finishTournament(tournamentId: $id) { status } }`;
+  registerParticipant(tournamentId: $id, name: $name, rating: $rating) { __typename ... on ParticipantRegistered { participantId participantToken tournament { participants { id } } } ... on Rejection { code message } } }`;
+const PAIR = `mutation($id: ID!, $round: Int) { pairRound(tournamentId: $id, round: $round) { __typename ... on Tournament { ${TOURNAMENT} } ... on Rejection { code message } } }`;
+const RECORD = `mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { __typename ... on Tournament { ${TOURNAMENT} } ... on Rejection { code message } } }`;
+const FINISH = `mutation($id: ID!) { finishTournament(tournamentId: $id) { __typename ... on Tournament { status } ... on Rejection { code message } } }`;
 const FINAL = `query($id: ID!) { tournament(id: $id) { ${TOURNAMENT} standings { rank participantId tp } } }`;
 const STANDINGS = `query($id: ID!) { tournament(id: $id) { standings { rank participantId registrationNo name tp tieBreaks { name value } }
   crosstable { participantId cells { round kind seat result tp opponents { id } } } } }`;
 const GAME = `query($id: ID!) { game(id: $id) { id status tournamentId result } }`;
 const GAMES = `query($filter: GameFilterInput) { games(filter: $filter, first: 100) { nodes { id status tournamentId } } }`;
 
-const codes = (res: { errors?: { extensions?: { code?: string } }[] }): (string | undefined)[] => (res.errors ?? []).map((e) => e.extensions?.code);
+type Answer = { data?: Record<string, { code?: string } | null> | null; errors?: { extensions?: { code?: string } }[] };
+/** Why an answer was refused: a query's error codes, or the code of the Rejection a mutation answered. */
+const codes = (res: Answer): (string | undefined)[] => [...(res.errors ?? []).map((e) => e.extensions?.code), ...Object.values(res.data ?? {}).flatMap((v) => (v?.code ? [v.code] : []))];
 const ndjson = (text: string) =>
   text
     .split('\n')
@@ -127,13 +129,28 @@ describe('a Swiss tournament over GraphQL', () => {
     expect(codes(await t.gql(PAIR, { id }, organizer))).toEqual(['ROUND_NOT_FINISHED']);
   });
 
-  it('is listed by tournaments, newest first', async () => {
-    const res = await t.gql(`query { tournaments(first: 100) { id name kind format status createdAt } }`);
+  it('is listed by tournaments, newest first, a page at a time (Relay cursor connection)', async () => {
+    const res = await t.gql(`query { tournaments(first: 100) { edges { cursor node { id name kind format status createdAt } } pageInfo { startCursor endCursor hasNextPage hasPreviousPage } } }`);
     expect(res.errors).toBeUndefined();
-    const listed = res.data.tournaments;
+    const listed = res.data.tournaments.edges.map((e: { node: unknown }) => e.node);
     expect(listed.find((x: { id: string }) => x.id === id)).toEqual({ id, name: 'Club night', kind: 'backgammon', format: 'SWISS', status: 'RUNNING', createdAt: expect.any(String) });
     const times = listed.map((x: { createdAt: string }) => Date.parse(x.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(res.data.tournaments.pageInfo).toMatchObject({
+      startCursor: res.data.tournaments.edges[0].cursor,
+      endCursor: res.data.tournaments.edges.at(-1).cursor,
+      hasNextPage: false,
+      hasPreviousPage: false,
+    });
+
+    // Two tournaments a page: the first page says more follow, the page after its end cursor has the rest.
+    const PAGE = `query($after: String) { tournaments(first: 1, after: $after) { nodes { id } pageInfo { endCursor hasNextPage } } }`;
+    const first = (await t.gql(PAGE, {})).data.tournaments;
+    expect(first.nodes).toEqual([{ id: listed[0].id }]);
+    expect(first.pageInfo.hasNextPage).toBe(listed.length > 1);
+    const next = (await t.gql(PAGE, { after: first.pageInfo.endCursor })).data.tournaments;
+    expect(next.nodes).toEqual([{ id: listed[1].id }]);
+    expect(codes(await t.gql(PAGE, { after: 'not a cursor' }))).toEqual(['INVALID_INPUT']);
   });
 
   it('lists its games with games(filter: {tournamentId}), and by round', async () => {

@@ -30,11 +30,11 @@ afterAll(async () => {
 
 const ROUNDS = `rounds { round complete byes { id name } rest { id }
   boards { board complete winner { id } seats { id name } games { gameId seats { id } result { source kinds gamePoints ranking recordGameId } } } }`;
-const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }`;
-const REGISTER = `mutation($id: ID!, $name: String!, $rating: Int) { registerParticipant(tournamentId: $id, name: $name, rating: $rating) { participantId participantToken } }`;
-const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { ${ROUNDS} } }`;
-const WITHDRAW = `mutation($id: ID!, $p: ID!) { withdrawParticipant(tournamentId: $id, participantId: $p, reason: "left the event") { participants { id withdrawnAfterRound } } }`;
-const RECORD = `mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { version } }`;
+const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }`;
+const REGISTER = `mutation($id: ID!, $name: String!, $rating: Int) { registerParticipant(tournamentId: $id, name: $name, rating: $rating) { __typename ... on ParticipantRegistered { participantId participantToken } ... on Rejection { code message } } }`;
+const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { __typename ... on Tournament { ${ROUNDS} } ... on Rejection { code message } } }`;
+const WITHDRAW = `mutation($id: ID!, $p: ID!) { withdrawParticipant(tournamentId: $id, participantId: $p, reason: "left the event") { __typename ... on Tournament { participants { id withdrawnAfterRound } } ... on Rejection { code message } } }`;
+const RECORD = `mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { __typename ... on Tournament { version } ... on Rejection { code message } } }`;
 const RESIGN = `mutation($g: ID!, $m: String!) { resignGame(gameId: $g, moveId: $m) { __typename ... on Rejection { code message } } }`;
 const TOURNAMENT = `query($id: ID!) { tournament(id: $id) { status seed completedRounds ${ROUNDS}
   standings { rank participantId name tp tieBreaks { name value } } } }`;
@@ -188,7 +188,7 @@ describe('tournaments end to end', () => {
           if (i === 1) {
             // A record that says otherwise than the entry is refused, and nothing changes.
             const refused = await t.gql(RECORD, { id: rr.id, input: { round: r, board: b.board, outcome: 'DRAW', gamePoints: ['20', '20'], record } }, rr.organizer);
-            expect(refused.errors[0].extensions.code).toBe('RECORD_DISAGREES');
+            expect(refused.data.recordResult).toMatchObject({ __typename: 'Rejection', code: 'RECORD_DISAGREES' });
           }
           await gql(RECORD, { id: rr.id, input: { round: r, board: b.board, record, reason: 'played over the board' } }, rr.organizer);
         } else {

@@ -281,19 +281,33 @@ describe('webhooks', () => {
   });
   it("scopes a registration by who its token is: a tournament's organizer or participant, a game's seat, a scheduled game's organizer", async () => {
     const created = (
-      await gql(`mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }`, {
-        input: { name: 'Hooks cup', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 1 },
-      })
+      await gql(
+        `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }`,
+        {
+          input: { name: 'Hooks cup', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 1 },
+        },
+      )
     ).data.createTournament;
     const [tournamentId, organizer] = [created.tournament.id as string, created.organizerToken as string];
     const participants: { participantId: string; participantToken: string }[] = [];
     for (const name of ['Ann', 'Bob']) {
       participants.push(
-        (await gql(`mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { participantId participantToken } }`, { id: tournamentId, name }, organizer)).data
-          .registerParticipant,
+        (
+          await gql(
+            `mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { __typename ... on ParticipantRegistered { participantId participantToken } ... on Rejection { code message } } }`,
+            { id: tournamentId, name },
+            organizer,
+          )
+        ).data.registerParticipant,
       );
     }
-    const paired = (await gql(`mutation($id: ID!) { pairRound(tournamentId: $id) { rounds { boards { games { gameId } } } } }`, { id: tournamentId }, organizer)).data.pairRound;
+    const paired = (
+      await gql(
+        `mutation($id: ID!) { pairRound(tournamentId: $id) { __typename ... on Tournament { rounds { boards { games { gameId } } } } ... on Rejection { code message } } }`,
+        { id: tournamentId },
+        organizer,
+      )
+    ).data.pairRound;
     const scheduled: string = paired.rounds[0].boards[0].games[0].gameId;
     const scope = async (token: string, input: Record<string, unknown> = {}) => {
       const res = await gql(REGISTER, { input: { url: receiver.url, events: ['GAME_OVER'], ...input } }, token);

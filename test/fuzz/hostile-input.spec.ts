@@ -250,7 +250,10 @@ describe('hostile input', () => {
       );
       expect(moved.data.submitAction.__typename).toBe('MoveAccepted');
       // So does the open tournament (anyone registers), and the seat's webhook takes a new secret from its token.
-      const registered = await t.gql('mutation($t: ID!) { registerParticipant(tournamentId: $t, name: "After") { participantId } }', { t: targets.tournaments.registering.id });
+      const registered = await t.gql(
+        'mutation($t: ID!) { registerParticipant(tournamentId: $t, name: "After") { __typename ... on ParticipantRegistered { participantId } ... on Rejection { code message } } }',
+        { t: targets.tournaments.registering.id },
+      );
       expect(registered.data?.registerParticipant.participantId).toEqual(expect.any(String));
       const hook = targets.webhooks.seat;
       const rotated = await t.gql('mutation($w: ID!) { rotateWebhookSecret(id: $w) { secret } }', { w: hook.id }, hook.ownerToken);

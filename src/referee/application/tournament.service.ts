@@ -228,15 +228,18 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return this.held.get(id);
   }
 
-  async list(first: number, after?: string | null): Promise<TournamentRow[]> {
+  /** A page of the tournaments, newest first: `first` (1 to 100) after the tournament `after` (its id is its cursor), and whether more follow. */
+  async page(first: number, after?: string | null): Promise<{ rows: TournamentRow[]; hasNextPage: boolean }> {
     let cursor: { createdAt: Date; id: string } | undefined;
     if (after) {
-      if (!isTournamentId(after)) throw new RefereeError('INVALID_INPUT', 'after: a tournament id');
+      if (!isTournamentId(after)) throw new RefereeError('INVALID_INPUT', 'after: a cursor of the tournaments list');
       const row = await this.store.tournament(after);
-      if (!row) throw new RefereeError('INVALID_INPUT', 'after: no tournament with that id');
+      if (!row) throw new RefereeError('INVALID_INPUT', 'after: no tournament with that cursor');
       cursor = { createdAt: row.createdAt, id: row.id };
     }
-    return this.store.list(Math.min(Math.max(first, 1), 100), cursor);
+    const size = Math.min(Math.max(first, 1), 100);
+    const rows = await this.store.list(size + 1, cursor);
+    return { rows: rows.slice(0, size), hasNextPage: rows.length > size };
   }
 
   /** Standings after the completed rounds, or `afterRound` of them (TB8.11); lots from the tournament's own seed. */

@@ -149,17 +149,3 @@ export class TournamentEvent {
   @Field({ description: 'SHA-256 (hex) of prevHash and the canonical JSON of the event: the hash chain' }) hash: string;
   @Field({ description: "The previous event's hash (64 zeros for the first event), hex" }) prevHash: string;
 }
-
-@ObjectType({ description: "The tournament created, with the organizer's token" })
-export class CreateTournamentResult {
-  @Field(() => Tournament, { description: 'The new tournament' }) tournament: Tournament;
-  @Field({ description: 'Secret, shown only here: send it as "Authorization: Bearer <token>" to run the tournament' }) organizerToken: string;
-}
-
-@ObjectType({ description: 'The participant registered, with its token' })
-export class RegisterParticipantResult {
-  @Field(() => Tournament, { description: 'The tournament with the participant' }) tournament: Tournament;
-  @Field(() => ID, { description: "The new participant's id" }) participantId: string;
-  @Field({ description: 'Secret, shown only here: send it as "Authorization: Bearer <token>" to play the participant\'s games (and withdraw it, if allowed)' })
-  participantToken: string;
-}

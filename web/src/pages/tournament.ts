@@ -8,7 +8,7 @@ const TOURNAMENT = `query($id: ID!) { tournament(id: $id) { id name kind format 
     boards { board complete winner { id name } walkover { name } seats { id name } games { gameId result { source kinds gamePoints ranking reason } } } }
   standings { rank participantId registrationNo name tp tieBreaks { name value } }
   crosstable { participantId registrationNo name cells { round kind seat result tp opponents { registrationNo } } } } }`;
-const LIST = `query { tournaments(first: 50) { id name kind format status createdAt } }`;
+const LIST = `query { tournaments(first: 50) { nodes { id name kind format status createdAt } } }`;
 const LIVE = `subscription($id: ID!, $after: Int) { tournamentEvents(tournamentId: $id, afterSeq: $after) { seq type } }`;
 
 interface Ref {
@@ -52,8 +52,8 @@ interface Tournament {
 
 /** The tournaments list. */
 export function tournamentsPage(app: HTMLElement): Stop {
-  void gql<{ tournaments: { id: string; name: string; kind: string; format: string; status: string }[] }>(LIST).then(
-    ({ tournaments }) =>
+  void gql<{ tournaments: { nodes: { id: string; name: string; kind: string; format: string; status: string }[] } }>(LIST).then(
+    ({ tournaments: { nodes: tournaments } }) =>
       (app.innerHTML = layout(
         html`<h1>Tournaments</h1><ul class="games">${tournaments.map(
           (t) =>
