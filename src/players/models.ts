@@ -1,4 +1,5 @@
-import { Field, ID, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { createUnionType, Field, ID, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { Rejection } from '../api/models.js';
 import type { KeyListing, KeyScope, LiveAccount } from '../referee/index.js';
 
 /** A key's scopes as GraphQL names them (docs/players.md, "Scopes"). */
@@ -55,16 +56,41 @@ export class IssuedKey extends Key {
 }
 
 @ObjectType({ description: 'A new player and its first key' })
-export class CreatePlayerResult {
+export class PlayerCreated {
   @Field(() => Player, { description: 'The new player' }) player: Player;
   @Field(() => IssuedKey, { description: "The player's key, shown once" }) key: IssuedKey;
 }
 
 @ObjectType({ description: 'A new app and its first key' })
-export class CreateAppResult {
+export class AppCreated {
   @Field(() => App, { description: 'The new app' }) app: App;
   @Field(() => IssuedKey, { description: "The app's key, shown once" }) key: IssuedKey;
 }
+
+export const CreatePlayerResult = createUnionType({
+  name: 'CreatePlayerResult',
+  description: 'The player created with its first key (PlayerCreated), or why not, nothing stored (Rejection)',
+  types: () => [PlayerCreated, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : PlayerCreated),
+});
+export const CreateAppResult = createUnionType({
+  name: 'CreateAppResult',
+  description: 'The app created with its first key (AppCreated), or why not, nothing stored (Rejection)',
+  types: () => [AppCreated, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : AppCreated),
+});
+export const IssuedKeyResult = createUnionType({
+  name: 'IssuedKeyResult',
+  description: 'The key issued or rotated, with its secret (IssuedKey), or why not, nothing changed (Rejection)',
+  types: () => [IssuedKey, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : IssuedKey),
+});
+export const RevokeKeyResult = createUnionType({
+  name: 'RevokeKeyResult',
+  description: 'The key revoked (Key), or why not, nothing changed (Rejection)',
+  types: () => [Key, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : Key),
+});
 
 @ObjectType({ description: "The caller as its key says: its player or its app, and that account's keys" })
 export class Me {

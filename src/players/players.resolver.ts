@@ -1,9 +1,10 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { type GqlContext, holderOf } from '../api/caller.js';
 import { Limits } from '../api/limits.js';
+import { answerOrRejection } from '../api/mapping.js';
 import { Needs, Public } from '../api/scopes.js';
 import { AccountService, KeyDirectory } from '../referee/index.js';
-import { CreateAppResult, CreatePlayerResult, IssuedKey, Key, Me, Scope, issuedModel, keyModel, playerModel, appModel, scopesOf } from './models.js';
+import { CreateAppResult, CreatePlayerResult, IssuedKeyResult, Key, Me, RevokeKeyResult, Scope, issuedModel, keyModel, playerModel, appModel, scopesOf } from './models.js';
 import { PlayerAccounts } from './player-accounts.js';
 
 const PLAYER_ID = "An app's key: the player it created whose keys these are; omitted: the caller's own account";
@@ -39,9 +40,11 @@ export class PlayersResolver {
     @Args('externalId', { type: () => String, nullable: true, description: "The app's own id for the player (unique per app; an app's key only)" }) externalId: string | null,
     @Args('scopes', { type: () => [Scope], nullable: true, description: "The first key's scopes; omitted: every scope a player's key may carry" }) scopes: Scope[] | null,
     @Context() ctx: GqlContext,
-  ): Promise<CreatePlayerResult> {
-    const { account, key } = await this.accounts.registerPlayer({ name, externalId: externalId ?? null, scopes: scopesOf(scopes) }, await holderOf(ctx, this.directory));
-    return { player: playerModel(account), key: issuedModel(key) };
+  ): Promise<typeof CreatePlayerResult> {
+    return answerOrRejection(async () => {
+      const { account, key } = await this.accounts.registerPlayer({ name, externalId: externalId ?? null, scopes: scopesOf(scopes) }, await holderOf(ctx, this.directory));
+      return { player: playerModel(account), key: issuedModel(key) };
+    });
   }
 
   // Anyone may create an app, as anyone may make a personal token elsewhere: an app is only a holder of keys.
@@ -51,38 +54,40 @@ export class PlayersResolver {
   async createApp(
     @Args('name', { description: 'Its display name, 1-100 characters' }) name: string,
     @Args('scopes', { type: () => [Scope], nullable: true, description: "The first key's scopes; omitted: every scope" }) scopes: Scope[] | null,
-  ): Promise<CreateAppResult> {
-    const { account, key } = await this.accounts.registerApp({ name, scopes: scopesOf(scopes) });
-    return { app: appModel(account), key: issuedModel(key) };
+  ): Promise<typeof CreateAppResult> {
+    return answerOrRejection(async () => {
+      const { account, key } = await this.accounts.registerApp({ name, scopes: scopesOf(scopes) });
+      return { app: appModel(account), key: issuedModel(key) };
+    });
   }
 
-  @Mutation(() => IssuedKey, { description: "Issues another key for the caller's account (or, with an app's key, for a player it created), with no scope the caller's key lacks. Shown once" })
+  @Mutation(() => IssuedKeyResult, { description: "Issues another key for the caller's account (or, with an app's key, for a player it created), with no scope the caller's key lacks. Shown once" })
   @Public()
   async issueKey(
     @Args('scopes', { type: () => [Scope], nullable: true, description: "The new key's scopes; omitted: the caller key's own (what the account may carry)" }) scopes: Scope[] | null,
     @Args('playerId', { type: () => ID, nullable: true, description: PLAYER_ID }) playerId: string | null,
     @Context() ctx: GqlContext,
-  ): Promise<IssuedKey> {
-    return issuedModel(await this.accounts.issueKey(await holderOf(ctx, this.directory), scopesOf(scopes), playerId));
+  ): Promise<typeof IssuedKeyResult> {
+    return answerOrRejection(async () => issuedModel(await this.accounts.issueKey(await holderOf(ctx, this.directory), scopesOf(scopes), playerId)));
   }
 
-  @Mutation(() => IssuedKey, { description: 'Gives a key a new secret (shown once): the old secret is refused from the next request on, everywhere' })
+  @Mutation(() => IssuedKeyResult, { description: 'Gives a key a new secret (shown once): the old secret is refused from the next request on, everywhere' })
   @Public()
   async rotateKey(
     @Args('keyId', { type: () => ID, description: 'The key' }) keyId: string,
     @Args('playerId', { type: () => ID, nullable: true, description: PLAYER_ID }) playerId: string | null,
     @Context() ctx: GqlContext,
-  ): Promise<IssuedKey> {
-    return issuedModel(await this.accounts.rotateKey(await holderOf(ctx, this.directory), keyId, playerId));
+  ): Promise<typeof IssuedKeyResult> {
+    return answerOrRejection(async () => issuedModel(await this.accounts.rotateKey(await holderOf(ctx, this.directory), keyId, playerId)));
   }
 
-  @Mutation(() => Key, { description: 'Revokes a key: refused from the next request on, everywhere' })
+  @Mutation(() => RevokeKeyResult, { description: 'Revokes a key: refused from the next request on, everywhere' })
   @Public()
   async revokeKey(
     @Args('keyId', { type: () => ID, description: 'The key' }) keyId: string,
     @Args('playerId', { type: () => ID, nullable: true, description: PLAYER_ID }) playerId: string | null,
     @Context() ctx: GqlContext,
-  ): Promise<Key> {
-    return keyModel(await this.accounts.revokeKey(await holderOf(ctx, this.directory), keyId, playerId));
+  ): Promise<typeof RevokeKeyResult> {
+    return answerOrRejection(async () => keyModel(await this.accounts.revokeKey(await holderOf(ctx, this.directory), keyId, playerId)));
   }
 }

@@ -35,7 +35,7 @@ const LISTS = `query($status: ChallengeStatus) {
 }`;
 const OPEN = `query($first: Int, $after: String) { openChallenges(first: $first, after: $after) { edges { cursor node { id status } } pageInfo { hasNextPage endCursor } } }`;
 const MY_GAMES = '{ myGames { edges { seat node { id } } } }';
-const CREATE_PLAYER = `mutation($name: String!, $scopes: [Scope!]) { createPlayer(name: $name, scopes: $scopes) { player { id } key { secret } } }`;
+const CREATE_PLAYER = `mutation($name: String!, $scopes: [Scope!]) { createPlayer(name: $name, scopes: $scopes) { __typename ... on PlayerCreated { player { id } key { secret } } ... on Rejection { code message } } }`;
 
 const ruleset = { cards: 10, handSize: 3 };
 
@@ -113,7 +113,7 @@ describe('a challenge between two players', () => {
     expect(await call(CANCEL, { id }, bob.key)).toMatchObject({ code: 'NOT_YOUR_CHALLENGE' });
     expect(await call(ACCEPT, { id: 'ch-nothing' }, bob.key)).toMatchObject({ code: 'NOT_FOUND' });
     // An app's key is no player: challenges need one.
-    const app = (await t.gql('mutation { createApp(name: "Club") { key { secret } } }')).data.createApp.key.secret;
+    const app = (await t.gql('mutation { createApp(name: "Club") { __typename ... on AppCreated { key { secret } } ... on Rejection { code message } } }')).data.createApp.key.secret;
     expect(await issue(app, { to: bob.id })).toMatchObject({ code: 'UNAUTHORIZED' });
     expect(await read(id, bob.key)).toMatchObject({ status: 'OPEN', acceptedBy: null, gameId: null });
     // Nobody else reads a challenge between two players.

@@ -294,7 +294,7 @@ describe('tournament games of participants who are players', () => {
 describe('a player created with createPlayer', () => {
   it('plays with the key createPlayer gave, and reads its inbox as me { games } too', async () => {
     // This suite's key directory stands in for the players module's (beforeAll): the new key is entered in it.
-    const made = await t.gql('mutation { createPlayer(name: "Lu") { player { id } key { secret } } }');
+    const made = await t.gql('mutation { createPlayer(name: "Lu") { __typename ... on PlayerCreated { player { id } key { secret } } ... on Rejection { code message } } }');
     expect(made.errors).toBeUndefined();
     const { player, key } = made.data.createPlayer;
     players.set(key.secret, { card: { id: player.id, name: 'Lu', appId: null }, scopes: ['read', 'play'] });

@@ -23,16 +23,16 @@ const gql = async (query: string, key?: string) => {
 
 describe('keys in the logs', () => {
   it('never logs a key or its hash: created, used, refused for a scope, rotated, revoked, used after', async () => {
-    const created = (await gql('mutation { createPlayer(name: "Ada") { player { id } key { id secret } } }')).data.createPlayer;
+    const created = (await gql('mutation { createPlayer(name: "Ada") { __typename ... on PlayerCreated { player { id } key { id secret } } ... on Rejection { code message } } }')).data.createPlayer;
     const first = created.key.secret as string;
     const keyId = created.key.id as string;
-    const narrow = (await gql('mutation { issueKey(scopes: [READ]) { id secret } }', first)).data.issueKey;
+    const narrow = (await gql('mutation { issueKey(scopes: [READ]) { __typename ... on IssuedKey { id secret } ... on Rejection { code message } } }', first)).data.issueKey;
     await gql('{ me { player { id } } }', first);
     await request(t.app.getHttpServer()).get('/api/me').set('authorization', `Bearer ${first}`).expect(200);
     expect((await gql('mutation { createGame(input: { kind: "duel" }) { __typename } }', narrow.secret)).errors[0].extensions.code).toBe('SCOPE_MISSING');
-    const rotated = (await gql(`mutation { rotateKey(keyId: "${keyId}") { secret } }`, first)).data.rotateKey.secret as string;
+    const rotated = (await gql(`mutation { rotateKey(keyId: "${keyId}") { __typename ... on IssuedKey { secret } ... on Rejection { code message } } }`, first)).data.rotateKey.secret as string;
     expect((await gql('{ me { keyId } }', first)).errors[0].extensions.code).toBe('UNAUTHORIZED');
-    await gql(`mutation { revokeKey(keyId: "${keyId}") { id } }`, rotated);
+    await gql(`mutation { revokeKey(keyId: "${keyId}") { __typename ... on Key { id } ... on Rejection { code message } } }`, rotated);
     expect((await gql('{ me { keyId } }', rotated)).errors[0].extensions.code).toBe('UNAUTHORIZED');
     // The request log lines are written once the answers are done.
     await new Promise((r) => setTimeout(r, 200));

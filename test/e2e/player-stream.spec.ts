@@ -35,7 +35,10 @@ interface Notice {
 
 /** A player and its key, from createPlayer (`scopes`: the key's, all by default). */
 async function newPlayer(name: string, scopes?: string[]): Promise<{ id: string; key: string }> {
-  const res = await t.gql('mutation($name: String!, $scopes: [Scope!]) { createPlayer(name: $name, scopes: $scopes) { player { id } key { secret } } }', { name, scopes });
+  const res = await t.gql(
+    'mutation($name: String!, $scopes: [Scope!]) { createPlayer(name: $name, scopes: $scopes) { __typename ... on PlayerCreated { player { id } key { secret } } ... on Rejection { code message } } }',
+    { name, scopes },
+  );
   expect(res.errors).toBeUndefined();
   return { id: res.data.createPlayer.player.id, key: res.data.createPlayer.key.secret };
 }
@@ -232,11 +235,11 @@ describe('two players with keys play a game on a Fischer clock until one lets it
 
 describe('a key revoked while its stream is open', () => {
   it('ends the stream with UNAUTHORIZED once the key is looked up again (every 30 s)', async () => {
-    const res = await t.gql('mutation { createPlayer(name: "Rex") { key { id secret } } }');
+    const res = await t.gql('mutation { createPlayer(name: "Rex") { __typename ... on PlayerCreated { key { id secret } } ... on Rejection { code message } } }');
     const { id: keyId, secret } = res.data.createPlayer.key;
     const stream = openStream(secret);
     expect((await stream.answered).status).toBe(200);
-    expect((await t.gql('mutation($keyId: ID!) { revokeKey(keyId: $keyId) { id } }', { keyId }, secret)).errors).toBeUndefined();
+    expect((await t.gql('mutation($keyId: ID!) { revokeKey(keyId: $keyId) { __typename ... on Key { id } ... on Rejection { code message } } }', { keyId }, secret)).errors).toBeUndefined();
     clock.advance(31_000);
     const [last] = (await stream.first(1)) as unknown as { error: { code: string } }[];
     expect(last.error.code).toBe('UNAUTHORIZED');

@@ -15,20 +15,21 @@ afterAll(async () => {
 
 const KEY = 'id prefix scopes createdAt lastUsedAt revokedAt';
 const CREATE_PLAYER = `mutation($name: String!, $externalId: String, $scopes: [Scope!]) {
-  createPlayer(name: $name, externalId: $externalId, scopes: $scopes) { player { id name externalId appId } key { secret ${KEY} } }
+  createPlayer(name: $name, externalId: $externalId, scopes: $scopes) { __typename ... on PlayerCreated { player { id name externalId appId } key { secret ${KEY} } } ... on Rejection { code message } }
 }`;
-const CREATE_APP = `mutation($name: String!, $scopes: [Scope!]) { createApp(name: $name, scopes: $scopes) { app { id name } key { secret ${KEY} } } }`;
+const CREATE_APP = `mutation($name: String!, $scopes: [Scope!]) { createApp(name: $name, scopes: $scopes) { __typename ... on AppCreated { app { id name } key { secret ${KEY} } } ... on Rejection { code message } } }`;
 const ME = `{ me { player { id name externalId } app { id name } keyId scopes keys { ${KEY} } } }`;
-const ISSUE = `mutation($scopes: [Scope!], $playerId: ID) { issueKey(scopes: $scopes, playerId: $playerId) { secret ${KEY} } }`;
-const ROTATE = `mutation($keyId: ID!, $playerId: ID) { rotateKey(keyId: $keyId, playerId: $playerId) { secret ${KEY} } }`;
-const REVOKE = `mutation($keyId: ID!, $playerId: ID) { revokeKey(keyId: $keyId, playerId: $playerId) { ${KEY} } }`;
+const ISSUE = `mutation($scopes: [Scope!], $playerId: ID) { issueKey(scopes: $scopes, playerId: $playerId) { __typename ... on IssuedKey { secret ${KEY} } ... on Rejection { code message } } }`;
+const ROTATE = `mutation($keyId: ID!, $playerId: ID) { rotateKey(keyId: $keyId, playerId: $playerId) { __typename ... on IssuedKey { secret ${KEY} } ... on Rejection { code message } } }`;
+const REVOKE = `mutation($keyId: ID!, $playerId: ID) { revokeKey(keyId: $keyId, playerId: $playerId) { __typename ... on Key { ${KEY} } ... on Rejection { code message } } }`;
 const KEYS = `query($playerId: ID) { keys(playerId: $playerId) { ${KEY} } }`;
 
-/** The data of an answer, or the refusal's code. */
+/** The data of an answer, or the refusal's code: an error's, or the Rejection a mutation answered. */
 async function call(query: string, variables: Record<string, unknown> = {}, key?: string): Promise<any> {
   const res = await t.gql(query, variables, key);
   if (res.errors) return { code: res.errors[0].extensions?.code, message: res.errors[0].message };
-  return res.data;
+  const rejection = Object.values(res.data).find((v: any) => v?.__typename === 'Rejection') as { code: string; message: string } | undefined;
+  return rejection ? { code: rejection.code, message: rejection.message } : res.data;
 }
 
 const newPlayer = async (name = 'Ada', variables: Record<string, unknown> = {}, key?: string) => (await call(CREATE_PLAYER, { name, ...variables }, key)).createPlayer;

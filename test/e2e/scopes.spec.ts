@@ -51,7 +51,7 @@ const gql = async (query: string, key: string, variables: Record<string, unknown
   return res.errors ? (res.errors[0].extensions?.code as string) : 'OK';
 };
 const issue = async (key: string, scopes: string[]) => {
-  const res = await t.gql('mutation($s: [Scope!]) { issueKey(scopes: $s) { secret } }', { s: scopes }, key);
+  const res = await t.gql('mutation($s: [Scope!]) { issueKey(scopes: $s) { __typename ... on IssuedKey { secret } ... on Rejection { code message } } }', { s: scopes }, key);
   return res.data.issueKey.secret as string;
 };
 const upper = (s: KeyScope) => s.toUpperCase();
@@ -63,13 +63,14 @@ const NEEDING: Record<KeyScope, (key: string) => Promise<string>> = {
   create_games: (key) => gql('mutation { createGame(input: { kind: "duel" }) { __typename } }', key),
   tournaments: (key) => gql('mutation { finishTournament(tournamentId: "t-AAAAAAAAAAAA") { __typename ... on Tournament { id } ... on Rejection { code message } } }', key),
   webhooks: (key) => gql('{ webhook(id: "AAAAAAAAAAAA") { id } }', key),
-  players: (key) => gql('mutation { createPlayer(name: "Gil") { player { id } } }', key),
+  players: (key) => gql('mutation { createPlayer(name: "Gil") { __typename ... on PlayerCreated { player { id } } ... on Rejection { code message } } }', key),
 };
 
 describe('a key without the scope an operation needs', () => {
   it.each(KEY_SCOPES)('is refused with SCOPE_MISSING where %s is needed, and let through with it', async (scope) => {
-    const app = (await t.gql('mutation { createApp(name: "Club") { key { secret } } }')).data.createApp.key.secret as string;
-    const player = (await t.gql('mutation { createPlayer(name: "Hal") { key { secret } } }')).data.createPlayer.key.secret as string;
+    const app = (await t.gql('mutation { createApp(name: "Club") { __typename ... on AppCreated { key { secret } } ... on Rejection { code message } } }')).data.createApp.key.secret as string;
+    const player = (await t.gql('mutation { createPlayer(name: "Hal") { __typename ... on PlayerCreated { key { secret } } ... on Rejection { code message } } }')).data.createPlayer.key
+      .secret as string;
     // A player's keys for what a player may do, an app's for `players`.
     const holder = scope === 'players' ? app : player;
     const all = scope === 'players' ? KEY_SCOPES : KEY_SCOPES.filter((s) => s !== 'players');
@@ -80,7 +81,8 @@ describe('a key without the scope an operation needs', () => {
   });
 
   it('is refused over REST with 403 and the same code; seat tokens and anonymous callers are not asked for scopes', async () => {
-    const player = (await t.gql('mutation { createPlayer(name: "Ida", scopes: [PLAY]) { key { secret } } }')).data.createPlayer.key.secret as string;
+    const player = (await t.gql('mutation { createPlayer(name: "Ida", scopes: [PLAY]) { __typename ... on PlayerCreated { key { secret } } ... on Rejection { code message } } }')).data.createPlayer
+      .key.secret as string;
     const server = t.app.getHttpServer();
     const refused = await request(server).get('/api/games/AAAAAAAAAAAA').set('authorization', `Bearer ${player}`).expect(403);
     expect(refused.body.error.code).toBe('SCOPE_MISSING');
@@ -91,7 +93,8 @@ describe('a key without the scope an operation needs', () => {
   });
 
   it('is refused over WebSocket too: a subscription needs READ; with it, a key reads a game as a spectator', async () => {
-    const player = (await t.gql('mutation { createPlayer(name: "Jo") { key { secret } } }')).data.createPlayer.key.secret as string;
+    const player = (await t.gql('mutation { createPlayer(name: "Jo") { __typename ... on PlayerCreated { key { secret } } ... on Rejection { code message } } }')).data.createPlayer.key
+      .secret as string;
     const game = (await t.gql('mutation { createGame(input: { kind: "duel" }) { ... on GameCreated { game { id } } } }')).data.createGame.game.id as string;
     const subscribe = (key: string) => {
       const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
