@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { Field, Float, ID, InputType, Int, ObjectType, createUnionType, registerEnumType } from '@nestjs/graphql';
 import { JSONScalar } from './json.scalar.js';
 
@@ -39,6 +40,11 @@ export class Rejection {
   code: string;
   @Field({ description: 'What to do about it, for a person' }) message: string;
   @Field(() => Int, { nullable: true, description: 'The game version when refused, if known' }) currentVersion?: number | null;
+}
+
+/** A mutation's answer: its success type (a thunk: the class may be declared further down) or a Rejection, told apart by Rejection's `code`. */
+export function orRejection<T extends Type<unknown>>(name: string, description: string, success: () => T) {
+  return createUnionType({ name, description, types: () => [success(), Rejection] as const, resolveType: (v: object) => ('code' in v ? Rejection : success()) });
 }
 
 @ObjectType({ description: 'One seat of a game and whether it is taken' })
@@ -124,24 +130,9 @@ export class MoveAccepted {
   @Field(() => JSONScalar, { nullable: true, description: 'The outcome, once the game is over' }) result: unknown;
 }
 
-export const CreateGameResult = createUnionType({
-  name: 'CreateGameResult',
-  description: 'The game created (GameCreated), or why not (Rejection)',
-  types: () => [GameCreated, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : GameCreated),
-});
-export const JoinGameResult = createUnionType({
-  name: 'JoinGameResult',
-  description: 'The seat taken (SeatJoined), or why not (Rejection)',
-  types: () => [SeatJoined, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : SeatJoined),
-});
-export const MoveResult = createUnionType({
-  name: 'MoveResult',
-  description: 'The move stored (MoveAccepted), or why it was refused, nothing changed (Rejection)',
-  types: () => [MoveAccepted, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : MoveAccepted),
-});
+export const CreateGameResult = orRejection('CreateGameResult', 'The game created (GameCreated), or why not (Rejection)', () => GameCreated);
+export const JoinGameResult = orRejection('JoinGameResult', 'The seat taken (SeatJoined), or why not (Rejection)', () => SeatJoined);
+export const MoveResult = orRejection('MoveResult', 'The move stored (MoveAccepted), or why it was refused, nothing changed (Rejection)', () => MoveAccepted);
 
 @ObjectType({ description: 'Where a page of a list starts and ends (Relay cursor connections)' })
 export class PageInfo {

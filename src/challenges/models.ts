@@ -1,6 +1,6 @@
-import { ArgsType, createUnionType, Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { JSONScalar } from '../api/json.scalar.js';
-import { Game, PageInfo, Rejection, TimeControl, TimeControlInput } from '../api/models.js';
+import { Game, orRejection, PageInfo, TimeControl, TimeControlInput } from '../api/models.js';
 
 /** The challenger's seat, as GraphQL names the choices (the core's: first, second, random). */
 export enum ChallengeSeat {
@@ -68,18 +68,8 @@ export class ChallengeAccepted {
   @Field(() => Game, { description: 'The new game' }) game: Game;
 }
 
-export const ChallengeResult = createUnionType({
-  name: 'ChallengeResult',
-  description: 'The challenge as the command left it (Challenge), or why not, nothing changed (Rejection)',
-  types: () => [Challenge, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : Challenge),
-});
-export const AcceptChallengeResult = createUnionType({
-  name: 'AcceptChallengeResult',
-  description: 'The challenge accepted and its game (ChallengeAccepted), or why not, nothing changed (Rejection)',
-  types: () => [ChallengeAccepted, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : ChallengeAccepted),
-});
+export const ChallengeResult = orRejection('ChallengeResult', 'The challenge as the command left it (Challenge), or why not, nothing changed (Rejection)', () => Challenge);
+export const AcceptChallengeResult = orRejection('AcceptChallengeResult', 'The challenge accepted and its game (ChallengeAccepted), or why not, nothing changed (Rejection)', () => ChallengeAccepted);
 
 @InputType({ description: 'A challenge: the game offered, to whom, and for how long' })
 export class IssueChallengeInput {

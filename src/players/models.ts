@@ -1,5 +1,5 @@
-import { createUnionType, Field, ID, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { Rejection } from '../api/models.js';
+import { Field, ID, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { orRejection } from '../api/models.js';
 import type { KeyListing, KeyScope, LiveAccount } from '../referee/index.js';
 
 /** A key's scopes as GraphQL names them (docs/players.md, "Scopes"). */
@@ -67,30 +67,10 @@ export class AppCreated {
   @Field(() => IssuedKey, { description: "The app's key, shown once" }) key: IssuedKey;
 }
 
-export const CreatePlayerResult = createUnionType({
-  name: 'CreatePlayerResult',
-  description: 'The player created with its first key (PlayerCreated), or why not, nothing stored (Rejection)',
-  types: () => [PlayerCreated, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : PlayerCreated),
-});
-export const CreateAppResult = createUnionType({
-  name: 'CreateAppResult',
-  description: 'The app created with its first key (AppCreated), or why not, nothing stored (Rejection)',
-  types: () => [AppCreated, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : AppCreated),
-});
-export const IssuedKeyResult = createUnionType({
-  name: 'IssuedKeyResult',
-  description: 'The key issued or rotated, with its secret (IssuedKey), or why not, nothing changed (Rejection)',
-  types: () => [IssuedKey, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : IssuedKey),
-});
-export const RevokeKeyResult = createUnionType({
-  name: 'RevokeKeyResult',
-  description: 'The key revoked (Key), or why not, nothing changed (Rejection)',
-  types: () => [Key, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : Key),
-});
+export const CreatePlayerResult = orRejection('CreatePlayerResult', 'The player created with its first key (PlayerCreated), or why not, nothing stored (Rejection)', () => PlayerCreated);
+export const CreateAppResult = orRejection('CreateAppResult', 'The app created with its first key (AppCreated), or why not, nothing stored (Rejection)', () => AppCreated);
+export const IssuedKeyResult = orRejection('IssuedKeyResult', 'The key issued or rotated, with its secret (IssuedKey), or why not, nothing changed (Rejection)', () => IssuedKey);
+export const RevokeKeyResult = orRejection('RevokeKeyResult', 'The key revoked (Key), or why not, nothing changed (Rejection)', () => Key);
 
 @ObjectType({ description: "The caller as its key says: its player or its app, and that account's keys" })
 export class Me {

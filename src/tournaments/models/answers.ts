@@ -1,5 +1,5 @@
-import { ArgsType, createUnionType, Field, ID, Int, ObjectType } from '@nestjs/graphql';
-import { PageInfo, Rejection } from '../../api/models.js';
+import { ArgsType, Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { orRejection, PageInfo } from '../../api/models.js';
 import { Tournament, TournamentSummary } from './tournament.js';
 
 @ObjectType({ description: "The tournament created, with the organizer's token" })
@@ -16,24 +16,17 @@ export class ParticipantRegistered {
   participantToken: string;
 }
 
-export const CreateTournamentResult = createUnionType({
-  name: 'CreateTournamentResult',
-  description: 'The tournament created (TournamentCreated), or why not, nothing stored (Rejection)',
-  types: () => [TournamentCreated, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : TournamentCreated),
-});
-export const RegisterParticipantResult = createUnionType({
-  name: 'RegisterParticipantResult',
-  description: 'The participant registered (ParticipantRegistered), or why not, nothing changed (Rejection)',
-  types: () => [ParticipantRegistered, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : ParticipantRegistered),
-});
-export const TournamentResult = createUnionType({
-  name: 'TournamentResult',
-  description: "The tournament as the organizer's or participant's command left it (Tournament), or why not, nothing changed (Rejection)",
-  types: () => [Tournament, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : Tournament),
-});
+export const CreateTournamentResult = orRejection('CreateTournamentResult', 'The tournament created (TournamentCreated), or why not, nothing stored (Rejection)', () => TournamentCreated);
+export const RegisterParticipantResult = orRejection(
+  'RegisterParticipantResult',
+  'The participant registered (ParticipantRegistered), or why not, nothing changed (Rejection)',
+  () => ParticipantRegistered,
+);
+export const TournamentResult = orRejection(
+  'TournamentResult',
+  "The tournament as the organizer's or participant's command left it (Tournament), or why not, nothing changed (Rejection)",
+  () => Tournament,
+);
 
 @ObjectType({ description: 'A tournament of a page, with its cursor' })
 export class TournamentEdge {
