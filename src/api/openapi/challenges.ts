@@ -1,5 +1,36 @@
 /** The `challenges` routes: issue, list, accept, decline, cancel, with a player key. */
 import { commonRefusals, json, type Parameter, type Paths, ref, type Schema } from './builders.js';
+import { rulesetSchema } from './game-json.js';
+
+/** A time control as createGame takes it, in seconds (docs/time-controls.md); null or `none`: no clock. */
+const timeControlInput: Schema = {
+  description: 'As createGame takes it, in seconds: {"kind": "correspondence", "perMoveSeconds": 86400} or {"kind": "fischer", "baseSeconds": 600}; omitted, null or {"kind": "none"}: no clock',
+  oneOf: [
+    { type: 'object', required: ['kind'], additionalProperties: false, properties: { kind: { type: 'string', const: 'none' } } },
+    {
+      type: 'object',
+      required: ['kind', 'perMoveSeconds'],
+      additionalProperties: false,
+      properties: {
+        kind: { type: 'string', const: 'correspondence' },
+        perMoveSeconds: { type: 'integer', minimum: 60, maximum: 5_184_000, description: 'Added to the bank when a turn starts' },
+        bankCapSeconds: { type: ['integer', 'null'], minimum: 60, maximum: 31_536_000, description: 'The most the bank holds (at least perMoveSeconds); omitted or null: time left over is not kept' },
+        vacationSeconds: { type: 'integer', minimum: 0, maximum: 31_536_000, description: 'Vacation each seat may take in the game; omitted: 0' },
+      },
+    },
+    {
+      type: 'object',
+      required: ['kind', 'baseSeconds'],
+      additionalProperties: false,
+      properties: {
+        kind: { type: 'string', const: 'fischer' },
+        baseSeconds: { type: 'integer', minimum: 10, maximum: 2_592_000, description: "Each seat's time for the whole game" },
+        incrementSeconds: { type: 'integer', minimum: 0, maximum: 86_400, description: 'Added after each turn; omitted: 0' },
+      },
+    },
+    { type: 'null' },
+  ],
+};
 
 /** A challenge as the /api/challenges routes answer it (GraphQL's Challenge, as JSON). */
 const challengePlayer: Schema = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: ['string', 'null'] } } };
@@ -13,8 +44,8 @@ const challengeSchema: Schema = {
     challenger: challengePlayer,
     challenged: { ...nullablePlayer, description: 'null: an open challenge, any other player may accept it' },
     kind: { type: 'string' },
-    ruleset: { type: 'object', description: 'Every option resolved, as the game will have it' },
-    timeControl: { type: ['object', 'null'], description: "The game's clock in seconds, as GraphQL's TimeControl; null: none" },
+    ruleset: rulesetSchema('Every option resolved, as the game will have it'),
+    timeControl: { oneOf: [ref('schemas', 'TimeControl'), { type: 'null' }], description: "The game's clock in seconds, as GraphQL's TimeControl; null: none" },
     seat: { type: 'string', enum: ['FIRST', 'SECOND', 'RANDOM'], description: "The challenger's seat choice" },
     challengerMessage: { type: ['string', 'null'] },
     createdAt: { type: 'string', format: 'date-time' },
@@ -105,8 +136,8 @@ export function challengePaths(kinds: readonly string[]): Paths {
             properties: {
               to: { type: ['string', 'null'], description: 'The player challenged; omitted: an open challenge' },
               kind: { type: 'string', examples: [...kinds] },
-              ruleset: { type: 'object', description: 'As createGame takes it; omitted: the defaults' },
-              timeControl: { type: 'object', description: 'As createGame takes it, in seconds: {"kind": "correspondence", "perMoveSeconds": 86400} or {"kind": "fischer", "baseSeconds": 600}' },
+              ruleset: rulesetSchema('As createGame takes it: the options to change; omitted, the defaults'),
+              timeControl: timeControlInput,
               seat: { type: 'string', enum: ['FIRST', 'SECOND', 'RANDOM'], description: "The challenger's seat; omitted: RANDOM" },
               message: { type: 'string', maxLength: 500 },
               expiresInSeconds: { type: 'integer', minimum: 60, maximum: 2_592_000, description: 'Omitted: 7 days' },

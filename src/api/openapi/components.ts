@@ -1,5 +1,9 @@
 /** The document's components: security schemes, shared parameters, headers, responses and schemas. */
 import { json, type OpenApiDocument, ref, type Schema } from './builders.js';
+import { actionSchema, freeObject, outcomeDetailsSchema, rulesetSchema, viewSchema } from './game-json.js';
+
+/** What a key may do. */
+const scopes: Schema = { type: 'array', items: { type: 'string', enum: ['read', 'play', 'create_games', 'tournaments', 'webhooks', 'players'] } };
 
 export const components: OpenApiDocument['components'] = {
   securitySchemes: {
@@ -55,14 +59,41 @@ export const components: OpenApiDocument['components'] = {
       type: 'object',
       required: ['player', 'app', 'keyId', 'scopes', 'keys'],
       properties: {
-        player: { type: ['object', 'null'], description: "The key's player: id, name, externalId, appId, createdAt; null for an app's key" },
-        app: { type: ['object', 'null'], description: "The key's app: id, name, createdAt; null for a player's key" },
+        player: {
+          type: ['object', 'null'],
+          description: "The key's player; null for an app's key",
+          required: ['id', 'name', 'externalId', 'appId', 'createdAt'],
+          properties: {
+            id: { type: 'string', examples: ['pl-…'] },
+            name: { type: 'string' },
+            externalId: { type: ['string', 'null'], description: "The app's own id for the player; null for a player no app created" },
+            appId: { type: ['string', 'null'], description: 'The app that created it and manages its keys; null for a player that created itself' },
+            createdAt: { type: 'string', format: 'date-time' },
+          },
+        },
+        app: {
+          type: ['object', 'null'],
+          description: "The key's app; null for a player's key",
+          required: ['id', 'name', 'createdAt'],
+          properties: { id: { type: 'string', examples: ['ap-…'] }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+        },
         keyId: { type: 'string', description: 'The key this request was made with' },
-        scopes: { type: 'array', items: { type: 'string', enum: ['read', 'play', 'create_games', 'tournaments', 'webhooks', 'players'] } },
+        scopes,
         keys: {
           type: 'array',
-          description: "The account's keys, oldest first: id, prefix (the first characters), scopes, createdAt, lastUsedAt, revokedAt",
-          items: { type: 'object' },
+          description: "The account's keys, revoked ones included, oldest first (never their secrets)",
+          items: {
+            type: 'object',
+            required: ['id', 'prefix', 'scopes', 'createdAt', 'lastUsedAt', 'revokedAt'],
+            properties: {
+              id: { type: 'string', description: 'Rotate or revoke it by this' },
+              prefix: { type: 'string', description: 'Its first characters, to recognise it by (arbk_ a player, arba_ an app)' },
+              scopes,
+              createdAt: { type: 'string', format: 'date-time' },
+              lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'To the minute; null if never' },
+              revokedAt: { type: ['string', 'null'], format: 'date-time', description: 'Null while it holds' },
+            },
+          },
         },
       },
     },
@@ -99,7 +130,7 @@ export const components: OpenApiDocument['components'] = {
         winners: { type: 'array', items: { type: 'integer' } },
         points: { type: 'array', items: { type: 'number' } },
         summary: { type: 'string' },
-        details: { description: 'Game-specific detail' },
+        details: outcomeDetailsSchema,
       },
     },
     GameDetail: {
@@ -133,7 +164,7 @@ export const components: OpenApiDocument['components'] = {
         status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
         version: { type: 'integer', description: 'seq of the last event; pass it as expectedVersion' },
         headHash: { type: ['string', 'null'], description: 'Hash of the event at `version`' },
-        ruleset: { type: 'object', description: 'The complete ruleset, defaults filled in' },
+        ruleset: rulesetSchema('The complete ruleset, defaults filled in'),
         rulesetHash: { type: 'string' },
         imported: { type: 'boolean' },
         createdAt: { type: 'string', format: 'date-time' },
@@ -143,8 +174,8 @@ export const components: OpenApiDocument['components'] = {
         board: { type: ['integer', 'null'], description: 'The board of its tournament round (from 1); null outside tournaments' },
         mySeat: { type: ['integer', 'null'], description: "The caller's seat (null for a spectator)" },
         toAct: { type: 'array', items: { type: 'integer' }, description: 'Seats that may act now' },
-        view: { description: 'The game as the caller may see it (game-specific JSON)' },
-        legalActions: { type: 'array', description: "The caller's legal actions (game-specific JSON)", items: {} as Schema },
+        view: viewSchema,
+        legalActions: { type: 'array', description: "The caller's legal actions: submit one as it is", items: actionSchema },
         result: ref('schemas', 'Outcome'),
         fairness: {
           type: 'object',
@@ -198,7 +229,9 @@ export const components: OpenApiDocument['components'] = {
         actor: { type: ['integer', 'null'], description: "The seat that caused it; null for the referee's own events" },
         moveId: { type: ['string', 'null'] },
         bodyHash: { type: ['string', 'null'] },
-        payload: { type: 'object' },
+        payload: freeObject(
+          "The event's own fields, by `type` (docs/fairness.md): a game's `GameCreated` has its ruleset, seats and seed commitment, `DiceRolled` its values, `ActionTaken` the action, ...",
+        ),
         createdAt: { type: 'string', format: 'date-time' },
         prevHash: { type: 'string' },
         hash: { type: 'string', description: 'SHA-256(prevHash || RFC 8785 JSON of the event)' },
@@ -209,7 +242,30 @@ export const components: OpenApiDocument['components'] = {
       required: ['format', 'game', 'hashAlgorithm', 'events'],
       properties: {
         format: { type: 'string', const: 'arbiter-bundle/1' },
-        game: { type: 'object', description: 'The game: id, kind, status, ruleset, seedCommitment, serverSeed, seats, result, ...' },
+        game: {
+          type: 'object',
+          required: ['id', 'kind', 'status', 'ruleset', 'rulesetHash', 'seedCommitment', 'serverSeed', 'randomSource', 'imported', 'seats', 'result'],
+          properties: {
+            id: { type: 'string' },
+            kind: { type: 'string' },
+            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
+            ruleset: rulesetSchema('The complete ruleset, as the game was created with it'),
+            rulesetHash: { type: 'string' },
+            seedCommitment: { type: 'string' },
+            serverSeed: { type: ['string', 'null'], description: 'Null until the game ends' },
+            randomSource: { type: 'string', enum: ['fair', 'supplied'] },
+            imported: { type: 'boolean' },
+            seats: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['index', 'name'],
+                properties: { index: { type: 'integer', minimum: 0 }, name: { type: ['string', 'null'] }, player: { type: 'string', description: 'The player the seat is bound to, if any' } },
+              },
+            },
+            result: ref('schemas', 'Outcome'),
+          },
+        },
         hashAlgorithm: { type: 'string', const: 'sha256(prevHash || RFC8785(event))' },
         head: { type: 'object', required: ['seq', 'hash'], properties: { seq: { type: 'integer' }, hash: { type: 'string' } } },
         events: { type: 'array', items: ref('schemas', 'StoredEvent') },

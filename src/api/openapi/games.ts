@@ -1,5 +1,6 @@
 /** The `games` routes: a game, its events, bundle and record, the seat commands, imports. */
 import { commonRefusals, json, type Operation, type Paths, ref, type Schema } from './builders.js';
+import { actionSchema, freeObject } from './game-json.js';
 
 /** The seat token is optional everywhere: without it the caller is a spectator. */
 const optionalSeat: Record<string, string[]>[] = [{ seatToken: [] }, {}];
@@ -146,7 +147,11 @@ export function gamePaths(kinds: readonly string[]): Paths {
             description: 'The record',
             content: {
               'text/plain': { schema: { type: 'string', description: 'Backgammon (.mat) and Cerke (cerke_online) records' } },
-              'application/json': { schema: { type: 'object', description: 'Chicken Foot records' } },
+              'application/json': {
+                schema: freeObject(
+                  'The Chicken Foot record (docs/rules/chicken-foot.md §16): `format` (`arbiter-chicken-foot/1`), `ruleset`, `seats` (names), `rounds` (each with its `shuffle` and `actions`), ...',
+                ),
+              },
             },
           },
           '404': ref('responses', 'NotFound'),
@@ -160,7 +165,7 @@ export function gamePaths(kinds: readonly string[]): Paths {
       'submitAction',
       'submitAction',
       "Plays an action for the caller's seat",
-      seatCommandBody({ action: { description: 'The action in the engine JSON, as `legalActions` lists it (e.g. `{"type": "roll"}`)' } }, ['action']),
+      seatCommandBody({ action: { ...actionSchema, description: `As \`legalActions\` lists it (e.g. \`{"type": "roll"}\`). ${actionSchema.description}` } }, ['action']),
     ),
     '/api/games/{id}/resign': seatCommand('resignGame', 'resignGame', "Concedes the whole game (match, all rounds) for the caller's seat", seatCommandBody({}, [])),
     '/api/games/{id}/abort': seatCommand('abortGame', 'abortGame', 'Ends a game nobody moved in yet, with no result (`ABORT_TOO_LATE` once a seat moved)', null),
@@ -185,7 +190,11 @@ export function gamePaths(kinds: readonly string[]): Paths {
           content: {
             'text/plain': { schema: { type: 'string' } },
             'application/octet-stream': { schema: { type: 'string', format: 'binary', description: 'UTF-8 text' } },
-            'application/json': { schema: { type: 'object', description: 'A JSON record (Chicken Foot)' } },
+            'application/json': {
+              schema: freeObject(
+                'The Chicken Foot record (docs/rules/chicken-foot.md §16): `format` (`arbiter-chicken-foot/1`), `ruleset`, `seats` (names), `rounds` (each with its `shuffle` and `actions`), ...',
+              ),
+            },
             'application/x-www-form-urlencoded': { schema: { type: 'string', description: 'The record as is (not decoded as a form)' } },
           },
         },

@@ -1,5 +1,6 @@
 /** The `operations` routes: this document, health, readiness and metrics. */
 import { json, type Paths, ref } from './builders.js';
+import { freeObject } from './game-json.js';
 
 export const operationPaths: Paths = {
   '/api/openapi.json': {
@@ -8,7 +9,7 @@ export const operationPaths: Paths = {
       summary: 'This document',
       tags: ['operations'],
       security: [],
-      responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) }, '429': ref('responses', 'RateLimited') },
+      responses: { '200': { description: 'OpenAPI 3.1', content: json(freeObject('An OpenAPI 3.1 document')) }, '429': ref('responses', 'RateLimited') },
     },
   },
   '/healthz': {

@@ -1,5 +1,6 @@
 /** The routes of the player (or app) whose key calls: its inbox and stream (tagged `games`), and itself (`players`). */
 import { commonRefusals, json, type Paths, ref } from './builders.js';
+import { freeObject } from './game-json.js';
 
 /** The inbox and the stream of the player whose key calls. */
 export const inboxPaths: Paths = {
@@ -84,7 +85,11 @@ export const inboxPaths: Paths = {
                   id: { type: 'string', description: 'Opaque: resume after it' },
                   type: { type: 'string', description: 'What happened, dotted (`game.your_turn`, ...)' },
                   createdAt: { type: 'string', format: 'date-time', description: 'When it happened' },
-                  data: { type: 'object', description: 'What the notice says: its game (`gameId`) and seat, and per type (docs/players.md)' },
+                  data: freeObject(
+                    "What the notice says (docs/players.md): a game's notice has `gameId`, `kind` and `mySeat`, and by type `game.your_turn` `seat`, `deadline`, `remainingMs`; " +
+                      '`game.timed_out` `seat`, `rule`; `game.over` `reason`, `result`; `game.pause_requested` `seat`; `game.time_given` `seat`, `ms`, `bySeat`; `game.opponent_on_vacation` `seat`, `ms`; ' +
+                      "a challenge's notice has the challenge",
+                  ),
                 },
               },
             },

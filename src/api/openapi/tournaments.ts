@@ -1,5 +1,6 @@
 /** The `tournaments` routes: public reads of a tournament, its standings, games, events and bundle. */
 import { commonRefusals, json, type Parameter, type Paths, ref, type Schema } from './builders.js';
+import { freeObject } from './game-json.js';
 
 /** The tournament routes' path parameter and the refusals every one of them may answer (all are public reads). */
 const tournamentId: Parameter = { name: 'id', in: 'path', required: true, description: 'The tournament id', schema: { type: 'string', pattern: '^t-[A-Za-z0-9_-]{1,64}$' } };
@@ -38,6 +39,75 @@ const standingRow: Schema = {
   },
 };
 
+/** A participant named where it plays. */
+const participantRef: Schema = {
+  type: 'object',
+  required: ['id', 'registrationNo', 'name'],
+  properties: { id: { type: 'string' }, registrationNo: { type: 'integer', minimum: 1 }, name: { type: 'string' } },
+};
+const participantRefs = (description: string): Schema => ({ type: 'array', items: participantRef, description });
+const nullableRef = (description: string): Schema => ({ oneOf: [participantRef, { type: 'null' }], description });
+/** A paired round, as GraphQL's TournamentRound. */
+const roundSchema: Schema = {
+  type: 'object',
+  required: ['round', 'complete', 'boards', 'byes', 'rest', 'absent', 'requestedByes', 'warnings'],
+  properties: {
+    round: { type: 'integer', minimum: 1 },
+    complete: { type: 'boolean', description: 'Every board has its result' },
+    boards: {
+      type: 'array',
+      items: {
+        type: 'object',
+        description: 'A pairing, a table or a knockout match, with its games',
+        required: ['board', 'seats', 'manual', 'walkover', 'winner', 'complete', 'games'],
+        properties: {
+          board: { type: 'integer', minimum: 1 },
+          seats: participantRefs('In seat order of the first game (one participant: a knockout bye)'),
+          manual: { type: 'boolean', description: 'Set by the organizer' },
+          walkover: nullableRef('A pairing with a withdrawn participant: no game, this participant forfeits'),
+          winner: nullableRef("Knockout: the match's winner, once decided"),
+          complete: { type: 'boolean' },
+          games: {
+            type: 'array',
+            items: { type: 'object', required: ['gameId', 'seats', 'result'], properties: { gameId: { type: 'string' }, seats: participantRefs('In seat order'), result: gameResult } },
+          },
+        },
+      },
+    },
+    byes: participantRefs('Pairing-allocated byes'),
+    rest: nullableRef('Round-robin with an odd number: the participant paired with the dummy'),
+    absent: participantRefs('Set absent by the organizer for the round'),
+    requestedByes: participantRefs('Given the byes they requested'),
+    warnings: { type: 'array', items: { type: 'string' }, description: 'What the pairing could not respect, for the organizer' },
+  },
+};
+/** One participant's row of the crosstable, as GraphQL's CrosstableRow. */
+const crosstableRow: Schema = {
+  type: 'object',
+  required: ['participantId', 'registrationNo', 'name', 'cells'],
+  properties: {
+    participantId: { type: 'string' },
+    registrationNo: { type: 'integer', minimum: 1 },
+    name: { type: 'string' },
+    cells: {
+      type: 'array',
+      description: 'Its rounds, round 1 first',
+      items: {
+        type: 'object',
+        required: ['round', 'kind', 'opponents', 'seat', 'result', 'tp'],
+        properties: {
+          round: { type: 'integer', minimum: 1 },
+          kind: { type: 'string', enum: ['PLAYED', 'FORFEIT_WIN', 'FORFEIT_LOSS', 'DOUBLE_FORFEIT', 'PAB', 'REQUESTED_BYE', 'ABSENT', 'REST'] },
+          opponents: participantRefs('The opponent or the table-mates who played; empty for byes, absences and REST'),
+          seat: { type: ['integer', 'null'], description: 'The seat played (a played game only)' },
+          result: { type: ['string', 'null'], enum: ['WIN', 'DRAW', 'LOSS', null], description: 'A played 2-seat game' },
+          tp: { ...exactNumber, description: 'Tournament points earned in the round' },
+        },
+      },
+    },
+  },
+};
+
 export const tournamentPaths: Paths = {
   '/api/tournaments/{id}': {
     get: {
@@ -63,17 +133,35 @@ export const tournamentPaths: Paths = {
               headHash: { type: 'string' },
               seedCommitment: { type: 'string' },
               seed: { type: ['string', 'null'], description: 'Revealed when the tournament finishes' },
-              config: { type: 'object', description: 'The configuration as recorded at creation' },
+              config: freeObject(
+                'The configuration as recorded at creation (docs/organizing.md): `name`, `kind`, `ruleset` (complete, as the games have it), `format`, `rounds`, `points`, `byePoints`, `tieBreaks`, ' +
+                  'the knockout and tables settings, `openRegistration`, `selfWithdrawal`, `timeControl` (stored form, in ms; absent: no clock), ...',
+              ),
+              timeControl: { oneOf: [ref('schemas', 'TimeControl'), { type: 'null' }], description: "The games' clock in seconds, as GraphQL's TimeControl; null: none" },
               totalRounds: { type: ['integer', 'null'] },
               completedRounds: { type: 'integer' },
-              participants: { type: 'array', items: { type: 'object', description: 'id, registrationNo, name, rating, entryRound, withdrawnAfterRound' } },
+              participants: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['id', 'registrationNo', 'name', 'rating', 'entryRound', 'withdrawnAfterRound'],
+                  properties: {
+                    id: { type: 'string' },
+                    registrationNo: { type: 'integer', minimum: 1, description: '1, 2, 3... in order of registration, never reused' },
+                    name: { type: 'string' },
+                    rating: { type: 'integer', description: '0 when unrated' },
+                    entryRound: { type: 'integer', minimum: 1, description: 'The first round it is paired in: 1 unless it entered late' },
+                    withdrawnAfterRound: { type: ['integer', 'null'], description: 'Withdrawn: not paired from the round after this one on; null while it plays on' },
+                  },
+                },
+              },
               rounds: {
                 type: 'array',
-                items: { type: 'object', description: 'round, complete, boards (board, seats, manual, walkover, winner, complete, games), byes, rest, absent, requestedByes, warnings' },
+                items: roundSchema,
               },
               games: { type: 'array', items: { type: 'string' }, description: 'Every scheduled game id' },
               standings: { type: 'array', items: standingRow },
-              crosstable: { type: 'array', items: { type: 'object', description: 'participantId, registrationNo, name, cells (round, kind, opponents, seat, result, tp)' } },
+              crosstable: { type: 'array', items: crosstableRow },
               createdAt: { type: 'string', format: 'date-time' },
             },
           }),
@@ -178,7 +266,19 @@ export const tournamentPaths: Paths = {
             required: ['format', 'tournament', 'hashAlgorithm', 'head', 'events', 'games'],
             properties: {
               format: { type: 'string', const: 'arbiter-tournament-bundle/1' },
-              tournament: { type: 'object', description: 'id, name, kind, format, status, seedCommitment, seed (null until finished)' },
+              tournament: {
+                type: 'object',
+                required: ['id', 'name', 'kind', 'format', 'status', 'seedCommitment', 'seed'],
+                properties: {
+                  id: { type: 'string' },
+                  name: { type: 'string' },
+                  kind: { type: 'string' },
+                  format: { type: 'string', description: 'As the configuration records it', examples: ['swiss'] },
+                  status: { type: 'string', enum: ['REGISTERING', 'RUNNING', 'FINISHED'] },
+                  seedCommitment: { type: 'string' },
+                  seed: { type: ['string', 'null'], description: 'Null until the tournament finishes' },
+                },
+              },
               hashAlgorithm: { type: 'string', const: 'sha256(prevHash || RFC8785(event))' },
               head: { type: 'object', required: ['seq', 'hash'], properties: { seq: { type: 'integer' }, hash: { type: 'string' } } },
               events: { type: 'array', items: ref('schemas', 'StoredEvent') },
