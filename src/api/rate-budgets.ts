@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type DocumentNode, GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Config } from '../config/config.js';
-import { type CreationAllowance, isKey, RefereeError, sha256Hex } from '../referee/index.js';
+import { type CreationAllowance, durationWords, isKey, RefereeError, sha256Hex } from '../referee/index.js';
 import { addressKey, addressOf, clientAddress, type GqlContext, isGraphqlPath, pathOf, type TrustProxy, tokenOf } from './caller.js';
 import { EXPENSIVE_REQUEST_COST, measureOperation } from './limits.js';
 
@@ -51,6 +51,9 @@ const HOUR = 3_600_000;
 const KNOWN_TOKENS = 100_000;
 const UNKNOWN_TOKENS = 10_000;
 const UNKNOWN_TTL = MINUTE;
+
+/** When to try again, in words ("retry in 20 minutes"). */
+const retryIn = (seconds: number): string => `retry in ${durationWords(seconds * 1000)}`;
 
 /**
  * What each caller may spend: requests a minute, games created an hour. A caller is a seat token
@@ -154,7 +157,7 @@ export class RateBudgets {
     const units = Math.min(cost, perMinute);
     if (w.count + units > perMinute) {
       const retryAfter = Math.max(1, Math.ceil((w.start + MINUTE - now) / 1000));
-      return { code: 'RATE_LIMITED', message: `more than ${perMinute} requests a minute; retry in ${retryAfter} s`, retryAfter };
+      return { code: 'RATE_LIMITED', message: `more than ${perMinute} requests a minute; ${retryIn(retryAfter)}`, retryAfter };
     }
     w.count += units;
     return null;
@@ -210,7 +213,7 @@ export class RateBudgets {
     refill(b);
     if (b.tokens < n) {
       const retryAfter = Math.max(1, Math.ceil(((n - b.tokens) * 3600) / perHour));
-      return { code: 'RATE_LIMITED', message: `more than ${perHour} games, tournaments, players or apps created or imported an hour from this address; retry in ${retryAfter} s`, retryAfter };
+      return { code: 'RATE_LIMITED', message: `more than ${perHour} games, tournaments, players or apps created or imported an hour from this address; ${retryIn(retryAfter)}`, retryAfter };
     }
     b.tokens -= n;
     return null;
