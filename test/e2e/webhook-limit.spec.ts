@@ -74,6 +74,7 @@ describe(`a scope's webhook limit under concurrency (${backend})`, () => {
       seat: 0,
       tournamentId: null,
       participantId: null,
+      playerId: null,
       ownerTokenHash: 'h',
     });
     try {
