@@ -79,12 +79,13 @@ const REGISTER = 'mutation($id: ID!, $name: String!) { registerParticipant(tourn
 const WITHDRAW = 'mutation($id: ID!, $p: ID!) { withdrawParticipant(tournamentId: $id, participantId: $p) { id } }';
 const PAIR = 'mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { rounds { boards { board seats { id } games { gameId } } } } }';
 const RECORD = 'mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input, commandId: "setup-result") { status } }';
-const REGISTER_WEBHOOK = 'mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id } }';
+const REGISTER_WEBHOOK = 'mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ... on WebhookSecret { id } ... on Rejection { code message } } }';
 
 /** The answer's data, or an error saying which set-up step failed and how. */
 async function data(step: string, answer: Promise<any>): Promise<any> {
   const res = await answer;
-  if (res.errors || !res.data) throw new Error(`set-up, ${step}: ${JSON.stringify(res)}`);
+  // A mutation refused answers its Rejection (a code) as data.
+  if (res.errors || !res.data || Object.values(res.data).some((v: any) => typeof v?.code === 'string')) throw new Error(`set-up, ${step}: ${JSON.stringify(res)}`);
   return res.data;
 }
 

@@ -85,8 +85,7 @@ export class WebhookService {
     const secret = newSecret();
     const webhook: NewWebhook = { id: newWebhookId(), url, secret, events, lowTimeThresholdsSeconds: thresholds, ownerTokenHash: hash, ...scope };
     if (!(await this.store.create(webhook, MAX_WEBHOOKS_PER_SCOPE))) {
-      const what =
-        scope.playerId !== null ? 'player' : scope.seat !== null ? 'seat' : scope.participantId !== null ? 'participant' : scope.gameId !== null ? 'game' : 'tournament';
+      const what = scope.playerId !== null ? 'player' : scope.seat !== null ? 'seat' : scope.participantId !== null ? 'participant' : scope.gameId !== null ? 'game' : 'tournament';
       throw new RefereeError('WEBHOOK_LIMIT', `this ${what} has ${MAX_WEBHOOKS_PER_SCOPE} webhooks already: delete one first`);
     }
     this.notifications.changed(scope, true);

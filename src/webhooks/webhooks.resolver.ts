@@ -34,10 +34,7 @@ export class WebhooksResolver {
     description:
       "Registers a webhook for a game, a tournament, a player (a player's key, or an app's with playerId), or (with none) the seat or participant of the Bearer token; answers its signing secret, shown this once",
   })
-  async registerWebhook(
-    @Args('input', { description: 'Where, for what, and which events' }) input: RegisterWebhookInput,
-    @Context() ctx: GqlContext,
-  ): Promise<typeof WebhookSecretResult> {
+  async registerWebhook(@Args('input', { description: 'Where, for what, and which events' }) input: RegisterWebhookInput, @Context() ctx: GqlContext): Promise<typeof WebhookSecretResult> {
     return this.answer(ctx, async (caller) => toWebhookSecret(await this.webhooks.register(caller, input)));
   }
 
