@@ -7,7 +7,7 @@ import { isUnavailable, STORAGE_UNAVAILABLE } from '../database/storage-errors.j
 import { RefereeError } from '../referee/index.js';
 import { bodyFailure } from './body.js';
 import { isGraphqlPath, pathOf } from './caller.js';
-import { refusalError } from './limits.js';
+import { refusalError } from './rate-budgets.js';
 
 /**
  * One place that turns failures into answers: a RefereeError becomes a GraphQL error with its

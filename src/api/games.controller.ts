@@ -142,7 +142,7 @@ interface CommandBody {
   expectedVersion: number | null;
 }
 
-/** The seat commands over REST, by their path's last segment (src/api/limits.ts charges them as moves). */
+/** The seat commands over REST, by their path's last segment (src/api/rate-budgets.ts charges them as moves). */
 const SEAT_COMMANDS: Record<'actions' | 'resign' | 'abort', { needsAction: boolean; run: (referee: RefereeService, id: string, token: string | null, body: CommandBody) => Promise<MoveResult> }> = {
   actions: { needsAction: true, run: (referee, id, token, body) => referee.act(id, token, body.moveId, body.action, body.expectedVersion) },
   resign: { needsAction: false, run: (referee, id, token, body) => referee.resign(id, token, body.moveId, body.expectedVersion) },

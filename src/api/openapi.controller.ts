@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Controller, Get, Header } from '@nestjs/common';
-import { openApiDocument } from './openapi.js';
+import { openApiDocument } from './openapi/index.js';
 import { projectRoot } from '../config/project-root.js';
 import { EngineRegistry } from '../referee/index.js';
 import { Public } from './scopes.js';

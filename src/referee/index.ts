@@ -19,6 +19,7 @@ export type { GameStatus } from './core/game/state.js';
 export { decodeServedEvent, type ServedGameEvent } from './core/game/views.js';
 export { isGameId, isTournamentId } from './core/ids.js';
 export { isObject, type StoredEvent } from './core/stream.js';
+export { durationWords } from './core/text.js';
 export type { TournamentConfigInput } from './core/tournament/config.js';
 export type { GameResultPayload, RoundSettings } from './core/tournament/events.js';
 export { boardComplete, completedRounds, historyOf, roundComplete } from './core/tournament/history.js';

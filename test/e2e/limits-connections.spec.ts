@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { type Client, createClient } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
-import { callerLimits } from '../../src/api/limits.js';
+import { callerLimits } from '../../src/api/connection-limits.js';
 import { CONFIG, type Config } from '../../src/config/config.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { CREATE } from '../support/queries.js';

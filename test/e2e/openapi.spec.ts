@@ -115,6 +115,42 @@ describe('OpenAPI document', () => {
     await request(server).get(`/api/games/${id}`).set('if-none-match', first.headers.etag).expect(304);
     for (const key of doc.components.schemas.GameDetail.required) expect(first.body).toHaveProperty(key);
   });
+  it('types every schema, and says of every object its properties or that any are allowed (no free JSON comes out as an empty type)', () => {
+    // openapi-typescript makes `{ type: object }` alone Record<string, never>, and a schema without a type `unknown`.
+    const problems: string[] = [];
+    const visit = (schema: any, at: string) => {
+      if (schema.type === undefined && !schema.$ref && !schema.oneOf && schema.const === undefined) problems.push(`${at}: no type`);
+      const types = [schema.type].flat();
+      if (types.includes('object') && !schema.properties && schema.additionalProperties === undefined) problems.push(`${at}: an object with neither properties nor additionalProperties`);
+      for (const [name, property] of Object.entries<any>(schema.properties ?? {})) visit(property, `${at}/properties/${name}`);
+      if (schema.items) visit(schema.items, `${at}/items`);
+      if (typeof schema.additionalProperties === 'object') visit(schema.additionalProperties, `${at}/additionalProperties`);
+      for (const [i, option] of (schema.oneOf ?? []).entries()) visit(option, `${at}/oneOf/${i}`);
+    };
+    // Every `schema` of a parameter, header or media type, and every component schema.
+    let schemas = 0;
+    const walk = (node: any, at: string) => {
+      if (!node || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries<any>(node)) {
+        if (key === 'schema') {
+          schemas++;
+          visit(value, `${at}/schema`);
+        } else if (key !== 'schemas') walk(value, `${at}/${key}`);
+      }
+    };
+    walk(doc, '#');
+    for (const [name, schema] of Object.entries<any>(doc.components.schemas)) visit(schema, `#/components/schemas/${name}`);
+    expect(schemas).toBeGreaterThan(50);
+    expect(problems).toEqual([]);
+    // The game kinds' own JSON is an object of any fields, its shape told per kind.
+    const game = doc.components.schemas.GameDetail.properties;
+    for (const free of [game.ruleset, game.view, doc.components.schemas.StoredEvent.properties.payload]) {
+      expect(free).toMatchObject({ type: 'object', additionalProperties: true });
+    }
+    expect(game.legalActions.items).toMatchObject({ type: 'object', required: ['type'] });
+    expect(game.ruleset.description).toMatch(/backgammon.*Cerke.*Chicken Foot/s);
+  });
+
   it("passes redocly lint's recommended rules with no error and no warning", async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });

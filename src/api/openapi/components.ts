@@ -1,0 +1,311 @@
+/** The document's components: security schemes, shared parameters, headers, responses and schemas. */
+import { json, type OpenApiDocument, ref, type Schema } from './builders.js';
+import { actionSchema, freeObject, outcomeDetailsSchema, rulesetSchema, viewSchema } from './game-json.js';
+
+/** What a key may do. */
+const scopes: Schema = { type: 'array', items: { type: 'string', enum: ['read', 'play', 'create_games', 'tournaments', 'webhooks', 'players'] } };
+
+export const components: OpenApiDocument['components'] = {
+  securitySchemes: {
+    key: {
+      type: 'http',
+      scheme: 'bearer',
+      description: "A player's (`arbk_`) or an app's (`arba_`) key from createPlayer, createApp or issueKey (docs/players.md); each operation needs a scope of it.",
+    },
+    seatToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A seat token from createGame, joinGame or an import. Optional: without one the caller is a spectator.',
+    },
+    playerKey: { type: 'http', scheme: 'bearer', description: "A player's key (arbk_…, docs/players.md): it acts as the player's seats and reads the player's games." },
+  },
+  parameters: {
+    GameId: { name: 'id', in: 'path', required: true, description: 'The game id', schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } },
+    IfNoneMatch: { name: 'If-None-Match', in: 'header', description: 'An ETag this endpoint gave: 304 while it still holds', schema: { type: 'string' } },
+  },
+  headers: {
+    ETag: { description: 'The game version and the caller seat, e.g. `"42-0"` or `"42-spectator"`', schema: { type: 'string', pattern: '^"[0-9]+-[A-Za-z0-9]+"$' } },
+    RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+  },
+  responses: {
+    InvalidInput: { description: '`INVALID_INPUT`: a malformed parameter or body', content: json(ref('schemas', 'Error')) },
+    Unauthorized: { description: '`UNAUTHORIZED`: the bearer token is not a seat of this game', content: json(ref('schemas', 'Error')) },
+    NotFound: { description: '`NOT_FOUND`: no such game', content: json(ref('schemas', 'Error')) },
+    NotFinished: { description: '`GAME_NOT_FINISHED`: the game hides information until it ends', content: json(ref('schemas', 'Error')) },
+    Refused: { description: 'A refusal with its stable code (`ILLEGAL_MOVE` in an imported record, `INTEGRITY_ERROR`, ...)', content: json(ref('schemas', 'Error')) },
+    PayloadTooLarge: { description: '`PAYLOAD_TOO_LARGE`: the body is larger than MAX_BODY_BYTES', content: json(ref('schemas', 'Error')) },
+    RateLimited: {
+      description: '`RATE_LIMITED`: too many requests (RATE_LIMIT_PER_MINUTE) or games created (CREATE_QUOTA_PER_HOUR)',
+      headers: { 'Retry-After': ref('headers', 'RetryAfter') },
+      content: json(ref('schemas', 'Error')),
+    },
+    Unreadable: { description: 'The request could not be read: a malformed URL, or headers larger than the server takes' },
+    Unavailable: { description: '`SHUTTING_DOWN` or `STORAGE_UNAVAILABLE`: try again later (or on another instance)', content: json(ref('schemas', 'Error')) },
+  },
+  schemas: {
+    MoveAccepted: {
+      type: 'object',
+      required: ['gameId', 'seat', 'version', 'status', 'events', 'game'],
+      properties: {
+        gameId: { type: 'string' },
+        seat: { type: 'integer', description: "The seat that acted (-1: the organizer of the game's tournament)" },
+        version: { type: 'integer', description: 'The game version after the command: the next expectedVersion, and atLeastVersion for reads on any instance' },
+        status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
+        events: { type: 'array', items: ref('schemas', 'StoredEvent'), description: 'The events the command stored, as the seat may see them' },
+        game: ref('schemas', 'GameDetail'),
+      },
+    },
+    Me: {
+      type: 'object',
+      required: ['player', 'app', 'keyId', 'scopes', 'keys'],
+      properties: {
+        player: {
+          type: ['object', 'null'],
+          description: "The key's player; null for an app's key",
+          required: ['id', 'name', 'externalId', 'appId', 'createdAt'],
+          properties: {
+            id: { type: 'string', examples: ['pl-…'] },
+            name: { type: 'string' },
+            externalId: { type: ['string', 'null'], description: "The app's own id for the player; null for a player no app created" },
+            appId: { type: ['string', 'null'], description: 'The app that created it and manages its keys; null for a player that created itself' },
+            createdAt: { type: 'string', format: 'date-time' },
+          },
+        },
+        app: {
+          type: ['object', 'null'],
+          description: "The key's app; null for a player's key",
+          required: ['id', 'name', 'createdAt'],
+          properties: { id: { type: 'string', examples: ['ap-…'] }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+        },
+        keyId: { type: 'string', description: 'The key this request was made with' },
+        scopes,
+        keys: {
+          type: 'array',
+          description: "The account's keys, revoked ones included, oldest first (never their secrets)",
+          items: {
+            type: 'object',
+            required: ['id', 'prefix', 'scopes', 'createdAt', 'lastUsedAt', 'revokedAt'],
+            properties: {
+              id: { type: 'string', description: 'Rotate or revoke it by this' },
+              prefix: { type: 'string', description: 'Its first characters, to recognise it by (arbk_ a player, arba_ an app)' },
+              scopes,
+              createdAt: { type: 'string', format: 'date-time' },
+              lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'To the minute; null if never' },
+              revokedAt: { type: ['string', 'null'], format: 'date-time', description: 'Null while it holds' },
+            },
+          },
+        },
+      },
+    },
+    Error: {
+      type: 'object',
+      required: ['error'],
+      additionalProperties: false,
+      properties: {
+        error: {
+          type: 'object',
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'string', description: 'Stable: INVALID_INPUT, NOT_FOUND, RATE_LIMITED, GAME_NOT_FINISHED, PAYLOAD_TOO_LARGE, SHUTTING_DOWN, ...', examples: ['NOT_FOUND'] },
+            message: { type: 'string', description: 'For people; may change' },
+            currentVersion: { type: ['integer', 'null'], description: "A refused seat command's: the game version now (read it again and decide anew)" },
+          },
+        },
+      },
+    },
+    Seat: {
+      type: 'object',
+      required: ['index', 'name', 'taken', 'player'],
+      properties: {
+        index: { type: 'integer', minimum: 0 },
+        name: { type: ['string', 'null'] },
+        taken: { type: 'boolean', description: 'Whether a player holds this seat' },
+        player: { type: ['string', 'null'], description: "The player the seat is bound to (its key acts as the seat); null: an anonymous seat token's, or open" },
+      },
+    },
+    Outcome: {
+      type: ['object', 'null'],
+      description: 'Null until the game ends',
+      properties: {
+        winners: { type: 'array', items: { type: 'integer' } },
+        points: { type: 'array', items: { type: 'number' } },
+        summary: { type: 'string' },
+        details: outcomeDetailsSchema,
+      },
+    },
+    GameDetail: {
+      type: 'object',
+      description: 'The same fields as GraphQL `Game` answers them (both are built from one answer of the game for the caller)',
+      required: [
+        'id',
+        'kind',
+        'status',
+        'version',
+        'headHash',
+        'ruleset',
+        'rulesetHash',
+        'imported',
+        'createdAt',
+        'seats',
+        'tournamentId',
+        'round',
+        'board',
+        'mySeat',
+        'toAct',
+        'view',
+        'legalActions',
+        'result',
+        'fairness',
+        'clock',
+      ],
+      properties: {
+        id: { type: 'string' },
+        kind: { type: 'string', examples: ['backgammon'] },
+        status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
+        version: { type: 'integer', description: 'seq of the last event; pass it as expectedVersion' },
+        headHash: { type: ['string', 'null'], description: 'Hash of the event at `version`' },
+        ruleset: rulesetSchema('The complete ruleset, defaults filled in'),
+        rulesetHash: { type: 'string' },
+        imported: { type: 'boolean' },
+        createdAt: { type: 'string', format: 'date-time' },
+        seats: { type: 'array', items: ref('schemas', 'Seat') },
+        tournamentId: { type: ['string', 'null'], description: 'The tournament that scheduled the game; null outside tournaments' },
+        round: { type: ['integer', 'null'], description: 'The tournament round the game was scheduled in (from 1); null outside tournaments' },
+        board: { type: ['integer', 'null'], description: 'The board of its tournament round (from 1); null outside tournaments' },
+        mySeat: { type: ['integer', 'null'], description: "The caller's seat (null for a spectator)" },
+        toAct: { type: 'array', items: { type: 'integer' }, description: 'Seats that may act now' },
+        view: viewSchema,
+        legalActions: { type: 'array', description: "The caller's legal actions: submit one as it is", items: actionSchema },
+        result: ref('schemas', 'Outcome'),
+        fairness: {
+          type: 'object',
+          required: ['seedCommitment', 'randomSource', 'serverSeed', 'clientSeeds'],
+          properties: {
+            seedCommitment: { type: 'string', description: 'SHA-256 of the server seed, published at creation' },
+            randomSource: { type: 'string', enum: ['fair', 'supplied'] },
+            serverSeed: { type: ['string', 'null'], description: 'Revealed when the game ends' },
+            clientSeeds: { type: 'array', items: { type: ['string', 'null'] }, description: 'Client seeds mixed in before play started, per seat (null: none given); empty until then' },
+          },
+        },
+        clock: { oneOf: [ref('schemas', 'GameClock'), { type: 'null' }], description: 'The clocks, as GraphQL `Game.clock` answers them; null for a game without a time control' },
+      },
+    },
+    GameClock: {
+      type: 'object',
+      description: "A game's clocks as of the answer. Between two versions only `remainingMs` and `timedOut` change: an answer revalidated with 304 keeps the ones it had, so count down to `deadline`",
+      required: ['kind', 'control', 'remainingMs', 'running', 'deadline', 'paused', 'pauseRequests', 'timedOut', 'autoPlayed', 'vacationLeftMs'],
+      properties: {
+        kind: { type: 'string', enum: ['CORRESPONDENCE', 'FISCHER'] },
+        control: ref('schemas', 'TimeControl'),
+        remainingMs: { type: 'array', items: { type: 'number', minimum: 0 }, description: 'Per seat, milliseconds left as of the answer: its own time plus time added to it' },
+        running: { type: 'array', items: { type: 'integer' }, description: 'Seats whose clock runs now (the game waits for their decision)' },
+        deadline: { type: ['string', 'null'], format: 'date-time', description: "When the first running seat's time runs out; null when no clock runs" },
+        paused: { type: 'boolean', description: 'The clocks are paused (every seat asked)' },
+        pauseRequests: { type: 'array', items: { type: 'integer' }, description: 'Seats asking to pause (or, while paused, to resume)' },
+        timedOut: { type: 'array', items: { type: 'integer' }, description: 'Seats out of time: those timed out, then running seats at 0 whose timeout is being recorded' },
+        autoPlayed: { type: 'array', items: { type: 'integer' }, description: 'Seats the referee plays for until the round ends, after their timeout (Chicken Foot)' },
+        vacationLeftMs: { type: 'array', items: { type: 'number', minimum: 0 }, description: 'Per seat, milliseconds of vacation it may still take (correspondence; 0 otherwise)' },
+      },
+    },
+    TimeControl: {
+      type: 'object',
+      description: 'A time control as created, in seconds: the fields of its kind, the others null',
+      required: ['kind', 'perMoveSeconds', 'bankCapSeconds', 'vacationSeconds', 'baseSeconds', 'incrementSeconds'],
+      properties: {
+        kind: { type: 'string', enum: ['CORRESPONDENCE', 'FISCHER'] },
+        perMoveSeconds: { type: ['integer', 'null'], description: 'CORRESPONDENCE: seconds added to the bank when a turn starts' },
+        bankCapSeconds: { type: ['integer', 'null'], description: 'CORRESPONDENCE: the most the bank holds; null: time left over is not kept' },
+        vacationSeconds: { type: ['integer', 'null'], description: 'CORRESPONDENCE: vacation each seat may take in the game' },
+        baseSeconds: { type: ['integer', 'null'], description: 'FISCHER: seconds each seat has for the whole game' },
+        incrementSeconds: { type: ['integer', 'null'], description: 'FISCHER: seconds added after each turn' },
+      },
+    },
+    StoredEvent: {
+      type: 'object',
+      required: ['seq', 'type', 'actor', 'moveId', 'bodyHash', 'payload', 'createdAt', 'prevHash', 'hash'],
+      properties: {
+        seq: { type: 'integer', minimum: 1 },
+        type: { type: 'string', examples: ['GameCreated', 'DiceRolled', 'ActionTaken', 'SeedRevealed'] },
+        actor: { type: ['integer', 'null'], description: "The seat that caused it; null for the referee's own events" },
+        moveId: { type: ['string', 'null'] },
+        bodyHash: { type: ['string', 'null'] },
+        payload: freeObject(
+          "The event's own fields, by `type` (docs/fairness.md): a game's `GameCreated` has its ruleset, seats and seed commitment, `DiceRolled` its values, `ActionTaken` the action, ...",
+        ),
+        createdAt: { type: 'string', format: 'date-time' },
+        prevHash: { type: 'string' },
+        hash: { type: 'string', description: 'SHA-256(prevHash || RFC 8785 JSON of the event)' },
+      },
+    },
+    Bundle: {
+      type: 'object',
+      required: ['format', 'game', 'hashAlgorithm', 'events'],
+      properties: {
+        format: { type: 'string', const: 'arbiter-bundle/1' },
+        game: {
+          type: 'object',
+          required: ['id', 'kind', 'status', 'ruleset', 'rulesetHash', 'seedCommitment', 'serverSeed', 'randomSource', 'imported', 'seats', 'result'],
+          properties: {
+            id: { type: 'string' },
+            kind: { type: 'string' },
+            status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
+            ruleset: rulesetSchema('The complete ruleset, as the game was created with it'),
+            rulesetHash: { type: 'string' },
+            seedCommitment: { type: 'string' },
+            serverSeed: { type: ['string', 'null'], description: 'Null until the game ends' },
+            randomSource: { type: 'string', enum: ['fair', 'supplied'] },
+            imported: { type: 'boolean' },
+            seats: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['index', 'name'],
+                properties: { index: { type: 'integer', minimum: 0 }, name: { type: ['string', 'null'] }, player: { type: 'string', description: 'The player the seat is bound to, if any' } },
+              },
+            },
+            result: ref('schemas', 'Outcome'),
+          },
+        },
+        hashAlgorithm: { type: 'string', const: 'sha256(prevHash || RFC8785(event))' },
+        head: { type: 'object', required: ['seq', 'hash'], properties: { seq: { type: 'integer' }, hash: { type: 'string' } } },
+        events: { type: 'array', items: ref('schemas', 'StoredEvent') },
+      },
+    },
+    ImportedGame: {
+      type: 'object',
+      required: ['id', 'kind', 'status', 'version', 'result', 'tokens'],
+      properties: {
+        id: { type: 'string' },
+        kind: { type: 'string' },
+        status: { type: 'string', enum: ['WAITING', 'ACTIVE', 'FINISHED', 'ABORTED'] },
+        version: { type: 'integer' },
+        result: ref('schemas', 'Outcome'),
+        tokens: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['seat', 'token'],
+            properties: { seat: { type: 'integer' }, token: { type: 'string', description: 'Secret: send it as `Authorization: Bearer <token>`' } },
+          },
+        },
+      },
+    },
+    Health: {
+      type: 'object',
+      required: ['status', 'database'],
+      properties: {
+        status: { type: 'string', enum: ['ok', 'failed'] },
+        reason: { type: 'string', enum: ['DATABASE_FAILED'] },
+        database: { type: 'string', examples: ['pglite', 'postgresql'] },
+      },
+    },
+    Readiness: {
+      type: 'object',
+      required: ['status'],
+      properties: {
+        status: { type: 'string', enum: ['ready', 'unavailable'] },
+        reason: { type: 'string', enum: ['DRAINING', 'STORAGE_UNAVAILABLE', 'DATABASE_UNAVAILABLE', 'MIGRATIONS_PENDING'] },
+      },
+    },
+  },
+};
