@@ -105,7 +105,7 @@ async function snapshot(url: string, targets: Targets) {
   }
   const webhooks: Record<string, unknown> = {};
   for (const w of [targets.webhooks.seat, targets.webhooks.organizer]) {
-    webhooks[w.id] = (await gql(url, 'query($id: ID!) { webhookDeliveries(id: $id) { hasNextPage } }', { id: w.id }, w.ownerToken)).errors ?? 'there';
+    webhooks[w.id] = (await gql(url, 'query($id: ID!) { webhookDeliveries(id: $id) { pageInfo { hasNextPage } } }', { id: w.id }, w.ownerToken)).errors ?? 'there';
   }
   return JSON.stringify({ games, count, tournaments, tournamentCount, webhooks });
 }

@@ -39,8 +39,8 @@ const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN);
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 
-const REGISTER = `mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id } }`;
-const DELIVERIES = `query($id: ID!) { webhookDeliveries(id: $id, first: 100) { deliveries { seq createdAt } } }`;
+const REGISTER = `mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ... on WebhookSecret { id } ... on Rejection { code message } } }`;
+const DELIVERIES = `query($id: ID!) { webhookDeliveries(id: $id, first: 100) { nodes { seq createdAt } } }`;
 
 /** A receiver on a loopback port: `answer` false takes requests and never answers them. */
 async function receiver(answer: boolean, onMessage: (body: { data: { gameId: string; seq: number } }) => void): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
       await a.newGame();
       for (let k = 0; k < Math.min(PER_GAME, hanging - i * PER_GAME); k++) {
         const res = await gql(service.url, REGISTER, { input: { url: `http://127.0.0.1:${hang.port}/hook/${i}/${k}`, gameId: a.gameId, events: ['YOUR_TURN', 'GAME_OVER'] } }, a.token(0));
-        if (res.errors) throw new Error(`registering failed: ${JSON.stringify(res.errors)}`);
+        if (res.errors || res.data.registerWebhook.code) throw new Error(`registering failed: ${JSON.stringify(res.errors ?? res.data.registerWebhook)}`);
       }
       attackers.push(a);
     }
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     await v.newGame();
     victimGame = v.gameId;
     const registered = await gql(service.url, REGISTER, { input: { url: `http://127.0.0.1:${victim.port}/hook`, gameId: v.gameId, events: ['YOUR_TURN'] } }, v.token(0));
-    if (registered.errors) throw new Error(`registering failed: ${JSON.stringify(registered.errors)}`);
+    if (registered.errors || registered.data.registerWebhook.code) throw new Error(`registering failed: ${JSON.stringify(registered.errors ?? registered.data.registerWebhook)}`);
     const hook = registered.data.registerWebhook as { id: string };
     out(`${hanging} webhooks at a receiver that never answers (${attackers.length} games of one attacker), one victim webhook; WEBHOOK_TIMEOUT_SECONDS=${timeoutSeconds}`);
 
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
     await attacking;
     await sleep(graceSeconds * 1000);
     // The victim's messages as its delivery log lists them, each with when it was caused.
-    const deliveries = (await gql(service.url, DELIVERIES, { id: hook.id }, v.token(0))).data.webhookDeliveries.deliveries as { seq: number; createdAt: string }[];
+    const deliveries = (await gql(service.url, DELIVERIES, { id: hook.id }, v.token(0))).data.webhookDeliveries.nodes as { seq: number; createdAt: string }[];
     const stopped = Date.now();
     const latencies = deliveries.map((d) => (arrivals.get(d.seq) ?? stopped) - Date.parse(d.createdAt)).sort((a, b) => a - b);
     const missing = deliveries.filter((d) => !arrivals.has(d.seq)).length;

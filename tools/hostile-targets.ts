@@ -83,13 +83,13 @@ const PAIR =
   'mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { __typename ... on Tournament { rounds { boards { board seats { id } games { gameId } } } } ... on Rejection { code message } } }';
 const RECORD =
   'mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input, commandId: "setup-result") { __typename ... on Tournament { status } ... on Rejection { code message } } }';
-const REGISTER_WEBHOOK = 'mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id } }';
+const REGISTER_WEBHOOK = 'mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ... on WebhookSecret { id } ... on Rejection { code message } } }';
 
 /** The answer's data, or an error saying which set-up step failed and how. */
 async function data(step: string, answer: Promise<any>): Promise<any> {
   const res = await answer;
-  const refused = Object.values(res.data ?? {}).some((v) => (v as { __typename?: string } | null)?.__typename === 'Rejection');
-  if (res.errors || !res.data || refused) throw new Error(`set-up, ${step}: ${JSON.stringify(res)}`);
+  // A mutation refused answers its Rejection (a code) as data.
+  if (res.errors || !res.data || Object.values(res.data).some((v: any) => typeof v?.code === 'string')) throw new Error(`set-up, ${step}: ${JSON.stringify(res)}`);
   return res.data;
 }
 

@@ -126,7 +126,7 @@ const JOIN_SEL = '{ __typename ... on Rejection { code message } ... on SeatJoin
 /** What an accepted tournament command answers (none may be accepted here), or its refusal. */
 const TOURNAMENT_FIELDS = '{ id status version participants { id } }';
 const TOURNAMENT_SEL = `{ __typename ... on Rejection { code message } ... on Tournament ${TOURNAMENT_FIELDS} }`;
-const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT'];
+const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT', 'GAME_STARTED', 'PAUSE_REQUESTED', 'TIME_GIVEN', 'OPPONENT_ON_VACATION'];
 
 let bombs: Uint8Array[] | null = null;
 /** Gzip bodies that inflate to 2 and 8 MB (made once). */
@@ -190,7 +190,7 @@ interface Field {
   text: string;
   defs: string[];
   vars: Record<string, unknown>;
-  /** A mutation answering no union: any answer but null is a change of state. */
+  /** A mutation that changes state when it answers anything but null or a Rejection. */
   changes?: boolean;
 }
 
@@ -1229,7 +1229,7 @@ export class HostileGenerator {
     return {
       op: 'query',
       name: 'webhookDeliveries',
-      text: `webhookDeliveries(id: $w${sfx}, first: $f${sfx}, after: $a${sfx}) { deliveries { messageId attempts } endCursor hasNextPage }`,
+      text: `webhookDeliveries(id: $w${sfx}, first: $f${sfx}, after: $a${sfx}) { nodes { messageId attempts } pageInfo { endCursor hasNextPage } }`,
       defs: [`$w${sfx}: ID!`, `$f${sfx}: Int`, `$a${sfx}: String`],
       vars: {
         [`w${sfx}`]: this.pick([hook.id, this.unknownWebhookId()]),
@@ -1343,7 +1343,7 @@ export class HostileGenerator {
     return {
       op: 'mutation',
       name: 'registerWebhook',
-      text: `registerWebhook(input: $i${sfx}) { id secret webhook { id } }`,
+      text: `registerWebhook(input: $i${sfx}) { __typename ... on Rejection { code message } ... on WebhookSecret { id secret webhook { id } } }`,
       defs: [`$i${sfx}: RegisterWebhookInput!`],
       vars: { [`i${sfx}`]: input },
       token: scope.token,
@@ -1374,7 +1374,7 @@ export class HostileGenerator {
     return {
       op: 'mutation',
       name,
-      text: name === 'deleteWebhook' ? `deleteWebhook(id: $w${sfx})` : name === 'resumeWebhook' ? `resumeWebhook(id: $w${sfx}) { id suspendedAt }` : `rotateWebhookSecret(id: $w${sfx}) { id secret }`,
+      text: `${name}(id: $w${sfx}) { __typename ... on Rejection { code message } ${{ deleteWebhook: '... on WebhookDeleted { id }', resumeWebhook: '... on Webhook { id suspendedAt }', rotateWebhookSecret: '... on WebhookSecret { id secret }' }[name]} }`,
       defs: [`$w${sfx}: ID!`],
       vars: { [`w${sfx}`]: id },
       token,
@@ -1728,8 +1728,7 @@ export function judge(req: HostileRequest, status: number, contentType: string, 
       for (const x of Object.values(o)) walk(x);
     };
     walk(body.data);
-    // A command that changes something is accepted when it answers anything but its Rejection.
-    for (const [key, field] of Object.entries(req.changes ?? {})) if (body.data?.[key] != null && body.data[key].__typename !== 'Rejection') accepted.push(field);
+    for (const [key, field] of Object.entries(req.changes ?? {})) if (body.data?.[key] !== undefined && body.data[key] !== null && body.data[key].__typename !== 'Rejection') accepted.push(field);
   } else if (status === 431 && !text) {
     // Node's HTTP parser refuses headers (here: a URL) over 16 KB before the application sees them.
     codes.push('HTTP_431');

@@ -76,7 +76,7 @@ export function rejectGameId(id: unknown): Rejection | null {
  * quota a command charged as it went: RATE_LIMITED with retryAfter) is no answer to the command:
  * it stays an error, answered as the limits answer one before execution (429, Retry-After).
  */
-function toRejection(err: unknown): Rejection {
+export function toRejection(err: unknown): Rejection {
   if (err instanceof RefereeError && err.retryAfter === undefined) return { code: err.code, message: err.message, currentVersion: null };
   throw err;
 }

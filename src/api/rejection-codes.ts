@@ -25,7 +25,7 @@ export const REJECTION_CODES = {
   INTEGRITY_ERROR: "The game's stored history failed verification; see `verifyGame`.",
   WEBHOOK_NOT_ALLOWED:
     "The webhook URL's host is not one the operator allows (`WEBHOOK_ALLOWED_HOSTS`; unset, none is; `*` is any public host, and a loopback, private or link-local address needs an entry naming it with its port): use an allowed host, or ask the operator.",
-  WEBHOOK_LIMIT: 'The game, seat, tournament or participant has 10 webhooks already: delete one first.',
+  WEBHOOK_LIMIT: 'The game, seat, tournament, participant or player has 10 webhooks already: delete one first.',
   FORBIDDEN: "The token is this tournament's, but its role may not do this (a participant pairing a round, registering others, or withdrawing someone else).",
   COMMAND_ID_REUSED: 'The command id was already used in this tournament for another command: choose a new id (a retry must repeat the same command).',
   NOT_IN_TOURNAMENT: 'The participant, game or board is not part of this tournament, or the participant token belongs to another tournament.',

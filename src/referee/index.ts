@@ -43,7 +43,7 @@ export { type MoveResult, ORGANIZER_SEAT } from './application/command-handler.j
 export { type ConsequenceHandler, GameConsequences } from './application/consequences.js';
 export { GameDirectory, TokenDirectory, type TokenLookup, type TokenRole } from './application/directories.js';
 export { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, resultOf, seatsToAct, summaryOf } from './application/game-answer.js';
-export { type EndReason, type GameNotice, noticesOf } from './application/game-notices.js';
+export { type EndReason, type GameNotice, NOTICE_TYPES, noticesOf } from './application/game-notices.js';
 export { clockDocument, gameDocument, timeControlDocument } from './application/game-document.js';
 export type { CreateGameInput } from './application/game-setup.js';
 export type { InboxArgs, InboxPage } from './application/player-games.js';

@@ -1,19 +1,35 @@
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { createUnionType, Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { PageInfo, Rejection } from '../api/models.js';
 import type { WebhookEvent as Event } from './notifications.js';
-import type { WebhookRow } from './webhook-store.js';
+import type { DeliveryRow, WebhookRow } from './webhook-store.js';
 import type { DeliveryPage, WebhookWithSecret } from './webhook.service.js';
 
 /** The events a webhook may be told (the enum's values are the service's words). */
-export const WebhookEvent = { YOUR_TURN: 'YOUR_TURN', GAME_OVER: 'GAME_OVER', TIME_RUNNING_LOW: 'TIME_RUNNING_LOW', TIMED_OUT: 'TIMED_OUT' } as const satisfies { [K in Event]: K };
+export const WebhookEvent = {
+  GAME_STARTED: 'GAME_STARTED',
+  YOUR_TURN: 'YOUR_TURN',
+  GAME_OVER: 'GAME_OVER',
+  TIME_RUNNING_LOW: 'TIME_RUNNING_LOW',
+  TIMED_OUT: 'TIMED_OUT',
+  PAUSE_REQUESTED: 'PAUSE_REQUESTED',
+  TIME_GIVEN: 'TIME_GIVEN',
+  OPPONENT_ON_VACATION: 'OPPONENT_ON_VACATION',
+} as const satisfies { [K in Event]: K };
 
 registerEnumType(WebhookEvent, {
   name: 'WebhookEvent',
   description: 'What a webhook is told; each is a message of its own `type`',
   valuesMap: {
-    YOUR_TURN: { description: 'game.your_turn: a seat came to act (not sent again while the same seat goes on acting, e.g. a roll and its play)' },
-    GAME_OVER: { description: 'game.over: the game ended, with its result' },
+    GAME_STARTED: { description: 'game.started: every seat is taken and play began (a paired or accepted game: at once)' },
+    YOUR_TURN: {
+      description: 'game.your_turn: a seat came to act, with its deadline and remainingMs when its clock runs (not sent again while the same seat goes on acting, e.g. a roll and its play)',
+    },
+    GAME_OVER: { description: 'game.over: the game ended, with the reason (by_rule, resigned, on_time, adjudicated, aborted) and its result' },
     TIME_RUNNING_LOW: { description: "game.time_running_low: a seat's clock passed one of lowTimeThresholdsSeconds this turn" },
     TIMED_OUT: { description: "game.timed_out: a seat's time ran out (with the game's rule: concede or auto-play)" },
+    PAUSE_REQUESTED: { description: "game.pause_requested: another seat asks to pause the clocks, and needs this seat's consent" },
+    TIME_GIVEN: { description: 'game.time_given: time was added to this seat, by another seat (bySeat) or the organizer (bySeat null)' },
+    OPPONENT_ON_VACATION: { description: 'game.opponent_on_vacation: another seat took vacation (correspondence): this seat waits longer by ms' },
   },
 });
 
@@ -22,6 +38,11 @@ export class RegisterWebhookInput {
   @Field({ description: "Where to POST the messages: http or https, no credentials, a host in the service's WEBHOOK_ALLOWED_HOSTS" }) url: string;
   @Field(() => ID, { nullable: true, description: "A game (all its seats): the token must be one of its seats' (or its tournament organizer's)" }) gameId?: string | null;
   @Field(() => ID, { nullable: true, description: "A tournament's games: the organizer's token (every seat) or a participant's (its own seats)" }) tournamentId?: string | null;
+  @Field(() => ID, {
+    nullable: true,
+    description: "A player's games (every seat it holds, now and later): with an app's key, a player the app created; a player's key registers its own player without it",
+  })
+  playerId?: string | null;
   @Field(() => [WebhookEvent], { description: 'The events to be told, at least one' }) events: Event[];
   @Field(() => [Int], { nullable: true, description: 'TIME_RUNNING_LOW: the seconds left at which to tell (at most 5); omitted: 60' }) lowTimeThresholdsSeconds?: number[] | null;
 }
@@ -36,6 +57,7 @@ export class Webhook {
   @Field(() => Int, { nullable: true, description: "The one seat it is for (registered with that seat's token)" }) seat: number | null;
   @Field(() => ID, { nullable: true, description: 'The tournament it is for (one participant of it when `participantId` is set)' }) tournamentId: string | null;
   @Field(() => ID, { nullable: true, description: 'The one participant it is for (registered with its token)' }) participantId: string | null;
+  @Field(() => ID, { nullable: true, description: 'The player it is for: every game where the player holds a seat' }) playerId: string | null;
   @Field({ description: 'When it was registered' }) createdAt: Date;
   @Field(() => Int, { description: 'Attempts in a row its receiver did not answer in time (each pauses it, doubling); any answer sets it back to 0' }) timeouts: number;
   @Field(() => Date, {
@@ -55,7 +77,7 @@ export class WebhookSecret {
 @ObjectType({ description: 'One message of a webhook, and how its delivery went' })
 export class WebhookDelivery {
   @Field(() => ID, { description: 'The message id, sent as webhook-id (the same on every attempt: deduplicate by it)' }) messageId: string;
-  @Field({ description: 'Its type: game.your_turn, game.over, game.time_running_low or game.timed_out' }) type: string;
+  @Field({ description: 'Its type: the event as sent (game.your_turn, game.over, …; see WebhookEvent)' }) type: string;
   @Field(() => ID, { description: 'The game it is about' }) gameId: string;
   @Field(() => Int, { description: 'The game version it was caused at' }) seq: number;
   @Field({ description: 'When it was caused' }) createdAt: Date;
@@ -72,12 +94,51 @@ export class WebhookDelivery {
   @Field(() => Date, { nullable: true, description: 'When it was given up (retried for WEBHOOK_GIVE_UP_AFTER_SECONDS, 26 h by default)' }) givenUpAt: Date | null;
 }
 
-@ObjectType({ description: "A page of a webhook's delivery log, newest first" })
-export class WebhookDeliveryPage {
-  @Field(() => [WebhookDelivery], { description: 'The messages, newest first' }) deliveries: WebhookDelivery[];
-  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next (older) page' }) endCursor: string | null;
-  @Field({ description: 'Older messages follow' }) hasNextPage: boolean;
+@ObjectType({ description: 'A message of the delivery log, with its cursor' })
+export class WebhookDeliveryEdge {
+  @Field({ description: 'Opaque: pass it as `after` for the older messages' }) cursor: string;
+  @Field(() => WebhookDelivery, { description: 'The message and how its delivery went' }) node: WebhookDelivery;
 }
+
+@ObjectType({ description: "A page of a webhook's delivery log, newest first (Relay cursor connection)" })
+export class WebhookDeliveryConnection {
+  @Field(() => [WebhookDeliveryEdge], { description: "The page's messages with their cursors" }) edges: WebhookDeliveryEdge[];
+  @Field(() => [WebhookDelivery], { description: "The page's messages without their cursors (the edges' nodes)" }) nodes: WebhookDelivery[];
+  @Field(() => PageInfo, { description: 'Where the page ends, and whether older messages follow it' }) pageInfo: PageInfo;
+}
+
+@ObjectType({ description: 'A webhook deleted: nothing more is sent to it, and its delivery log is gone' })
+export class WebhookDeleted {
+  @Field(() => ID, { description: "The deleted registration's id" }) id: string;
+}
+
+export const WebhookSecretResult = createUnionType({
+  name: 'WebhookSecretResult',
+  description: 'The registration with its new signing secret (WebhookSecret), or why not, nothing changed (Rejection)',
+  types: () => [WebhookSecret, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : WebhookSecret),
+});
+
+export const WebhookResult = createUnionType({
+  name: 'WebhookResult',
+  description: 'The registration as it now stands (Webhook), or why not, nothing changed (Rejection)',
+  types: () => [Webhook, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : Webhook),
+});
+
+export const DeleteWebhookResult = createUnionType({
+  name: 'DeleteWebhookResult',
+  description: 'The registration deleted (WebhookDeleted), or why not, nothing changed (Rejection)',
+  types: () => [WebhookDeleted, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : WebhookDeleted),
+});
+
+export const WebhookDeliveryResult = createUnionType({
+  name: 'WebhookDeliveryResult',
+  description: 'The message, due now (WebhookDelivery), or why not, nothing changed (Rejection)',
+  types: () => [WebhookDelivery, Rejection] as const,
+  resolveType: (v: object) => ('code' in v ? Rejection : WebhookDelivery),
+});
 
 export const toWebhook = (w: WebhookRow): Webhook => ({
   id: w.id,
@@ -88,6 +149,7 @@ export const toWebhook = (w: WebhookRow): Webhook => ({
   seat: w.seat,
   tournamentId: w.tournamentId,
   participantId: w.participantId,
+  playerId: w.playerId,
   createdAt: w.createdAt,
   timeouts: w.timeouts,
   suspendedAt: w.suspendedAt,
@@ -95,21 +157,26 @@ export const toWebhook = (w: WebhookRow): Webhook => ({
 
 export const toWebhookSecret = ({ webhook, secret }: WebhookWithSecret): WebhookSecret => ({ id: webhook.id, secret, webhook: toWebhook(webhook) });
 
-export const toDeliveryPage = (page: DeliveryPage): WebhookDeliveryPage => ({
-  deliveries: page.deliveries.map((d) => ({
-    messageId: d.id,
-    type: d.type,
-    gameId: d.gameId,
-    seq: d.seq,
-    createdAt: d.createdAt,
-    attempts: d.attempts,
-    lastAttemptAt: d.lastAttemptAt,
-    lastStatus: d.lastStatus,
-    lastError: d.lastError,
-    nextAttemptAt: d.nextAttemptAt,
-    deliveredAt: d.deliveredAt,
-    givenUpAt: d.failedAt,
-  })),
-  endCursor: page.endCursor,
-  hasNextPage: page.hasNextPage,
+export const toDelivery = (d: DeliveryRow): WebhookDelivery => ({
+  messageId: d.id,
+  type: d.type,
+  gameId: d.gameId,
+  seq: d.seq,
+  createdAt: d.createdAt,
+  attempts: d.attempts,
+  lastAttemptAt: d.lastAttemptAt,
+  lastStatus: d.lastStatus,
+  lastError: d.lastError,
+  nextAttemptAt: d.nextAttemptAt,
+  deliveredAt: d.deliveredAt,
+  givenUpAt: d.failedAt,
 });
+
+export const toDeliveryConnection = (page: DeliveryPage): WebhookDeliveryConnection => {
+  const edges = page.deliveries.map((d) => ({ cursor: d.position, node: toDelivery(d) }));
+  return {
+    edges,
+    nodes: edges.map((e) => e.node),
+    pageInfo: { startCursor: edges[0]?.cursor ?? null, endCursor: page.endCursor, hasNextPage: page.hasNextPage, hasPreviousPage: false },
+  };
+};

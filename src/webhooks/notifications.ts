@@ -2,28 +2,24 @@ import {
   type Clock,
   type ConsequenceHandler,
   deadlineMs,
-  decodeGameEvent,
+  type GameNotice,
   type GameSnapshot,
   gameAnswer,
   gameDocument,
   type LowTimeListener,
-  seatsToAct,
+  NOTICE_TYPES,
+  noticesOf,
   sha256Hex,
   type StoredEvent,
 } from '../referee/index.js';
 import { type OutboxMessage, WEBHOOK_OUTBOX } from './outbox.js';
 
-/** What a webhook registration may ask to be told. */
-export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT'] as const;
+/** What a webhook registration may ask to be told: the games' notices (as the players' stream tells them), and low time. */
+export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT', 'GAME_STARTED', 'PAUSE_REQUESTED', 'TIME_GIVEN', 'OPPONENT_ON_VACATION'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** The `type` each is sent as (Standard Webhooks: a dotted, lower-case event name). */
-export const MESSAGE_TYPES: Record<WebhookEvent, string> = {
-  YOUR_TURN: 'game.your_turn',
-  GAME_OVER: 'game.over',
-  TIME_RUNNING_LOW: 'game.time_running_low',
-  TIMED_OUT: 'game.timed_out',
-};
+/** The `type` each is sent as (Standard Webhooks: a dotted, lower-case event name), the stream's own. */
+export const MESSAGE_TYPES: Record<WebhookEvent, string> = { ...NOTICE_TYPES, TIME_RUNNING_LOW: 'game.time_running_low' };
 
 /** A registration as the notifications need it: what it is told, about which games and seats. */
 export interface Registration {
@@ -33,23 +29,30 @@ export interface Registration {
   /** A game's: all its seats, or `seat` only… */
   gameId: string | null;
   seat: number | null;
-  /** …or a tournament's: its games' seats, or `participantId`'s only. */
+  /** …or a tournament's: its games' seats, or `participantId`'s only… */
   tournamentId: string | null;
   participantId: string | null;
+  /** …or a player's: its seats in every game. */
+  playerId: string | null;
 }
 
 /** A change of registrations, by any instance, told by the store. */
-export interface RegistrationChange {
+export interface RegistrationChange extends Scope {
   id: string;
+  at: Date;
+}
+
+/** What a registration is for, as a change of it names it. */
+interface Scope {
   gameId: string | null;
   tournamentId: string | null;
-  at: Date;
+  playerId: string | null;
 }
 
 /** Where the registrations are kept, and the messages no event causes (src/webhooks/ implements it). */
 export interface NotificationStore {
-  /** The registrations that may concern a game: its own and its tournament's. */
-  registrationsFor(gameId: string, tournamentId: string | null): Promise<Registration[]>;
+  /** The registrations that may concern a game: its own, its tournament's and its seats' players'. */
+  registrationsFor(gameId: string, tournamentId: string | null, playerIds: readonly string[]): Promise<Registration[]>;
   /** Whether any registration exists, and the changes made after `after` (all those kept, without it). */
   changes(after: Date | null): Promise<{ any: boolean; changes: RegistrationChange[] }>;
   /** Stores messages; one whose id is stored already is left as it is. */
@@ -71,20 +74,22 @@ const CHANGE_OVERLAP_MS = 10_000;
  */
 const LOW_TIME_N = 1000;
 
-interface Cause {
-  event: WebhookEvent;
-  /** The seat it is about; null: the game (a registration for one seat is told its own seat). */
-  seat: number | null;
-  /** Told only to registrations for that seat (your turn, low time), else to every one of the game. */
-  toSeat: boolean;
-  data: Record<string, unknown>;
+/** What a message tells: a game's notice, or a seat's time running low. */
+type Told = GameNotice | { type: 'TIME_RUNNING_LOW'; to: number[]; seat: number; remainingMs: number; thresholdSeconds: number };
+
+/** The games cached, each with the registrations that concern it and the players they were looked up for. */
+interface Held {
+  tournamentId: string | null;
+  players: readonly string[];
+  registrations: readonly Registration[];
 }
 
 /**
  * The webhooks' consequences of the games' appends: the messages each stored batch of events
- * causes (the outbox projection, stored with the events), from the game before and after it: a
- * seat whose time ran out (timed out), a seat that is now to act and was not (your turn), the
- * game's end (game over). And the deadline worker's low-time listener: the thresholds the
+ * causes (the outbox projection, stored with the events): the game's notices (noticesOf, as the
+ * players' stream tells them: started, your turn with its deadline, timed out, over with its
+ * reason, a pause asked for, time given, vacation), each to the registrations of the seats it is
+ * for. And the deadline worker's low-time listener: the thresholds the
  * registrations ask for, and a message for each crossing. The registrations are cached per
  * game, so a move looks them up once; with no registration anywhere it looks up nothing.
  * Changes are dropped from the cache at once on this instance and within a poll (`refresh`) on
@@ -93,7 +98,7 @@ interface Cause {
 export class Notifications implements ConsequenceHandler<GameSnapshot>, LowTimeListener<GameSnapshot> {
   readonly projection = WEBHOOK_OUTBOX;
   private any = false;
-  private readonly byGame = new Map<string, { tournamentId: string | null; registrations: readonly Registration[] }>();
+  private readonly byGame = new Map<string, Held>();
   /** Counts invalidations: a lookup that raced with one is not cached. */
   private epoch = 0;
   private lastChangeAt: Date | null = null;
@@ -112,11 +117,11 @@ export class Notifications implements ConsequenceHandler<GameSnapshot>, LowTimeL
     if (!this.any) return NONE;
     const registrations = await this.registrationsOf(after);
     if (registrations.length === 0) return NONE;
-    const causes = causesOf(before, after, events);
-    if (causes.length === 0) return NONE;
+    const notices = noticesOf(before, after, events);
+    if (notices.length === 0) return NONE;
     // Events were stored, or nothing would have changed: the messages are stamped with the last.
     const at = events.at(-1)!.createdAt;
-    return registrations.flatMap((r) => causes.flatMap((cause, n) => messageOf(r, after, cause, after.version, n, at) ?? []));
+    return registrations.flatMap((r) => notices.flatMap((notice, n) => messageOf(r, after, notice, after.version, n, at) ?? []));
   }
 
   /**
@@ -136,19 +141,24 @@ export class Notifications implements ConsequenceHandler<GameSnapshot>, LowTimeL
       const crossed = r.lowTimeThresholdsSeconds.filter((t) => remainingMs <= t * 1000);
       if (crossed.length === 0) return [];
       const threshold = Math.min(...crossed);
-      const cause: Cause = { event: 'TIME_RUNNING_LOW', seat, toSeat: true, data: { remainingMs, thresholdSeconds: threshold } };
+      const told: Told = { type: 'TIME_RUNNING_LOW', to: [seat], seat, remainingMs, thresholdSeconds: threshold };
       // One per threshold and turn (the id says which, not the version: a turn spans several): calling again is a no-op.
       const n = LOW_TIME_N + r.lowTimeThresholdsSeconds.filter((t) => t > threshold).length;
-      return messageOf(r, game, cause, game.version, n, at, `low ${threshold} ${deadline}`) ?? [];
+      return messageOf(r, game, told, game.version, n, at, `low ${threshold} ${deadline}`) ?? [];
     });
     if (messages.length === 0) return;
     await this.store.enqueue(messages);
     this.enqueued();
   }
 
-  /** `listener` is called each time messages are stored apart from a move (the delivery worker's wake-up). */
+  /** `listener` is called each time messages are stored apart from a move, or made due now (the delivery worker's wake-up). */
   whenEnqueued(listener: () => void): void {
     this.enqueued = listener;
+  }
+
+  /** Messages were made due now (a redelivery, a registration resumed): the delivery worker looks at once. */
+  madeDue(): void {
+    this.enqueued();
   }
 
   /** Per seat, the thresholds (seconds, highest first) registrations of the game want `timeRunningLow` called at; a seat past the end has none. */
@@ -172,7 +182,7 @@ export class Notifications implements ConsequenceHandler<GameSnapshot>, LowTimeL
   }
 
   /** A registration made or deleted here: its scope's cached registrations are dropped at once. */
-  changed(scope: { gameId: string | null; tournamentId: string | null }, made: boolean): void {
+  changed(scope: Scope, made: boolean): void {
     if (made) this.any = true;
     this.forget(scope);
   }
@@ -193,70 +203,63 @@ export class Notifications implements ConsequenceHandler<GameSnapshot>, LowTimeL
     if (any || epoch === this.epoch) this.any = any;
   }
 
-  private forget(scope: { gameId: string | null; tournamentId: string | null }): void {
+  private forget(scope: Scope): void {
     this.epoch++;
     if (scope.gameId) this.byGame.delete(scope.gameId);
-    if (scope.tournamentId) for (const [id, held] of this.byGame) if (held.tournamentId === scope.tournamentId) this.byGame.delete(id);
+    const { tournamentId, playerId } = scope;
+    if (tournamentId || playerId) {
+      for (const [id, held] of this.byGame) if ((tournamentId && held.tournamentId === tournamentId) || (playerId && held.players.includes(playerId))) this.byGame.delete(id);
+    }
   }
 
   private async registrationsOf(game: GameSnapshot): Promise<readonly Registration[]> {
+    const players = [...new Set(game.seatPlayers.filter((p): p is string => Boolean(p)))];
     const held = this.byGame.get(game.gameId);
-    if (held) {
+    // A seat bound to a player since (joinGame with a player's key) brings that player's registrations: looked up again.
+    if (held && held.players.length === players.length && players.every((p) => held.players.includes(p))) {
       // Most recently used last: a Map keeps its keys in the order they were set.
       this.byGame.delete(game.gameId);
       this.byGame.set(game.gameId, held);
       return held.registrations;
     }
     const epoch = this.epoch;
-    const registrations = await this.store.registrationsFor(game.gameId, game.tournamentId);
+    const registrations = await this.store.registrationsFor(game.gameId, game.tournamentId, players);
     if (epoch === this.epoch) {
-      this.byGame.set(game.gameId, { tournamentId: game.tournamentId, registrations });
+      this.byGame.set(game.gameId, { tournamentId: game.tournamentId, players, registrations });
       if (this.byGame.size > MAX_CACHED_GAMES) this.byGame.delete(this.byGame.keys().next().value!);
     }
     return registrations;
   }
 }
 
-/** What a batch of events tells, in order: whose time ran out, who is now to act, how the game ended. */
-function causesOf(before: GameSnapshot | null, after: GameSnapshot, events: readonly StoredEvent[]): Cause[] {
-  const causes: Cause[] = events.flatMap((e): Cause[] => {
-    const typed = e.type === 'TimedOut' ? decodeGameEvent(e) : null;
-    return typed?.ok && typed.value.type === 'TimedOut' ? [{ event: 'TIMED_OUT', seat: typed.value.payload.seat, toSeat: false, data: { rule: typed.value.payload.rule } }] : [];
-  });
-  const wasToAct = before ? seatsToAct(before) : [];
-  for (const seat of seatsToAct(after)) if (!wasToAct.includes(seat)) causes.push({ event: 'YOUR_TURN', seat, toSeat: true, data: {} });
-  if (after.ended && !before?.ended) {
-    const o = after.outcome;
-    causes.push({ event: 'GAME_OVER', seat: null, toSeat: false, data: { result: o && { winners: o.winners, points: o.points, summary: o.summary } } });
-  }
-  return causes;
-}
-
 /** The seats of `game` a registration is about (none: the game is not its concern). */
 function seatsOf(r: Registration, game: GameSnapshot): number[] {
-  const all = game.seats.map((s) => s.index);
-  if (r.gameId === game.gameId) return r.seat === null ? all : [r.seat];
-  if (r.tournamentId !== null && r.tournamentId === game.tournamentId) return r.participantId === null ? all : game.seats.filter((s) => s.participantId === r.participantId).map((s) => s.index);
+  if (r.gameId === game.gameId) return r.seat === null ? game.seats.map((s) => s.index) : [r.seat];
+  if (r.tournamentId !== null && r.tournamentId === game.tournamentId) {
+    return game.seats.filter((s) => r.participantId === null || s.participantId === r.participantId).map((s) => s.index);
+  }
+  if (r.playerId !== null) return game.seats.filter((s) => game.seatPlayers[s.index] === r.playerId).map((s) => s.index);
   return [];
 }
 
 /**
- * The message telling `r` of `cause`, or null when `r` did not ask for it or it is not about its
- * game or seat. Its id is derived from `identity`: by default the cause at this version.
+ * The message telling `r` of `told`, or null when `r` did not ask for it or none of the seats it
+ * is for are `r`'s. Its id is derived from `identity`: by default the notice's type at this version.
  */
-function messageOf(r: Registration, game: GameSnapshot, cause: Cause, seq: number, n: number, at: string, identity = `${seq} ${cause.event}`): OutboxMessage | null {
-  if (!r.events.includes(cause.event)) return null;
-  const seats = seatsOf(r, game);
-  if (seats.length === 0 || (cause.toSeat && !seats.includes(cause.seat!))) return null;
-  const oneSeat = r.seat !== null || r.participantId !== null;
-  const seat = cause.seat ?? (oneSeat ? seats[0] : null);
-  const type = MESSAGE_TYPES[cause.event];
-  // The game as the registrant's seat sees it (a game-wide registration: as a spectator), as REST answers it.
-  const shown = gameDocument(gameAnswer(game, oneSeat ? seats[0] : 'spectator', at), { play: false });
-  const data = { gameId: game.gameId, kind: game.kind, seq, seat, tournamentId: game.tournamentId, ...cause.data, game: shown };
+function messageOf(r: Registration, game: GameSnapshot, told: Told, seq: number, n: number, at: string, identity = `${seq} ${told.type}`): OutboxMessage | null {
+  if (!r.events.includes(told.type)) return null;
+  const mine = seatsOf(r, game).filter((s) => told.to.includes(s));
+  if (mine.length === 0) return null;
+  // A registration for one holder's seats (a seat, a participant, a player) sees the game as that seat does; a game-wide one, as a spectator.
+  const mySeat = r.seat !== null || r.participantId !== null || r.playerId !== null ? mine[0] : null;
+  const { type: event, to: _to, ...detail } = told;
+  const seat = 'seat' in detail ? detail.seat : mySeat;
+  const type = MESSAGE_TYPES[event];
+  const shown = gameDocument(gameAnswer(game, mySeat ?? 'spectator', at), { play: false });
+  const data = { gameId: game.gameId, kind: game.kind, seq, seat, mySeat, tournamentId: game.tournamentId, ...detail, ...resultDetail(told), game: shown };
   return {
-    // Derived from the registration and the cause: the same cause is never two messages.
-    id: `msg_${sha256Hex(`${r.id} ${game.gameId} ${identity} ${cause.seat ?? ''}`).slice(0, 32)}`,
+    // Derived from the registration and what it tells: the same notice is never two messages.
+    id: `msg_${sha256Hex(`${r.id} ${game.gameId} ${identity} ${'seat' in told ? told.seat : ''}`).slice(0, 32)}`,
     webhookId: r.id,
     gameId: game.gameId,
     seq,
@@ -265,4 +268,11 @@ function messageOf(r: Registration, game: GameSnapshot, cause: Cause, seq: numbe
     payload: { type, timestamp: at, data },
     createdAt: at,
   };
+}
+
+/** game.over's result as the webhooks have always sent it: the winners, the points and the summary in words. */
+function resultDetail(told: Told): { result?: { winners: number[]; points: number[]; summary: string } | null } {
+  if (told.type !== 'GAME_OVER') return {};
+  const o = told.result;
+  return { result: o && { winners: o.winners, points: o.points, summary: o.summary } };
 }

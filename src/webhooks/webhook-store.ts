@@ -75,23 +75,23 @@ export class WebhookStore implements NotificationStore {
 
   constructor(private readonly db: DatabaseService) {}
 
-  async registrationsFor(gameId: string, tournamentId: string | null): Promise<Registration[]> {
+  async registrationsFor(gameId: string, tournamentId: string | null, playerIds: readonly string[]): Promise<Registration[]> {
     const { rows } = await this.db.pool.query<RegistrationRecord>({
       name: this.db.statementName('webhooks-for-game'),
-      text: `SELECT ${REGISTRATION_COLUMNS} FROM webhooks WHERE game_id = $1 OR tournament_id = $2`,
-      values: [gameId, tournamentId],
+      text: `SELECT ${REGISTRATION_COLUMNS} FROM webhooks WHERE game_id = $1 OR tournament_id = $2 OR player_id = ANY($3::text[])`,
+      values: [gameId, tournamentId, playerIds],
     });
     return rows.map(registration);
   }
 
   async changes(after: Date | null): Promise<{ any: boolean; changes: RegistrationChange[] }> {
-    const { rows } = await this.db.pool.query<{ any: boolean; changes: { id: string; game_id: string | null; tournament_id: string | null; at: string }[] | null }>({
+    const { rows } = await this.db.pool.query<{ any: boolean; changes: { id: string; game_id: string | null; tournament_id: string | null; player_id: string | null; at: string }[] | null }>({
       name: this.db.statementName('webhook-changes'),
       text: `SELECT EXISTS (SELECT 1 FROM webhooks) AS any,
         (SELECT json_agg(c ORDER BY c.id) FROM webhook_changes c WHERE $1::timestamptz IS NULL OR c.at > $1::timestamptz) AS changes`,
       values: [after?.toISOString() ?? null],
     });
-    const changes = (rows[0].changes ?? []).map((c) => ({ id: String(c.id), gameId: c.game_id, tournamentId: c.tournament_id, at: new Date(c.at) }));
+    const changes = (rows[0].changes ?? []).map((c) => ({ id: String(c.id), gameId: c.game_id, tournamentId: c.tournament_id, playerId: c.player_id, at: new Date(c.at) }));
     return { any: rows[0].any, changes };
   }
 
@@ -107,18 +107,18 @@ export class WebhookStore implements NotificationStore {
    * past the limit.
    */
   async create(w: NewWebhook, limit: number): Promise<boolean> {
-    const scope = JSON.stringify([w.gameId, w.seat, w.tournamentId, w.participantId]);
+    const scope = JSON.stringify([w.gameId, w.seat, w.tournamentId, w.participantId, w.playerId]);
     return this.scopes.run(scope, async () => {
       const client = await this.db.pool.connect();
       try {
         await client.query('BEGIN');
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhooks:${scope}`]);
         const { rowCount } = await client.query(
-          `INSERT INTO webhooks (id, url, secret, events, low_time_thresholds, game_id, seat, tournament_id, participant_id, owner_token_hash)
-           SELECT $1, $2, $3, $4::text[], $5::int[], $6, $7::int, $8, $9, $10
+          `INSERT INTO webhooks (id, url, secret, events, low_time_thresholds, game_id, seat, tournament_id, participant_id, owner_token_hash, player_id)
+           SELECT $1, $2, $3, $4::text[], $5::int[], $6, $7::int, $8, $9, $10, $12
            WHERE (SELECT count(*) FROM webhooks WHERE game_id IS NOT DISTINCT FROM $6 AND seat IS NOT DISTINCT FROM $7::int
-                  AND tournament_id IS NOT DISTINCT FROM $8 AND participant_id IS NOT DISTINCT FROM $9) < $11`,
-          [w.id, w.url, w.secret, w.events, w.lowTimeThresholdsSeconds, w.gameId, w.seat, w.tournamentId, w.participantId, w.ownerTokenHash, limit],
+                  AND tournament_id IS NOT DISTINCT FROM $8 AND participant_id IS NOT DISTINCT FROM $9 AND player_id IS NOT DISTINCT FROM $12) < $11`,
+          [w.id, w.url, w.secret, w.events, w.lowTimeThresholdsSeconds, w.gameId, w.seat, w.tournamentId, w.participantId, w.ownerTokenHash, limit, w.playerId],
         );
         await client.query('COMMIT');
         return rowCount === 1;
@@ -229,46 +229,67 @@ export class WebhookStore implements NotificationStore {
     });
   }
 
+  /**
+   * Makes a registration's message due now (redelivery): one waiting for its next attempt, given
+   * up, or delivered already (sent again, with the same webhook-id). A registration's backoff
+   * after a timeout is lifted too; a suspension is not (resume). Null when it has no such message.
+   */
+  async redeliver(webhookId: string, messageId: string): Promise<DeliveryRow | null> {
+    const { rows } = await this.db.pool.query<DeliveryRecord>(
+      `WITH unpaused AS (UPDATE webhooks SET paused_until = NULL WHERE id = $1 AND EXISTS (SELECT 1 FROM webhook_messages WHERE id = $2 AND webhook_id = $1))
+       UPDATE webhook_messages SET next_attempt_at = LEAST(next_attempt_at, now()), delivered_at = NULL, failed_at = NULL
+       WHERE id = $2 AND webhook_id = $1 RETURNING ${DELIVERY_COLUMNS}`,
+      [webhookId, messageId],
+    );
+    return rows[0] ? delivery(rows[0]) : null;
+  }
+
   /** A registration's messages, newest first, `first` at most, older than the cursor `before`. */
   async deliveries(webhookId: string, first: number, before: string | null): Promise<DeliveryRow[]> {
-    const { rows } = await this.db.pool.query<{
-      position: string;
-      id: string;
-      type: string;
-      game_id: string;
-      seq: number;
-      created_at: Date;
-      attempts: number;
-      last_attempt_at: Date | null;
-      last_status: number | null;
-      last_error: string | null;
-      next_attempt_at: Date;
-      delivered_at: Date | null;
-      failed_at: Date | null;
-    }>(
-      `SELECT position, id, type, game_id, seq, created_at, attempts, last_attempt_at, last_status, last_error, next_attempt_at, delivered_at, failed_at
+    const { rows } = await this.db.pool.query<DeliveryRecord>(
+      `SELECT ${DELIVERY_COLUMNS}
        FROM webhook_messages WHERE webhook_id = $1 AND ($2::bigint IS NULL OR position < $2::bigint) ORDER BY position DESC LIMIT $3`,
       [webhookId, before, first],
     );
-    return rows.map((r) => ({
-      position: String(r.position),
-      id: r.id,
-      type: r.type,
-      gameId: r.game_id,
-      seq: r.seq,
-      createdAt: r.created_at,
-      attempts: r.attempts,
-      lastAttemptAt: r.last_attempt_at,
-      lastStatus: r.last_status,
-      lastError: r.last_error,
-      nextAttemptAt: r.delivered_at || r.failed_at ? null : r.next_attempt_at,
-      deliveredAt: r.delivered_at,
-      failedAt: r.failed_at,
-    }));
+    return rows.map(delivery);
   }
 }
 
-const REGISTRATION_COLUMNS = 'id, events, low_time_thresholds, game_id, seat, tournament_id, participant_id';
+const DELIVERY_COLUMNS = 'position, id, type, game_id, seq, created_at, attempts, last_attempt_at, last_status, last_error, next_attempt_at, delivered_at, failed_at';
+
+interface DeliveryRecord {
+  position: string;
+  id: string;
+  type: string;
+  game_id: string;
+  seq: number;
+  created_at: Date;
+  attempts: number;
+  last_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: Date;
+  delivered_at: Date | null;
+  failed_at: Date | null;
+}
+
+const delivery = (r: DeliveryRecord): DeliveryRow => ({
+  position: String(r.position),
+  id: r.id,
+  type: r.type,
+  gameId: r.game_id,
+  seq: r.seq,
+  createdAt: r.created_at,
+  attempts: r.attempts,
+  lastAttemptAt: r.last_attempt_at,
+  lastStatus: r.last_status,
+  lastError: r.last_error,
+  nextAttemptAt: r.delivered_at || r.failed_at ? null : r.next_attempt_at,
+  deliveredAt: r.delivered_at,
+  failedAt: r.failed_at,
+});
+
+const REGISTRATION_COLUMNS = 'id, events, low_time_thresholds, game_id, seat, tournament_id, participant_id, player_id';
 
 interface RegistrationRecord {
   id: string;
@@ -278,6 +299,7 @@ interface RegistrationRecord {
   seat: number | null;
   tournament_id: string | null;
   participant_id: string | null;
+  player_id: string | null;
 }
 
 const registration = (r: RegistrationRecord): Registration => ({
@@ -288,6 +310,7 @@ const registration = (r: RegistrationRecord): Registration => ({
   seat: r.seat,
   tournamentId: r.tournament_id,
   participantId: r.participant_id,
+  playerId: r.player_id,
 });
 
 /** A webhook URL's host and port as written (the URL is stored normalized): the unit of the per-destination share. */

@@ -1,55 +1,103 @@
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { type GqlContext, tokenOf } from '../api/caller.js';
-import { RegisterWebhookInput, toDeliveryPage, toWebhook, toWebhookSecret, Webhook, WebhookDeliveryPage, WebhookSecret } from './models.js';
-import { WebhookService } from './webhook.service.js';
+import { type GqlContext, holderOf, tokenOf } from '../api/caller.js';
+import { toRejection } from '../api/mapping.js';
+import type { Rejection } from '../api/models.js';
 import { Needs } from '../api/scopes.js';
+import { KeyDirectory } from '../referee/index.js';
+import {
+  DeleteWebhookResult,
+  RegisterWebhookInput,
+  toDelivery,
+  toDeliveryConnection,
+  toWebhook,
+  toWebhookSecret,
+  Webhook,
+  WebhookDeliveryConnection,
+  WebhookDeliveryResult,
+  WebhookResult,
+  WebhookSecretResult,
+} from './models.js';
+import { type WebhookCaller, WebhookService } from './webhook.service.js';
 
-/** Webhook registrations and their delivery logs: the caller's token decides; the service does the rest. */
+const WEBHOOK_ID = { type: () => ID, description: "The webhook's id" };
+
+/** Webhook registrations and their delivery logs: the caller's token (or key) decides; the service does the rest. Mutations answer a refusal as a Rejection. */
 @Resolver()
 export class WebhooksResolver {
-  constructor(private readonly webhooks: WebhookService) {}
+  constructor(
+    private readonly webhooks: WebhookService,
+    private readonly keys: KeyDirectory,
+  ) {}
 
   @Needs('webhooks')
-  @Mutation(() => WebhookSecret, {
-    description: 'Registers a webhook for a game, a tournament, or (with neither) the seat or participant of the Bearer token; answers its signing secret, shown this once',
+  @Mutation(() => WebhookSecretResult, {
+    description:
+      "Registers a webhook for a game, a tournament, a player (a player's key, or an app's with playerId), or (with none) the seat or participant of the Bearer token; answers its signing secret, shown this once",
   })
-  async registerWebhook(@Args('input', { description: 'Where, for what, and which events' }) input: RegisterWebhookInput, @Context() ctx: GqlContext): Promise<WebhookSecret> {
-    return toWebhookSecret(await this.webhooks.register(tokenOf(ctx), input));
+  async registerWebhook(@Args('input', { description: 'Where, for what, and which events' }) input: RegisterWebhookInput, @Context() ctx: GqlContext): Promise<typeof WebhookSecretResult> {
+    return this.answer(ctx, async (caller) => toWebhookSecret(await this.webhooks.register(caller, input)));
   }
 
   @Needs('webhooks')
-  @Mutation(() => WebhookSecret, { description: 'Gives a webhook a new secret, shown this once: every delivery from now on (retries too) is signed with it' })
-  async rotateWebhookSecret(@Args('id', { type: () => ID, description: "The webhook's id" }) id: string, @Context() ctx: GqlContext): Promise<WebhookSecret> {
-    return toWebhookSecret(await this.webhooks.rotateSecret(tokenOf(ctx), id));
+  @Mutation(() => WebhookSecretResult, { description: 'Gives a webhook a new secret, shown this once: every delivery from now on (retries too) is signed with it' })
+  async rotateWebhookSecret(@Args('id', WEBHOOK_ID) id: string, @Context() ctx: GqlContext): Promise<typeof WebhookSecretResult> {
+    return this.answer(ctx, async (caller) => toWebhookSecret(await this.webhooks.rotateSecret(caller, id)));
   }
 
   @Needs('webhooks')
   @Query(() => Webhook, { description: 'A webhook registration: where, for what, and whether its receiver is suspended' })
-  async webhook(@Args('id', { type: () => ID, description: "The webhook's id" }) id: string, @Context() ctx: GqlContext): Promise<Webhook> {
-    return toWebhook(await this.webhooks.get(tokenOf(ctx), id));
+  async webhook(@Args('id', WEBHOOK_ID) id: string, @Context() ctx: GqlContext): Promise<Webhook> {
+    return toWebhook(await this.webhooks.get(await this.callerOf(ctx), id));
   }
 
   @Needs('webhooks')
-  @Mutation(() => Webhook, { description: 'Resumes a webhook suspended after its receiver timed out too often in a row: its waiting messages are tried at once' })
-  async resumeWebhook(@Args('id', { type: () => ID, description: "The webhook's id" }) id: string, @Context() ctx: GqlContext): Promise<Webhook> {
-    return toWebhook(await this.webhooks.resume(tokenOf(ctx), id));
+  @Mutation(() => WebhookResult, { description: 'Resumes a webhook suspended after its receiver timed out too often in a row: its waiting messages are tried at once' })
+  async resumeWebhook(@Args('id', WEBHOOK_ID) id: string, @Context() ctx: GqlContext): Promise<typeof WebhookResult> {
+    return this.answer(ctx, async (caller) => toWebhook(await this.webhooks.resume(caller, id)));
   }
 
   @Needs('webhooks')
-  @Mutation(() => Boolean, { description: 'Deletes a webhook: nothing more is sent to it, and its delivery log is gone; answers true' })
-  async deleteWebhook(@Args('id', { type: () => ID, description: "The webhook's id" }) id: string, @Context() ctx: GqlContext): Promise<boolean> {
-    await this.webhooks.delete(tokenOf(ctx), id);
-    return true;
-  }
-
-  @Needs('webhooks')
-  @Query(() => WebhookDeliveryPage, { description: "A webhook's delivery log, newest first: each message, its attempts, last answer and next attempt" })
-  async webhookDeliveries(
-    @Args('id', { type: () => ID, description: "The webhook's id" }) id: string,
-    @Args('first', { type: () => Int, nullable: true, defaultValue: 20, description: 'At most this many, 1 to 100' }) first: number | null,
-    @Args('after', { type: () => String, nullable: true, description: "The messages older than this cursor (the previous page's endCursor)" }) after: string | null,
+  @Mutation(() => WebhookDeliveryResult, {
+    description:
+      'Sends one message of a webhook again now, with the same webhook-id: one waiting for its next attempt, given up, or delivered already. A suspended webhook sends nothing until resumeWebhook',
+  })
+  async redeliverWebhookMessage(
+    @Args('id', WEBHOOK_ID) id: string,
+    @Args('messageId', { type: () => ID, description: "The message's id (WebhookDelivery.messageId, the webhook-id header)" }) messageId: string,
     @Context() ctx: GqlContext,
-  ): Promise<WebhookDeliveryPage> {
-    return toDeliveryPage(await this.webhooks.deliveries(tokenOf(ctx), id, first ?? 20, after ?? null));
+  ): Promise<typeof WebhookDeliveryResult> {
+    return this.answer(ctx, async (caller) => toDelivery(await this.webhooks.redeliver(caller, id, messageId)));
+  }
+
+  @Needs('webhooks')
+  @Mutation(() => DeleteWebhookResult, { description: 'Deletes a webhook: nothing more is sent to it, and its delivery log is gone' })
+  async deleteWebhook(@Args('id', WEBHOOK_ID) id: string, @Context() ctx: GqlContext): Promise<typeof DeleteWebhookResult> {
+    return this.answer(ctx, async (caller) => {
+      await this.webhooks.delete(caller, id);
+      return { id };
+    });
+  }
+
+  @Needs('webhooks')
+  @Query(() => WebhookDeliveryConnection, { description: "A webhook's delivery log, newest first: each message, its attempts, last answer and next attempt" })
+  async webhookDeliveries(
+    @Args('id', WEBHOOK_ID) id: string,
+    @Args('first', { type: () => Int, nullable: true, defaultValue: 20, description: 'At most this many, 1 to 100' }) first: number | null,
+    @Args('after', { type: () => String, nullable: true, description: "The messages older than this cursor (the previous page's pageInfo.endCursor)" }) after: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<WebhookDeliveryConnection> {
+    return toDeliveryConnection(await this.webhooks.deliveries(await this.callerOf(ctx), id, first ?? 20, after ?? null));
+  }
+
+  private async callerOf(ctx: GqlContext): Promise<WebhookCaller> {
+    return { token: tokenOf(ctx), holder: await holderOf(ctx, this.keys) };
+  }
+
+  private async answer<T extends object>(ctx: GqlContext, command: (caller: WebhookCaller) => Promise<T>): Promise<T | Rejection> {
+    try {
+      return await command(await this.callerOf(ctx));
+    } catch (err) {
+      return toRejection(err);
+    }
   }
 }

@@ -7,21 +7,6 @@ import { buildSchemaSdl } from '../../scripts/print-schema.js';
  * connection (one pagination model). The schema is built as `npm run schema` builds it.
  */
 
-/** Mutations not yet converted, failing today: being changed elsewhere. Remove each once it answers a union. */
-const MUTATIONS_PENDING: readonly string[] = [
-  // The webhook mutations are being converted to unions with Rejection in another change.
-  'deleteWebhook',
-  'registerWebhook',
-  'resumeWebhook',
-  'rotateWebhookSecret',
-];
-
-/** Lists not yet connections, failing today: being changed elsewhere. */
-const LISTS_PENDING: readonly string[] = [
-  // webhookDeliveries' page is being converted to a connection in another change.
-  'WebhookDeliveryPage.deliveries',
-];
-
 const PER_SEAT = 'one entry per seat of a game (a game has at most 8)';
 const PER_TURN = "one turn's worth, bounded by the game's rules";
 const MATCH = 'the games, rounds or seasons of one match, bounded by its ruleset';
@@ -164,7 +149,7 @@ describe('every mutation', () => {
         return !(isUnionType(type) && type.getTypes().some((t) => t.name === 'Rejection'));
       })
       .map((f) => `${f.name}: ${f.type}`);
-    expect(without.filter((f) => !MUTATIONS_PENDING.includes(f.split(':')[0]))).toEqual([]);
+    expect(without).toEqual([]);
   });
 });
 
@@ -179,13 +164,11 @@ describe('every list', () => {
   };
 
   it('is a Relay connection, or bounded (the allowlist says why)', () => {
-    expect(lists().filter((name) => !(name in BOUNDED) && !LISTS_PENDING.includes(name))).toEqual([]);
+    expect(lists().filter((name) => !(name in BOUNDED))).toEqual([]);
   });
 
-  it('names in the allowlist and the pending lists only lists of the schema (none left over)', () => {
+  it('names in the allowlist only lists of the schema (none left over)', () => {
     const present = new Set(lists());
-    const mutations = new Set(Object.keys(schema.getMutationType()?.getFields() ?? {}));
-    expect([...Object.keys(BOUNDED), ...LISTS_PENDING].filter((name) => !present.has(name))).toEqual([]);
-    expect(MUTATIONS_PENDING.filter((name) => !mutations.has(name))).toEqual([]);
+    expect(Object.keys(BOUNDED).filter((name) => !present.has(name))).toEqual([]);
   });
 });

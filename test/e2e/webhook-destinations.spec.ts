@@ -13,8 +13,8 @@ import { eventually, WebhookReceiver } from '../support/webhook-receiver.js';
  * link-local or metadata address, nor tell from the delivery log whether a port there is open.
  */
 
-const REGISTER = `mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id } }`;
-const DELIVERIES = `query($id: ID!) { webhookDeliveries(id: $id, first: 20) { deliveries { attempts lastStatus lastError deliveredAt } } }`;
+const REGISTER = `mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ... on WebhookSecret { id } ... on Rejection { code } } }`;
+const DELIVERIES = `query($id: ID!) { webhookDeliveries(id: $id, first: 20) { nodes { attempts lastStatus lastError deliveredAt } } }`;
 const QUICK = { webhookRetryBaseMs: 20, webhookRetryMaxMs: 100, webhookPollMs: 50, webhookTimeoutSeconds: 2 };
 
 /** A TCP port that takes connections and counts them (it never answers): a database, a cache, an admin page. */
@@ -61,7 +61,7 @@ describe('webhook destinations', () => {
       const { tokens } = await duel(t.gql);
       const code = async (url: string) => {
         const res = await t.gql(REGISTER, { input: { url, events: ['YOUR_TURN'] } }, tokens[0]);
-        return res.errors?.[0]?.extensions?.code ?? 'REGISTERED';
+        return res.data.registerWebhook.code ?? 'REGISTERED';
       };
       const closed = await freePort();
       for (const url of [
@@ -111,7 +111,7 @@ describe('webhook destinations', () => {
       // `*` now: the same stored URLs resolve to loopback at delivery, and are refused before connecting.
       t = await startApp({ ...storage.settings, webhookAllowedHosts: '*', ...QUICK });
       await move(t.gql, game.id, game.tokens);
-      const logOf = async (id: string) => (await t.gql(DELIVERIES, { id }, game.tokens[0])).data.webhookDeliveries.deliveries[0];
+      const logOf = async (id: string) => (await t.gql(DELIVERIES, { id }, game.tokens[0])).data.webhookDeliveries.nodes[0];
       const [a, b] = await eventually(
         async () => [await logOf(toOpen), await logOf(toClosed)],
         (logs) => logs.every((l) => l?.attempts >= 2),

@@ -10,10 +10,10 @@ import { eventually, WebhookReceiver } from '../support/webhook-receiver.js';
  * request stays open for the whole test.
  */
 
-const REGISTER = `mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id } }`;
+const REGISTER = `mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ... on WebhookSecret { id } ... on Rejection { code } } }`;
 const WEBHOOK = `query($id: ID!) { webhook(id: $id) { id timeouts suspendedAt } }`;
-const RESUME = `mutation($id: ID!) { resumeWebhook(id: $id) { id timeouts suspendedAt } }`;
-const DELIVERIES = `query($id: ID!) { webhookDeliveries(id: $id, first: 1) { deliveries { attempts lastError deliveredAt } } }`;
+const RESUME = `mutation($id: ID!) { resumeWebhook(id: $id) { ... on Webhook { id timeouts suspendedAt } ... on Rejection { code } } }`;
+const DELIVERIES = `query($id: ID!) { webhookDeliveries(id: $id, first: 1) { nodes { attempts lastError deliveredAt } } }`;
 
 type Gql = TestApp['gql'];
 
@@ -78,14 +78,14 @@ describe('webhook fairness', () => {
         (w) => w.suspendedAt !== null,
       );
       expect(suspended.timeouts).toBe(SUSPEND_AFTER_TIMEOUTS);
-      const log = async () => (await t.gql(DELIVERIES, { id }, game.tokens[0])).data.webhookDeliveries.deliveries[0];
+      const log = async () => (await t.gql(DELIVERIES, { id }, game.tokens[0])).data.webhookDeliveries.nodes[0];
       expect(await log()).toMatchObject({ attempts: SUSPEND_AFTER_TIMEOUTS, lastError: 'timed out', deliveredAt: null });
       // Several polls later, still no further attempt.
       await new Promise((r) => setTimeout(r, 500));
       expect((await log()).attempts).toBe(SUSPEND_AFTER_TIMEOUTS);
 
       // Only a token that manages it may resume it.
-      expect((await t.gql(RESUME, { id }, game.tokens[1])).errors[0].extensions.code).toBe('UNAUTHORIZED');
+      expect((await t.gql(RESUME, { id }, game.tokens[1])).data.resumeWebhook.code).toBe('UNAUTHORIZED');
       receiver.answering = true;
       expect((await t.gql(RESUME, { id }, game.tokens[0])).data.resumeWebhook).toEqual({ id, timeouts: 0, suspendedAt: null });
       await receiver.until(() => receiver.delivered().length >= 1);

@@ -29,14 +29,17 @@ import { eventually, type Received, WebhookReceiver } from '../support/webhook-r
  */
 
 const REGISTER = `mutation($input: RegisterWebhookInput!) {
-  registerWebhook(input: $input) { id secret webhook { id url events lowTimeThresholdsSeconds gameId seat tournamentId participantId } }
+  registerWebhook(input: $input) {
+    ... on WebhookSecret { id secret webhook { id url events lowTimeThresholdsSeconds gameId seat tournamentId participantId playerId } }
+    ... on Rejection { code message }
+  }
 }`;
-const ROTATE = `mutation($id: ID!) { rotateWebhookSecret(id: $id) { id secret } }`;
-const DELETE = `mutation($id: ID!) { deleteWebhook(id: $id) }`;
+const ROTATE = `mutation($id: ID!) { rotateWebhookSecret(id: $id) { ... on WebhookSecret { id secret } ... on Rejection { code message } } }`;
+const DELETE = `mutation($id: ID!) { deleteWebhook(id: $id) { __typename ... on WebhookDeleted { id } ... on Rejection { code message } } }`;
 const DELIVERIES = `query($id: ID!, $first: Int, $after: String) {
   webhookDeliveries(id: $id, first: $first, after: $after) {
-    deliveries { messageId type gameId seq attempts lastAttemptAt lastStatus lastError nextAttemptAt deliveredAt givenUpAt }
-    endCursor hasNextPage
+    nodes { messageId type gameId seq attempts lastAttemptAt lastStatus lastError nextAttemptAt deliveredAt givenUpAt }
+    pageInfo { endCursor hasNextPage }
   }
 }`;
 const JOIN = `mutation($id: ID!) { joinGame(gameId: $id) { __typename ... on SeatJoined { seat token } ... on Rejection { code message } } }`;
@@ -60,7 +63,8 @@ interface Delivery {
 
 type Gql = (query: string, variables?: Record<string, unknown>, token?: string) => Promise<any>;
 
-const codeOf = (res: any): string | undefined => res.errors?.[0]?.extensions?.code;
+/** A refusal's code: a mutation's Rejection, or a query's error. */
+const codeOf = (res: any): string | undefined => res.errors?.[0]?.extensions?.code ?? (Object.values(res.data ?? {})[0] as { code?: string } | null)?.code;
 
 /** A two-seat duel (a test-only game: 3 cards each, in turn), seat 1 left open: it starts when someone joins. */
 async function newDuel(gql: Gql): Promise<{ id: string; token0: string }> {
@@ -93,6 +97,7 @@ async function play(gql: Gql, id: string, tokens: string[], moves = Number.POSIT
 async function register(gql: Gql, token: string, input: Record<string, unknown>): Promise<{ id: string; secret: string }> {
   const res = await gql(REGISTER, { input }, token);
   expect(res.errors).toBeUndefined();
+  expect(res.data.registerWebhook.code).toBeUndefined();
   return res.data.registerWebhook;
 }
 
@@ -104,9 +109,9 @@ async function log(gql: Gql, webhookId: string, token: string): Promise<Delivery
     const res = await gql(DELIVERIES, { id: webhookId, first: 2, after }, token);
     expect(res.errors).toBeUndefined();
     const page = res.data.webhookDeliveries;
-    all.push(...page.deliveries);
-    if (!page.hasNextPage) return all.reverse();
-    after = page.endCursor;
+    all.push(...page.nodes);
+    if (!page.pageInfo.hasNextPage) return all.reverse();
+    after = page.pageInfo.endCursor;
   }
 }
 
@@ -231,7 +236,7 @@ describe('webhooks', () => {
     // Only the token it was made with manages it.
     expect(codeOf(await gql(ROTATE, { id: old.id }, token1))).toBe('UNAUTHORIZED');
     expect(codeOf(await gql(DELIVERIES, { id: old.id }, token1))).toBe('UNAUTHORIZED');
-    expect((await gql(DELETE, { id: old.id }, token0)).data.deleteWebhook).toBe(true);
+    expect((await gql(DELETE, { id: old.id }, token0)).data.deleteWebhook.__typename).toBe('WebhookDeleted');
     expect(codeOf(await gql(DELIVERIES, { id: old.id }, token0))).toBe('NOT_FOUND');
     // Deleted, it is told nothing more: its seat's next turn stores no message.
     await play(gql, id, [token0, token1], 2);
@@ -311,7 +316,7 @@ describe('webhooks', () => {
     const scheduled: string = paired.rounds[0].boards[0].games[0].gameId;
     const scope = async (token: string, input: Record<string, unknown> = {}) => {
       const res = await gql(REGISTER, { input: { url: receiver.url, events: ['GAME_OVER'], ...input } }, token);
-      if (res.errors) return codeOf(res);
+      if (codeOf(res)) return codeOf(res);
       const { gameId, seat, tournamentId, participantId } = res.data.registerWebhook.webhook;
       return { gameId, seat, tournamentId, participantId };
     };
@@ -406,7 +411,7 @@ describe('webhooks', () => {
     const row = await t.app.get(DeadlineStore).get(gameId);
     expect(row).toMatchObject({ ...deadline(3, winner[0] === 'b' ? 200 : 300), claimedUntil: null });
     await t.app.get(DatabaseService).pool.query('DELETE FROM deadlines WHERE game_id = $1', [gameId]);
-    expect((await gql(DELETE, { id: hook.id }, token)).data.deleteWebhook).toBe(true);
+    expect((await gql(DELETE, { id: hook.id }, token)).data.deleteWebhook.__typename).toBe('WebhookDeleted');
   });
 });
 

@@ -256,7 +256,7 @@ describe('hostile input', () => {
       );
       expect(registered.data?.registerParticipant.participantId).toEqual(expect.any(String));
       const hook = targets.webhooks.seat;
-      const rotated = await t.gql('mutation($w: ID!) { rotateWebhookSecret(id: $w) { secret } }', { w: hook.id }, hook.ownerToken);
+      const rotated = await t.gql('mutation($w: ID!) { rotateWebhookSecret(id: $w) { ... on WebhookSecret { secret } } }', { w: hook.id }, hook.ownerToken);
       expect(rotated.data?.rotateWebhookSecret.secret).toEqual(expect.stringMatching(/^whsec_/));
     },
     60 * 60_000,

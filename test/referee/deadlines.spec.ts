@@ -93,6 +93,7 @@ describe('Notifications.timeRunningLow and lowTimeThresholds', () => {
     seat,
     tournamentId: null,
     participantId: null,
+    playerId: null,
   });
 
   /** A duel with a clock over the in-memory store, its registrations, and the messages they were told (kept once per id, as the outbox does). */

@@ -29,6 +29,17 @@ export type GameNotice =
   /** The seat took vacation (correspondence): the others' wait is longer by `ms`. */
   | { type: 'OPPONENT_ON_VACATION'; to: Seat[]; seat: Seat; ms: number };
 
+/** A notice's type as the players' stream and the webhooks name it (Standard Webhooks: dotted, lower case). */
+export const NOTICE_TYPES: Record<GameNotice['type'], string> = {
+  GAME_STARTED: 'game.started',
+  YOUR_TURN: 'game.your_turn',
+  TIMED_OUT: 'game.timed_out',
+  GAME_OVER: 'game.over',
+  PAUSE_REQUESTED: 'game.pause_requested',
+  TIME_GIVEN: 'game.time_given',
+  OPPONENT_ON_VACATION: 'game.opponent_on_vacation',
+};
+
 /**
  * The notices the events that take a game from `before` (null: a new game, created or paired)
  * to `after` imply, in order: what the events themselves tell (time given, a pause asked for,

@@ -3,7 +3,7 @@ import type { StoredEvent } from '../core/stream.js';
 import { cursorOf, cursorText, type FeedCursor, type FeedPage, type FeedRow, PLAYER_FEED, type PlayerFeedStore } from '../store/player-feed-store.js';
 import type { ConsequenceHandler } from './consequences.js';
 import type { GameSnapshot } from './game-answer.js';
-import { type GameNotice, noticesOf } from './game-notices.js';
+import { NOTICE_TYPES, noticesOf } from './game-notices.js';
 
 /** Notices read at most per query. */
 const PAGE = 100;
@@ -26,17 +26,6 @@ function feedCursorOf(text: string | null): FeedCursor | null {
   return cursor;
 }
 
-/** A game's notice as the feed names it (dotted, as the webhooks' types). */
-const FEED_TYPES: Record<GameNotice['type'], string> = {
-  GAME_STARTED: 'game.started',
-  YOUR_TURN: 'game.your_turn',
-  TIMED_OUT: 'game.timed_out',
-  GAME_OVER: 'game.over',
-  PAUSE_REQUESTED: 'game.pause_requested',
-  TIME_GIVEN: 'game.time_given',
-  OPPONENT_ON_VACATION: 'game.opponent_on_vacation',
-};
-
 /**
  * The players' feed: per player, the notices meant for them (game started, your turn, game over,
  * challenges), read in the order they were stored, resumable after any notice's id. A game's
@@ -57,7 +46,7 @@ export class PlayerFeed implements ConsequenceHandler<GameSnapshot> {
         if (!playerId) return [];
         // A batch's notices are the same however often it is derived: its version and place name each.
         const dedupeKey = `game ${after.gameId} ${after.version} ${n} ${mySeat}`;
-        return [{ playerId, dedupeKey, type: FEED_TYPES[type], data: { gameId: after.gameId, kind: after.kind, mySeat, ...told }, createdAt }];
+        return [{ playerId, dedupeKey, type: NOTICE_TYPES[type], data: { gameId: after.gameId, kind: after.kind, mySeat, ...told }, createdAt }];
       }),
     );
   }
