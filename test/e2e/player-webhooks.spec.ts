@@ -48,7 +48,7 @@ async function data(query: string, variables: Record<string, unknown>, key?: str
 
 async function newPlayer(name: string, scopes?: string[], key?: string): Promise<{ id: string; key: string; keyId: string }> {
   const { createPlayer } = await data(
-    'mutation($name: String!, $scopes: [Scope!], $externalId: String) { createPlayer(name: $name, scopes: $scopes, externalId: $externalId) { player { id } key { id secret } } }',
+    'mutation($name: String!, $scopes: [Scope!], $externalId: String) { createPlayer(name: $name, scopes: $scopes, externalId: $externalId) { __typename ... on PlayerCreated { player { id } key { id secret } } ... on Rejection { code message } } }',
     { name, scopes, externalId: key ? `ext-${name}` : undefined },
     key,
   );
@@ -130,13 +130,14 @@ describe("a player's webhook", () => {
     const bob = await newPlayer('Bob');
     const hook = (await data(REGISTER, { input: { url: receiver.url, events: ['YOUR_TURN'] } }, ada.key)).registerWebhook;
     // Ada's key rotated: the registration is still hers.
-    const rotated = (await data('mutation($keyId: ID!) { rotateKey(keyId: $keyId) { secret } }', { keyId: ada.keyId }, ada.key)).rotateKey.secret as string;
+    const rotated = (await data('mutation($keyId: ID!) { rotateKey(keyId: $keyId) { __typename ... on IssuedKey { secret } ... on Rejection { code message } } }', { keyId: ada.keyId }, ada.key))
+      .rotateKey.secret as string;
     expect((await data(ROTATE_SECRET, { id: hook.id }, rotated)).rotateWebhookSecret.secret).toMatch(/^whsec_/);
     expect((await data(ROTATE_SECRET, { id: hook.id }, bob.key)).rotateWebhookSecret).toEqual({ code: 'UNAUTHORIZED' });
     expect((await data(DELETE, { id: hook.id }, bob.key)).deleteWebhook).toEqual({ __typename: 'Rejection', code: 'UNAUTHORIZED' });
 
     // An app registers for a player it created, not for another's.
-    const app = (await data('mutation { createApp(name: "Club") { key { secret } } }', {})).createApp.key.secret as string;
+    const app = (await data('mutation { createApp(name: "Club") { __typename ... on AppCreated { key { secret } } ... on Rejection { code message } } }', {})).createApp.key.secret as string;
     const cy = await newPlayer('Cy', undefined, app);
     const forCy = (await data(REGISTER, { input: { url: receiver.url, events: ['GAME_OVER'], playerId: cy.id } }, app)).registerWebhook;
     expect(forCy.webhook.playerId).toBe(cy.id);
