@@ -3,6 +3,7 @@ import { RefereeService } from '../../src/referee/application/referee.service.js
 import type { TestApp } from '../support/app.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
 import { ownStorage } from '../support/own-database.js';
+import { type Notice, openStream, until } from '../support/player-stream.js';
 import { type Received, WebhookReceiver, type WebhookBody } from '../support/webhook-receiver.js';
 
 /**
@@ -60,13 +61,6 @@ interface Player {
   stream: ReturnType<typeof openStream>;
 }
 
-interface Notice {
-  id: string;
-  type: string;
-  createdAt: string;
-  data: Record<string, any>;
-}
-
 /** A turn as the game's clock told it when it began: whose, when, the seat's time left and its deadline. */
 interface Turn {
   seat: number;
@@ -93,43 +87,6 @@ const ACT = `mutation($gameId: ID!, $moveId: String!, $action: JSON!, $expectedV
 }`;
 const INBOX = '{ me { games(toAct: true) { edges { seat toAct deadline node { id } } } } }';
 
-/** GET /api/me/stream kept open: its notices as they come (keep-alive lines skipped). */
-function openStream(key: string) {
-  const abort = new AbortController();
-  const notices: Notice[] = [];
-  const answered = fetch(`${t.url}/api/me/stream`, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
-  const read = answered.then(async (res) => {
-    if (res.status !== 200) return;
-    const decoder = new TextDecoder();
-    let text = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
-        const lines = text.split('\n');
-        text = lines.pop()!;
-        for (const line of lines) if (line.trim()) notices.push(JSON.parse(line));
-      }
-    } catch {
-      // Closed by the test.
-    }
-  });
-  return {
-    answered,
-    notices,
-    async close() {
-      abort.abort();
-      await read.catch(() => undefined);
-    },
-  };
-}
-
-/** Polls until `done`; the deadline is a safety net, not a speed requirement. */
-async function until(done: () => boolean, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  if (!done()) throw new Error(`timed out waiting for ${what}`);
-}
-
 /** A new player with a key of every scope, its player webhook registered (no gameId, no tournamentId) and its stream open. */
 async function newPlayer(name: string, hook: WebhookReceiver): Promise<Player> {
   const created = await t.gql(CREATE_PLAYER, { name });
@@ -137,7 +94,7 @@ async function newPlayer(name: string, hook: WebhookReceiver): Promise<Player> {
   const { player, key } = created.data.createPlayer;
   const registered = (await t.gql(REGISTER, { input: { url: hook.url, events: ['GAME_STARTED', 'YOUR_TURN', 'TIMED_OUT', 'GAME_OVER'] } }, key.secret)).data.registerWebhook;
   expect(registered).toMatchObject({ __typename: 'WebhookSecret', secret: expect.stringMatching(/^whsec_/), webhook: { playerId: player.id, gameId: null, tournamentId: null } });
-  const stream = openStream(key.secret);
+  const stream = openStream(t, key.secret);
   expect((await stream.answered).status).toBe(200);
   return { name, id: player.id, key: key.secret, secret: registered.secret, hook, stream };
 }
@@ -307,7 +264,7 @@ describe('two players with keys play a correspondence backgammon game until one 
   }
 
   it('tells each player in its stream, in order and once: the start, each of its turns with deadline and time left, the timeout and the game over on time', async () => {
-    for (const p of [ann, bob]) await until(() => gameNotices(p.stream.notices, gameId).some((n) => n.type === 'game.over'), `${p.name}'s game.over`);
+    for (const p of [ann, bob]) await until(() => gameNotices(p.stream.notices, gameId).some((n) => n.type === 'game.over'), `${p.name}'s game.over`, 30_000);
     // Nothing more comes.
     await new Promise((r) => setTimeout(r, 300));
     for (const p of [ann, bob]) {
