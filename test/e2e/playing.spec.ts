@@ -176,7 +176,7 @@ describe('two players with keys play a correspondence backgammon game until one 
     expect(started.toAct).toHaveLength(1);
   });
 
-  it('they play turns with their keys, each a roll and a legal play; the inbox lists the game for the player to act and not for the other', async () => {
+  it('they play turns with their keys, rolling and playing legal moves from the API; the inbox lists the game for the player to act and not for the other', async () => {
     /** Each seat's bank as the rules keep it: a minute added at each turn's start, at most two kept. */
     const bank = [0, 0];
     for (let turn = 0; turn <= TURNS; turn++) {
@@ -190,6 +190,11 @@ describe('two players with keys play a correspondence backgammon game until one 
       expect(now.clock.remainingMs[seat]).toBe(bank[seat]);
       expect(Date.parse(now.clock.deadline)).toBe(clock.now().getTime() + bank[seat]);
       turns.push({ seat, at: clock.now().getTime(), remainingMs: now.clock.remainingMs[seat], deadline: now.clock.deadline });
+      // What the webhooks were told so far is delivered before the clock moves: a delivery's lease is counted on this clock too.
+      for (const p of [ann, bob]) {
+        const told = 1 + turns.filter((x) => x.seat === seatOf.get(p)).length;
+        await p.hook.until(() => p.hook.delivered().length === told, 30_000, `${p.name}'s ${told} webhook messages`);
+      }
 
       const toAct = playerAt(seat);
       const waiting = playerAt(1 - seat);
