@@ -1,6 +1,7 @@
 import { Notifications } from '../../src/webhooks/notifications.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { ownStorage } from '../support/own-database.js';
+import { openStream, until } from '../support/player-stream.js';
 import { eventually, type Received, WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -28,13 +29,6 @@ const HOOK = `mutation($input: RegisterWebhookInput!) {
 const DELIVERIES = `query($id: ID!, $after: String) {
   webhookDeliveries(id: $id, first: 100, after: $after) { nodes { messageId type gameId attempts deliveredAt } pageInfo { endCursor hasNextPage } } }`;
 
-interface Notice {
-  id: string;
-  type: string;
-  createdAt: string;
-  data: Record<string, any>;
-}
-
 interface Delivery {
   messageId: string;
   type: string;
@@ -54,42 +48,11 @@ interface Entrant {
   participantHook: { id: string; secret: string };
 }
 
-/** Polls until `done`; the deadline is a safety net, not a pace. */
-async function until(done: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** GET /api/me/stream kept open on `on`: its notices as they come (keep-alive lines skipped). */
-async function openStream(on: TestApp, key: string) {
-  const abort = new AbortController();
-  const notices: Notice[] = [];
-  const res = await fetch(`${on.url}/api/me/stream`, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
-  expect(res.status).toBe(200);
-  const read = (async () => {
-    const decoder = new TextDecoder();
-    let text = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
-        const lines = text.split('\n');
-        text = lines.pop()!;
-        for (const line of lines) if (line.trim()) notices.push(JSON.parse(line));
-      }
-    } catch {
-      // Closed by the test.
-    }
-  })();
-  return {
-    notices,
-    async close() {
-      abort.abort();
-      await read;
-    },
-  };
+/** A player's stream on `on`, once it answered. */
+async function follow(on: TestApp, key: string) {
+  const stream = openStream(on.url, key);
+  expect((await stream.answered).status).toBe(200);
+  return stream;
 }
 
 async function gqlOk(on: TestApp, query: string, variables: Record<string, unknown>, token?: string): Promise<any> {
@@ -156,8 +119,8 @@ async function pairedRoundTellsFirstMoversOnce(pairOn: TestApp, followOn: TestAp
   // Another instance reads the registrations' changes at its next poll (WEBHOOK_POLL_MS): the
   // test takes that poll now, rather than waiting for it, so that the pairing instance knows them.
   if (pairOn !== followOn) await pairOn.app.get(Notifications).refresh();
-  const streams = new Map<string, Awaited<ReturnType<typeof openStream>>>();
-  for (const e of entrants) streams.set(e.name, await openStream(followOn, e.key));
+  const streams = new Map<string, Awaited<ReturnType<typeof follow>>>();
+  for (const e of entrants) streams.set(e.name, await follow(followOn, e.key));
 
   try {
     const paired = (await gqlOk(pairOn, PAIR, { id: tournamentId }, created.organizerToken)).pairRound;
@@ -186,7 +149,7 @@ async function pairedRoundTellsFirstMoversOnce(pairOn: TestApp, followOn: TestAp
     ]);
 
     // Everything arrives: the streams' notices, and every registration's messages recorded delivered.
-    await until(() => entrants.every((e) => streams.get(e.name)!.notices.length >= expectedStream(e).length), 'the streams');
+    await until(() => entrants.every((e) => streams.get(e.name)!.notices.length >= expectedStream(e).length), 'the streams', 30_000);
     for (const h of hooks) {
       await eventually(
         () => deliveries(followOn, h.hook.id, h.token),
@@ -210,7 +173,7 @@ async function pairedRoundTellsFirstMoversOnce(pairOn: TestApp, followOn: TestAp
         expect(Date.parse(turn.data.deadline)).toBe(Date.parse(turn.createdAt) + turn.data.remainingMs);
       }
       // A stream opened now serves the same notices from the start: they were stored once.
-      const again = await openStream(followOn, e.key);
+      const again = await follow(followOn, e.key);
       await until(() => again.notices.length >= told.length, `${e.name}'s notices again`);
       await again.close();
       expect(again.notices).toEqual(told);
