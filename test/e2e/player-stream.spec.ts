@@ -4,7 +4,7 @@ import { RefereeService } from '../../src/referee/application/referee.service.js
 import type { TestApp } from '../support/app.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
 import { ownStorage } from '../support/own-database.js';
-import { type Notice, openStream as readStream, until } from '../support/player-stream.js';
+import { type Notice, openStream as openPlayerStream, until } from '../support/player-stream.js';
 import { CREATE } from '../support/queries.js';
 
 /**
@@ -34,8 +34,8 @@ async function newPlayer(name: string, scopes?: string[]): Promise<{ id: string;
   return { id: res.data.createPlayer.player.id, key: res.data.createPlayer.key.secret };
 }
 
-/** A player's stream on `on` (this suite's app by default). */
-const openStream = (key: string | null, options: { after?: string; lastEventId?: string } = {}, on: TestApp = t) => readStream(on, key, options);
+/** GET /api/me/stream kept open on `on`: its notices as they come. */
+const openStream = (key: string | null, options: { after?: string; lastEventId?: string } = {}, on: TestApp = t) => openPlayerStream(on.url, key, options);
 
 async function refusal(key: string | null, options: { after?: string; lastEventId?: string } = {}) {
   const stream = openStream(key, options);

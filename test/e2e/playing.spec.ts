@@ -94,7 +94,7 @@ async function newPlayer(name: string, hook: WebhookReceiver): Promise<Player> {
   const { player, key } = created.data.createPlayer;
   const registered = (await t.gql(REGISTER, { input: { url: hook.url, events: ['GAME_STARTED', 'YOUR_TURN', 'TIMED_OUT', 'GAME_OVER'] } }, key.secret)).data.registerWebhook;
   expect(registered).toMatchObject({ __typename: 'WebhookSecret', secret: expect.stringMatching(/^whsec_/), webhook: { playerId: player.id, gameId: null, tournamentId: null } });
-  const stream = openStream(t, key.secret);
+  const stream = openStream(t.url, key.secret);
   expect((await stream.answered).status).toBe(200);
   return { name, id: player.id, key: key.secret, secret: registered.secret, hook, stream };
 }

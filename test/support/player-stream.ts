@@ -1,5 +1,3 @@
-import type { TestApp } from './app.js';
-
 /** One line of a player's stream (GET /api/me/stream). */
 export interface Notice {
   id: string;
@@ -9,20 +7,20 @@ export interface Notice {
 }
 
 /** Polls until `done`; the deadline is a safety net, not a speed requirement. */
-export async function until(done: () => boolean, what: string, timeoutMs = 20_000) {
+export async function until(done: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   if (!done()) throw new Error(`timed out waiting for ${what}`);
 }
 
-/** GET /api/me/stream on `on`, kept open: its notices as they come (keep-alive lines skipped). */
-export function openStream(on: TestApp, key: string | null, { after, lastEventId }: { after?: string; lastEventId?: string } = {}) {
+/** GET /api/me/stream of the service at `url`, kept open: its notices as they come (keep-alive lines skipped). */
+export function openStream(url: string, key: string | null, { after, lastEventId }: { after?: string; lastEventId?: string } = {}) {
   const abort = new AbortController();
   const notices: Notice[] = [];
   const headers: Record<string, string> = {};
   if (key) headers.authorization = `Bearer ${key}`;
   if (lastEventId) headers['last-event-id'] = lastEventId;
-  const answered = fetch(`${on.url}/api/me/stream${after ? `?after=${encodeURIComponent(after)}` : ''}`, { headers, signal: abort.signal });
+  const answered = fetch(`${url}/api/me/stream${after ? `?after=${encodeURIComponent(after)}` : ''}`, { headers, signal: abort.signal });
   const read = answered.then(async (res) => {
     if (res.status !== 200) return;
     const decoder = new TextDecoder();

@@ -37,16 +37,30 @@ export interface WebhookData {
   seq: number;
   /** The seat the message is about (or a one-seat registration's own); null for a game-wide message such as `game.over`. */
   seat: number | null;
+  /** The registration's own seat (a seat's, a participant's, a player's registration); null for a game-wide or organizer's one. */
+  mySeat: number | null;
   tournamentId: string | null;
   game: WebhookGame;
 }
 
+/** How a game ended: by its rules, a resignation, a seat's time running out, the organizer's result, or aborted before anyone moved. */
+export type WebhookEndReason = 'by_rule' | 'resigned' | 'on_time' | 'adjudicated' | 'aborted';
+
 /** Each message type and what its `data` adds. */
 export interface WebhookPayloads {
-  'game.your_turn': WebhookData & { seat: number };
-  'game.over': WebhookData & { result: WebhookResult | null };
+  'game.started': WebhookData;
+  /** `deadline` (ISO 8601) and `remainingMs` are null when the game has no clock. */
+  'game.your_turn': WebhookData & { seat: number; deadline: string | null; remainingMs: number | null };
+  /** `result` is null for an aborted game. */
+  'game.over': WebhookData & { reason: WebhookEndReason; result: WebhookResult | null };
   'game.timed_out': WebhookData & { seat: number; rule: string };
   'game.time_running_low': WebhookData & { seat: number; remainingMs: number; thresholdSeconds: number };
+  /** `seat` asks to pause the clocks; they pause once every seat asked. */
+  'game.pause_requested': WebhookData & { seat: number };
+  /** `ms` were added to `seat`, by another seat (`bySeat`) or the organizer (null). */
+  'game.time_given': WebhookData & { seat: number; ms: number; bySeat: number | null };
+  /** `seat` took `ms` of vacation (correspondence). */
+  'game.opponent_on_vacation': WebhookData & { seat: number; ms: number };
 }
 
 export type WebhookType = keyof WebhookPayloads;
