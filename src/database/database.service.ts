@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
@@ -348,9 +349,12 @@ export class DatabaseService implements OnModuleDestroy {
   /**
    * A statement name for pg's prepared-statement cache, or undefined on PGlite: a new pool
    * connection there meets statements an earlier one prepared in the same single session.
+   * PostgreSQL keeps 63 characters of a name (pg warns on stderr past them, and two names alike
+   * up to there would clash): a longer one ends in a hash of the whole instead.
    */
   statementName(name: string): string | undefined {
-    return this.pglite ? undefined : name;
+    if (this.pglite) return undefined;
+    return name.length <= 63 ? name : `${name.slice(0, 46)}-${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
   }
 
   async close(): Promise<void> {

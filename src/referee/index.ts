@@ -37,7 +37,7 @@ export { type TournamentRow, TournamentStore } from './store/tournament-store.js
 
 // The application: the services, the module, and the registries other modules plug into.
 export { AccountService, type KeyListing, type LiveAccount, type ShownKey } from './application/accounts.js';
-export { type ChallengePage, ChallengeService, type LiveChallenge } from './application/challenges.js';
+export { type ChallengeChange, ChallengeConsequences, type ChallengePage, ChallengeService, type LiveChallenge } from './application/challenges.js';
 export { Clock } from './application/clock.js';
 export { type MoveResult, ORGANIZER_SEAT } from './application/command-handler.js';
 export { type ConsequenceHandler, GameConsequences } from './application/consequences.js';

@@ -14,6 +14,10 @@ export const WebhookEvent = {
   PAUSE_REQUESTED: 'PAUSE_REQUESTED',
   TIME_GIVEN: 'TIME_GIVEN',
   OPPONENT_ON_VACATION: 'OPPONENT_ON_VACATION',
+  CHALLENGE_RECEIVED: 'CHALLENGE_RECEIVED',
+  CHALLENGE_ACCEPTED: 'CHALLENGE_ACCEPTED',
+  CHALLENGE_DECLINED: 'CHALLENGE_DECLINED',
+  CHALLENGE_CANCELLED: 'CHALLENGE_CANCELLED',
 } as const satisfies { [K in Event]: K };
 
 registerEnumType(WebhookEvent, {
@@ -30,6 +34,10 @@ registerEnumType(WebhookEvent, {
     PAUSE_REQUESTED: { description: "game.pause_requested: another seat asks to pause the clocks, and needs this seat's consent" },
     TIME_GIVEN: { description: 'game.time_given: time was added to this seat, by another seat (bySeat) or the organizer (bySeat null)' },
     OPPONENT_ON_VACATION: { description: 'game.opponent_on_vacation: another seat took vacation (correspondence): this seat waits longer by ms' },
+    CHALLENGE_RECEIVED: { description: "challenge.received: a player's registration only: another player challenged the player" },
+    CHALLENGE_ACCEPTED: { description: "challenge.accepted: a player's registration only: the player's challenge was accepted (with the game's id)" },
+    CHALLENGE_DECLINED: { description: "challenge.declined: a player's registration only: the player's challenge was declined (with the reason)" },
+    CHALLENGE_CANCELLED: { description: "challenge.cancelled: a player's registration only: a challenge to the player was cancelled" },
   },
 });
 
@@ -78,7 +86,7 @@ export class WebhookSecret {
 export class WebhookDelivery {
   @Field(() => ID, { description: 'The message id, sent as webhook-id (the same on every attempt: deduplicate by it)' }) messageId: string;
   @Field({ description: 'Its type: the event as sent (game.your_turn, game.over, …; see WebhookEvent)' }) type: string;
-  @Field(() => ID, { description: 'The game it is about' }) gameId: string;
+  @Field(() => ID, { description: "The game it is about (a challenge's message: the challenge's id)" }) gameId: string;
   @Field(() => Int, { description: 'The game version it was caused at' }) seq: number;
   @Field({ description: 'When it was caused' }) createdAt: Date;
   @Field(() => Int, { description: 'Attempts made so far' }) attempts: number;

@@ -12,14 +12,15 @@ import {
   sha256Hex,
   type StoredEvent,
 } from '../referee/index.js';
+import { CHALLENGE_EVENTS, CHALLENGE_TYPES } from './challenge-notifications.js';
 import { type OutboxMessage, WEBHOOK_OUTBOX } from './outbox.js';
 
 /** What a webhook registration may ask to be told: the games' notices (as the players' stream tells them), and low time. */
-export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT', 'GAME_STARTED', 'PAUSE_REQUESTED', 'TIME_GIVEN', 'OPPONENT_ON_VACATION'] as const;
+export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT', 'GAME_STARTED', 'PAUSE_REQUESTED', 'TIME_GIVEN', 'OPPONENT_ON_VACATION', ...CHALLENGE_EVENTS] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** The `type` each is sent as (Standard Webhooks: a dotted, lower-case event name), the stream's own. */
-export const MESSAGE_TYPES: Record<WebhookEvent, string> = { ...NOTICE_TYPES, TIME_RUNNING_LOW: 'game.time_running_low' };
+export const MESSAGE_TYPES: Record<WebhookEvent, string> = { ...NOTICE_TYPES, TIME_RUNNING_LOW: 'game.time_running_low', ...CHALLENGE_TYPES };
 
 /** A registration as the notifications need it: what it is told, about which games and seats. */
 export interface Registration {
@@ -156,7 +157,12 @@ export class Notifications implements ConsequenceHandler<GameSnapshot>, LowTimeL
     this.enqueued = listener;
   }
 
-  /** Messages were made due now (a redelivery, a registration resumed): the delivery worker looks at once. */
+  /** Whether any registration exists, as far as this instance knows (none: nothing to derive). */
+  mayNotify(): boolean {
+    return this.any;
+  }
+
+  /** Messages were made due now (a redelivery, a registration resumed, a challenge's messages stored): the delivery worker looks at once. */
   madeDue(): void {
     this.enqueued();
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service.js';
 import { KeyedLock } from '../referee/index.js';
+import type { PlayerRegistrations } from './challenge-notifications.js';
 import type { NotificationStore, Registration, RegistrationChange, WebhookEvent } from './notifications.js';
 import { insertOutboxSql, type OutboxMessage, outboxRows } from './outbox.js';
 
@@ -70,7 +71,7 @@ export type NewWebhook = Omit<WebhookRow, 'createdAt' | 'timeouts' | 'suspendedA
 
 /** The webhooks' tables (prisma/migrations/*_webhooks): registrations, their outbox and its log. */
 @Injectable()
-export class WebhookStore implements NotificationStore {
+export class WebhookStore implements NotificationStore, PlayerRegistrations {
   private readonly scopes = new KeyedLock();
 
   constructor(private readonly db: DatabaseService) {}
@@ -80,6 +81,15 @@ export class WebhookStore implements NotificationStore {
       name: this.db.statementName('webhooks-for-game'),
       text: `SELECT ${REGISTRATION_COLUMNS} FROM webhooks WHERE game_id = $1 OR tournament_id = $2 OR player_id = ANY($3::text[])`,
       values: [gameId, tournamentId, playerIds],
+    });
+    return rows.map(registration);
+  }
+
+  async playerRegistrations(playerIds: readonly string[]): Promise<Registration[]> {
+    const { rows } = await this.db.pool.query<RegistrationRecord>({
+      name: this.db.statementName('webhooks-for-players'),
+      text: `SELECT ${REGISTRATION_COLUMNS} FROM webhooks WHERE player_id = ANY($1::text[])`,
+      values: [playerIds],
     });
     return rows.map(registration);
   }

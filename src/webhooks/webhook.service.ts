@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { CONFIG, type Config } from '../config/config.js';
 import { GameDirectory, type KeyHolder, KeyDirectory, RefereeError, TokenDirectory, tokenHash, type TokenRole } from '../referee/index.js';
 import { Notifications, WEBHOOK_EVENTS, type WebhookEvent } from './notifications.js';
+import { CHALLENGE_EVENTS } from './challenge-notifications.js';
 import { checkWebhookUrl } from './url-policy.js';
 import { type DeliveryRow, type NewWebhook, type WebhookRow, WebhookStore } from './webhook-store.js';
 
@@ -82,6 +83,9 @@ export class WebhookService {
     if (!token) throw new RefereeError('UNAUTHORIZED', "registering a webhook needs a token as a Bearer token: a seat's, a tournament participant's, an organizer's, or a player's or app's key");
     const hash = tokenHash(token);
     const scope = holder ? await this.playerScopeOf(holder, input) : await this.scopeOf(await this.tokens.roleOf(hash), input);
+    if (scope.playerId === null && events.some((e) => (CHALLENGE_EVENTS as readonly string[]).includes(e))) {
+      throw new RefereeError('INVALID_INPUT', "challenge events are a player's: register them with the player's key (or its app's)");
+    }
     const secret = newSecret();
     const webhook: NewWebhook = { id: newWebhookId(), url, secret, events, lowTimeThresholdsSeconds: thresholds, ownerTokenHash: hash, ...scope };
     if (!(await this.store.create(webhook, MAX_WEBHOOKS_PER_SCOPE))) {

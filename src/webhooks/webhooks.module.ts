@@ -1,5 +1,6 @@
 import { Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { Clock, GameConsequences, LowTimeListeners, ProjectionWriters } from '../referee/index.js';
+import { ChallengeConsequences, Clock, GameConsequences, LowTimeListeners, ProjectionWriters } from '../referee/index.js';
+import { ChallengeNotifications } from './challenge-notifications.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { Notifications } from './notifications.js';
 import { OUTBOX_SQL } from './outbox.js';
@@ -10,7 +11,7 @@ import { WebhooksResolver } from './webhooks.resolver.js';
 /**
  * Signed notifications: registrations (GraphQL), the messages the games' appends cause (the
  * outbox, a projection of the appends: its writer goes into the event store's statement, its
- * consequence handler into the games' consequences), the low-time warnings the deadline worker
+ * consequence handlers into the games' and the challenges' consequences), the low-time warnings the deadline worker
  * asks for, and the worker that delivers the messages. DatabaseService and the referee's
  * registries come from their global modules; the referee knows nothing of webhooks.
  */
@@ -35,6 +36,8 @@ export class WebhooksModule implements OnModuleInit, OnModuleDestroy {
     private readonly consequences: GameConsequences,
     private readonly lowTime: LowTimeListeners,
     private readonly notifications: Notifications,
+    private readonly challenges: ChallengeConsequences,
+    private readonly store: WebhookStore,
   ) {}
 
   /**
@@ -44,7 +47,7 @@ export class WebhooksModule implements OnModuleInit, OnModuleDestroy {
    */
   onModuleInit(): void {
     this.writers.register(OUTBOX_SQL);
-    this.unregister = [this.consequences.register(this.notifications), this.lowTime.register(this.notifications)];
+    this.unregister = [this.consequences.register(this.notifications), this.lowTime.register(this.notifications), this.challenges.register(new ChallengeNotifications(this.store, this.notifications))];
   }
 
   onModuleDestroy(): void {

@@ -4,6 +4,7 @@ import { RefereeService } from '../../src/referee/application/referee.service.js
 import type { TestApp } from '../support/app.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
 import { ownStorage } from '../support/own-database.js';
+import { type Notice, openStream as openPlayerStream, until } from '../support/player-stream.js';
 import { CREATE } from '../support/queries.js';
 
 /**
@@ -26,13 +27,6 @@ afterAll(async () => {
   await storage?.drop();
 });
 
-interface Notice {
-  id: string;
-  type: string;
-  createdAt: string;
-  data: Record<string, any>;
-}
-
 /** A player and its key, from createPlayer (`scopes`: the key's, all by default). */
 async function newPlayer(name: string, scopes?: string[]): Promise<{ id: string; key: string }> {
   const res = await t.gql(
@@ -43,50 +37,8 @@ async function newPlayer(name: string, scopes?: string[]): Promise<{ id: string;
   return { id: res.data.createPlayer.player.id, key: res.data.createPlayer.key.secret };
 }
 
-/** GET /api/me/stream kept open: its notices as they come (keep-alive lines skipped). */
-function openStream(key: string | null, { after, lastEventId }: { after?: string; lastEventId?: string } = {}, on: TestApp = t) {
-  const abort = new AbortController();
-  const notices: Notice[] = [];
-  const headers: Record<string, string> = {};
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (lastEventId) headers['last-event-id'] = lastEventId;
-  const answered = fetch(`${on.url}/api/me/stream${after ? `?after=${encodeURIComponent(after)}` : ''}`, { headers, signal: abort.signal });
-  const read = answered.then(async (res) => {
-    if (res.status !== 200) return;
-    const decoder = new TextDecoder();
-    let text = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
-        const lines = text.split('\n');
-        text = lines.pop()!;
-        for (const line of lines) if (line.trim()) notices.push(JSON.parse(line));
-      }
-    } catch {
-      // Closed by the test.
-    }
-  });
-  return {
-    answered,
-    notices,
-    /** The notices once there are `n` of them. */
-    async first(n: number): Promise<Notice[]> {
-      await until(() => notices.length >= n, `${n} notices (have ${JSON.stringify(notices)})`);
-      return notices.slice(0, n);
-    },
-    async close() {
-      abort.abort();
-      await read.catch(() => undefined);
-    },
-  };
-}
-
-/** Polls until `done`; the deadline is a safety net, not a speed requirement. */
-async function until(done: () => boolean, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  if (!done()) throw new Error(`timed out waiting for ${what}`);
-}
+/** GET /api/me/stream kept open on `on`: its notices as they come. */
+const openStream = (key: string | null, options: { after?: string; lastEventId?: string } = {}, on: TestApp = t) => openPlayerStream(on.url, key, options);
 
 async function refusal(key: string | null, options: { after?: string; lastEventId?: string } = {}) {
   const stream = openStream(key, options);

@@ -22,6 +22,7 @@ const REDELIVER = `mutation($id: ID!, $messageId: ID!) {
 const DELIVERIES = `query($id: ID!) { webhookDeliveries(id: $id, first: 100) { edges { cursor node { messageId type attempts deliveredAt nextAttemptAt } } pageInfo { hasNextPage } } }`;
 const PAUSE = `mutation($gameId: ID!) { pauseClock(gameId: $gameId) { __typename ... on Rejection { code message } } }`;
 const ADD_TIME = `mutation($gameId: ID!, $seat: Int!, $seconds: Int!) { addTime(gameId: $gameId, seat: $seat, seconds: $seconds) { __typename ... on Rejection { code message } } }`;
+const CHALLENGE = 'mutation($input: IssueChallengeInput!) { issueChallenge(input: $input) { ... on Challenge { id } ... on Rejection { code message } } }';
 const LEGAL = `query($id: ID!) { game(id: $id) { version toAct legalActions } }`;
 
 let receiver: WebhookReceiver;
@@ -152,6 +153,41 @@ describe("a player's webhook", () => {
     expect(scoped.errors?.[0]?.extensions?.code ?? scoped.data?.registerWebhook?.code).toBe('SCOPE_MISSING');
     const still = await data('query($id: ID!) { webhook(id: $id) { id playerId } }', { id: hook.id }, rotated);
     expect(still.webhook).toEqual({ id: hook.id, playerId: ada.id });
+  });
+
+  it("tells a player of its challenges: received, accepted (with the game), declined, cancelled; only a player's registration may ask", async () => {
+    const ada = await newPlayer('Ada');
+    const bob = await newPlayer('Bob');
+    const hook = (await data(REGISTER, { input: { url: receiver.url, events: ['CHALLENGE_RECEIVED', 'CHALLENGE_ACCEPTED', 'CHALLENGE_DECLINED', 'CHALLENGE_CANCELLED'] } }, ada.key)).registerWebhook;
+    const issue = async (key: string, to: string) => (await data(CHALLENGE, { input: { kind: 'duel', ruleset: { cards: 10, handSize: 3 }, to } }, key)).issueChallenge.id as string;
+    const received = await issue(bob.key, ada.id);
+    await data('mutation($id: ID!) { declineChallenge(id: $id, reason: "busy") { __typename } }', { id: received }, ada.key);
+    const accepted = await issue(ada.key, bob.id);
+    const game = (await data('mutation($id: ID!) { acceptChallenge(id: $id) { ... on ChallengeAccepted { game { id } } } }', { id: accepted }, bob.key)).acceptChallenge.game.id;
+    const cancelled = await issue(bob.key, ada.id);
+    await data('mutation($id: ID!) { cancelChallenge(id: $id) { __typename } }', { id: cancelled }, bob.key);
+
+    const mine = signedWith(hook.secret);
+    await receiver.until(() => receiver.delivered().filter(mine).length === 4);
+    const told = receiver
+      .delivered()
+      .filter(mine)
+      .map((r) => WebhookReceiver.verify(r, hook.secret));
+    // Each challenge's messages in order; across challenges, in any.
+    expect(told.map((m) => [m.type, m.data.challengeId]).sort()).toEqual(
+      [
+        ['challenge.received', received],
+        ['challenge.received', cancelled],
+        ['challenge.accepted', accepted],
+        ['challenge.cancelled', cancelled],
+      ].sort(),
+    );
+    expect(told.find((m) => m.type === 'challenge.accepted')!.data).toMatchObject({ challengeId: accepted, gameId: game, by: { id: bob.id, name: 'Bob' } });
+    expect(told.some((m) => m.type === 'challenge.declined')).toBe(false);
+
+    // A game's registration may not ask for a player's challenges.
+    const seat = (await data(CREATE, { input: { kind: 'duel', ruleset: { cards: 10, handSize: 3 }, seats: [{ name: 'a' }, { name: 'b' }] } })).createGame.tokens[0].token;
+    expect((await data(REGISTER, { input: { url: receiver.url, events: ['CHALLENGE_RECEIVED'] } }, seat)).registerWebhook).toMatchObject({ code: 'INVALID_INPUT' });
   });
 
   it('sends a message again at once on request: one waiting an hour for its next attempt, and one delivered already, with the same webhook-id', async () => {

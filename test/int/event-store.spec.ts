@@ -442,3 +442,16 @@ describe(`PostgresEventStore on ${backend}`, () => {
     });
   });
 });
+
+describe(`prepared statement names on ${backend}`, () => {
+  (url ? it : it.skip)('keeps within the 63 characters PostgreSQL keeps: a longer name (a move with a clock, players and webhooks) ends in a hash of the whole', async () => {
+    const long = 'append-events-deadlines-set-player_games-player_feed-webhook_messages';
+    const name = db.statementName(long)!;
+    expect(name).toHaveLength(63);
+    expect(name.startsWith(long.slice(0, 46))).toBe(true);
+    expect(db.statementName(`${long}-x`)).not.toBe(name);
+    expect(db.statementName('read-events')).toBe('read-events');
+    // PostgreSQL takes it as it is: prepared under the name, and run again by it.
+    for (let i = 0; i < 2; i++) expect((await db.pool.query({ name: db.statementName(`${long}-select-${'y'.repeat(20)}`), text: 'SELECT 1 AS one' })).rows).toEqual([{ one: 1 }]);
+  });
+});

@@ -46,6 +46,13 @@ export interface WebhookData {
 /** How a game ended: by its rules, a resignation, a seat's time running out, the organizer's result, or aborted before anyone moved. */
 export type WebhookEndReason = 'by_rule' | 'resigned' | 'on_time' | 'adjudicated' | 'aborted';
 
+/** What a challenge's message carries (a player's registration only): the challenge, its game's kind, and the player whose act it tells. */
+export interface ChallengeWebhookData {
+  challengeId: string;
+  kind: string;
+  by: { id: string; name: string | null };
+}
+
 /** Each message type and what its `data` adds. */
 export interface WebhookPayloads {
   'game.started': WebhookData;
@@ -61,6 +68,12 @@ export interface WebhookPayloads {
   'game.time_given': WebhookData & { seat: number; ms: number; bySeat: number | null };
   /** `seat` took `ms` of vacation (correspondence). */
   'game.opponent_on_vacation': WebhookData & { seat: number; ms: number };
+  /** Another player challenged this one (`message`, `expiresAt`: ISO 8601). */
+  'challenge.received': ChallengeWebhookData & { message: string | null; expiresAt: string };
+  /** This player's challenge was accepted: the game it made. */
+  'challenge.accepted': ChallengeWebhookData & { gameId: string };
+  'challenge.declined': ChallengeWebhookData & { reason: string | null };
+  'challenge.cancelled': ChallengeWebhookData;
 }
 
 export type WebhookType = keyof WebhookPayloads;

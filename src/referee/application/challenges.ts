@@ -19,6 +19,7 @@ import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } fr
 import { type ChallengeCursor, type ChallengeFilter, type ChallengeList, ChallengeStore } from '../store/challenge-store.js';
 import { type FeedRow, PlayerFeedStore } from '../store/player-feed-store.js';
 import { Clock, SystemClock } from './clock.js';
+import { Consequences } from './consequences.js';
 import type { GameSnapshot } from './game-answer.js';
 import { newGameId } from './game-setup.js';
 import { HeldStreams, type StreamSource } from './held-streams.js';
@@ -91,19 +92,30 @@ class ChallengeStreams implements StreamSource<LiveChallenge, ChallengeBatch> {
   }
 }
 
-/** The challenge's part of the command path: its events stored with its row and the notices they make, at the expected version. */
+/** A challenge's change as its consequences see it: the challenge after the events, and the players' notices they make. */
+export interface ChallengeChange {
+  challenge: LiveChallenge;
+  notices: readonly FeedRow[];
+}
+
+/** The challenges' consequences (the webhooks' outbox): the DI token other modules register their handlers with. */
+export class ChallengeConsequences extends Consequences<ChallengeChange> {}
+
+/** The challenge's part of the command path: its events stored with its row, the notices they make and the rows they imply, at the expected version. */
 class ChallengeWriter implements StreamWriter<LiveChallenge, ChallengeStep, AdvancedChallenge> {
   constructor(
     private readonly store: ChallengeStore,
     private readonly feed: PlayerFeedStore,
+    private readonly consequences: ChallengeConsequences,
   ) {}
   advance(c: LiveChallenge, { decision, actor }: ChallengeStep): AdvancedChallenge {
     const events = chainEvents(c.challengeId, c, decision.drafts);
     const next: LiveChallenge = { ...decision.state, ...advanceHead(c, events, challengeAggregate.follows) };
     return { next, events, batch: { challengeId: c.challengeId, events }, notices: noticesOf(next, events, actor) };
   }
-  append(_c: LiveChallenge, { next, events, notices }: AdvancedChallenge): Promise<void> {
-    return this.store.append(next.challengeId, events, { version: next.version, headHash: next.lastHash, status: next.status, gameId: next.gameId }, notices);
+  append(c: LiveChallenge, { next, events, notices }: AdvancedChallenge): Promise<void> {
+    const head = { version: next.version, headHash: next.lastHash, status: next.status, gameId: next.gameId };
+    return this.consequences.appendWith({ challenge: c, notices: [] }, { challenge: next, notices }, events, (rows) => this.store.append(next.challengeId, events, head, notices, rows));
   }
   afterStore(_c: LiveChallenge, { notices }: AdvancedChallenge): void {
     this.feed.written(notices);
@@ -160,11 +172,12 @@ export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy
     private readonly keys: KeyDirectory,
     private readonly registry: EngineRegistry,
     private readonly feed: PlayerFeedStore,
+    @Optional() private readonly consequences: ChallengeConsequences = new ChallengeConsequences(),
     @Optional() private readonly clock: Clock = new SystemClock(),
   ) {
     // Every read compares the held stream with its stored version: another instance may have answered it.
     this.held = new HeldStreams(new ChallengeStreams(store), { running: 1000, over: 100, readsStoredVersion: true });
-    this.path = new StreamCommands(referee.gate, this.held, new ChallengeWriter(store, feed), 'the challenge kept changing; try again');
+    this.path = new StreamCommands(referee.gate, this.held, new ChallengeWriter(store, feed, this.consequences), 'the challenge kept changing; try again');
   }
 
   /** Creates the games of accepted challenges a stopped process left without one, in the background. */
@@ -219,7 +232,8 @@ export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy
       const challenge: LiveChallenge = { ...decided.state, ...advanceHead(emptyHead(), events, challengeAggregate.follows) };
       const { challengedId, kind, status, expiresAt, gameId } = challenge;
       const notices = noticesOf(challenge, events, await this.actor(challengerId));
-      await this.store.create({ id, challengerId, challengedId, kind, status, expiresAt: new Date(expiresAt), gameId, version: challenge.version, headHash: challenge.lastHash }, events, notices);
+      const row = { id, challengerId, challengedId, kind, status, expiresAt: new Date(expiresAt), gameId, version: challenge.version, headHash: challenge.lastHash };
+      await this.consequences.appendWith(null, { challenge, notices }, events, (rows) => this.store.create(row, events, notices, rows));
       this.feed.written(notices);
       this.held.remember(challenge);
       this.logger.log(`challenge ${id} issued by ${challengerId} to ${challengedId ?? 'anyone'} (${kind})`);

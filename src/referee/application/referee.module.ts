@@ -15,6 +15,7 @@ import { PostgresTournamentStore } from '../store/postgres-tournament-store.js';
 import { ProjectionWriters } from '../store/projections.js';
 import { TournamentStore } from '../store/tournament-store.js';
 import { Clock, SystemClock } from './clock.js';
+import { ChallengeConsequences } from './challenges.js';
 import { GameConsequences } from './consequences.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
 import { GameDirectory, TokenDirectory } from './directories.js';
@@ -45,6 +46,7 @@ export class RefereeModule {
         { provide: EventStore, useClass: PostgresEventStore },
         { provide: TournamentStore, useClass: PostgresTournamentStore },
         { provide: GameConsequences, useFactory: () => new GameConsequences() },
+        { provide: ChallengeConsequences, useFactory: () => new ChallengeConsequences() },
         { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
         { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
         { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },
@@ -74,6 +76,7 @@ export class RefereeModule {
         PlayerFeedStore,
         ProjectionWriters,
         GameConsequences,
+        ChallengeConsequences,
         LowTimeListeners,
         TokenDirectory,
         GameDirectory,

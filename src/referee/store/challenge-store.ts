@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../core/stream.js';
+import type { ConsequenceRows } from './event-store.js';
 import type { FeedRow } from './player-feed-store.js';
 
 /** A challenge's row: what its lists page by, and its stream's head. */
@@ -38,8 +39,16 @@ export interface ChallengeCursor {
  * The players' notices the events make (the feed's rows) are stored in the same transaction.
  */
 export abstract class ChallengeStore {
-  abstract create(row: Omit<ChallengeRow, 'createdAt'>, events: StoredEvent[], notices: readonly FeedRow[]): Promise<void>;
-  abstract append(id: string, events: StoredEvent[], head: Pick<ChallengeRow, 'version' | 'headHash' | 'status' | 'gameId'>, notices: readonly FeedRow[]): Promise<void>;
+  /** A new challenge, its events, the players' notices they make and the rows they imply (its consequences), all stored or none. */
+  abstract create(row: Omit<ChallengeRow, 'createdAt'>, events: StoredEvent[], notices: readonly FeedRow[], consequences: readonly ConsequenceRows[]): Promise<void>;
+  /** Events after `events[0].seq - 1` (the expected version), the row they change, their notices and the rows they imply, all stored or none. */
+  abstract append(
+    id: string,
+    events: StoredEvent[],
+    head: Pick<ChallengeRow, 'version' | 'headHash' | 'status' | 'gameId'>,
+    notices: readonly FeedRow[],
+    consequences: readonly ConsequenceRows[],
+  ): Promise<void>;
   abstract events(id: string, afterSeq?: number): Promise<StoredEvent[]>;
   abstract versions(ids: readonly string[]): Promise<Map<string, number>>;
   /** A page of challenges, newest first, after `after`. */

@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { type ChallengeCursor, type ChallengeFilter, type ChallengeList, type ChallengeRow, ChallengeStore } from './challenge-store.js';
-import { AppendConflict } from './event-store.js';
+import { AppendConflict, type ConsequenceRows } from './event-store.js';
 import { type FeedRow, insertFeedRows } from './player-feed-store.js';
 import { type EventRecord, eventRow, isUniqueViolation, storedEvent } from './postgres-event-store.js';
+import { insertProjections, ProjectionWriters } from './projections.js';
 import { insertStreamEventsSql } from './stream-events-sql.js';
 
 interface ChallengeRecord {
@@ -33,14 +34,17 @@ const challengeRow = (r: ChallengeRecord): ChallengeRow => ({
   createdAt: r.created_at,
 });
 
-/** Challenges on PostgreSQL: each append's events, the row they change and the notices they make, in one transaction. */
+/** Challenges on PostgreSQL: each append's events, the row they change, the notices they make and the rows they imply, in one transaction. */
 @Injectable()
 export class PostgresChallengeStore extends ChallengeStore {
-  constructor(private readonly db: DatabaseService) {
+  constructor(
+    private readonly db: DatabaseService,
+    @Optional() private readonly writers: ProjectionWriters = new ProjectionWriters(),
+  ) {
     super();
   }
 
-  async create(row: Omit<ChallengeRow, 'createdAt'>, events: StoredEvent[], notices: readonly FeedRow[]): Promise<void> {
+  async create(row: Omit<ChallengeRow, 'createdAt'>, events: StoredEvent[], notices: readonly FeedRow[], consequences: readonly ConsequenceRows[]): Promise<void> {
     try {
       await this.db.prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe(
@@ -59,13 +63,20 @@ export class PostgresChallengeStore extends ChallengeStore {
         );
         await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.map((e) => eventRow(e, row.id))));
         await insertFeedRows(tx, notices);
+        await insertProjections(tx, this.writers, consequences);
       });
     } catch (err) {
       throw isUniqueViolation(err) ? new AppendConflict('the challenge exists') : err;
     }
   }
 
-  async append(id: string, events: StoredEvent[], head: Pick<ChallengeRow, 'version' | 'headHash' | 'status' | 'gameId'>, notices: readonly FeedRow[]): Promise<void> {
+  async append(
+    id: string,
+    events: StoredEvent[],
+    head: Pick<ChallengeRow, 'version' | 'headHash' | 'status' | 'gameId'>,
+    notices: readonly FeedRow[],
+    consequences: readonly ConsequenceRows[],
+  ): Promise<void> {
     try {
       await this.db.prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.map((e) => eventRow(e, id))));
@@ -80,6 +91,7 @@ export class PostgresChallengeStore extends ChallengeStore {
         );
         if (moved !== 1) throw new AppendConflict('version taken');
         await insertFeedRows(tx, notices);
+        await insertProjections(tx, this.writers, consequences);
       });
     } catch (err) {
       if (err instanceof AppendConflict) throw err;

@@ -17,7 +17,7 @@ import {
   type SeatRow,
   type StoredGame,
 } from './event-store.js';
-import { ProjectionWriters } from './projections.js';
+import { checkWriters, ProjectionWriters, projectionParts, type RawTransaction } from './projections.js';
 
 /**
  * The only code that talks to the database about games. An append is ONE statement: the
@@ -295,20 +295,6 @@ function createStatement(writers: ProjectionWriters, game: NewGame, seats: SeatR
  * parameters appended to `values`, and the CTEs writing them; `name` tells the variants apart
  * (a statement is prepared under a name that always means the same text).
  */
-function projectionParts(writers: ProjectionWriters, consequences: readonly ConsequenceRows[], values: unknown[]): { name: string; ctes: string[] } {
-  let name = '';
-  const ctes: string[] = [];
-  for (const writer of writers.all()) {
-    const rows = consequences.flatMap((c) => (c.projection === writer.projection ? c.rows : []));
-    if (rows.length === 0) continue;
-    const { variant, value } = writer.parameter(rows);
-    values.push(value);
-    ctes.push(writer.ctes(`$${values.length}`, variant));
-    name += `-${writer.projection}${variant ? `-${variant}` : ''}`;
-  }
-  return { name, ctes };
-}
-
 const READ_EVENTS_SQL = `
 SELECT seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash FROM events
 WHERE game_id = $1 AND seq > $2 AND ($3::int IS NULL OR seq <= $3::int) ORDER BY seq LIMIT $4`;
@@ -343,11 +329,6 @@ const INSERT_EVENTS = `ins AS (${INSERT_EVENTS_SQL}
  * on PGlite, which runs in this thread, executing it); between two of these, others' requests run.
  */
 export const EVENTS_PER_STATEMENT = 200;
-
-/** What insertGame needs of a transaction: Prisma's interactive one. */
-export interface RawTransaction {
-  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
-}
 
 /**
  * A game's row, seats and events inside the caller's transaction, EVENTS_PER_STATEMENT events a
@@ -431,10 +412,6 @@ export const storedEvent = (r: EventRecord): StoredEvent => ({
   prevHash: r.prev_hash,
   hash: r.hash,
 });
-
-function checkWriters(writers: ProjectionWriters, consequences: readonly ConsequenceRows[]): void {
-  for (const c of consequences) if (c.rows.length > 0 && !writers.has(c.projection)) throw new Error(`no writer is registered for projection ${c.projection}`);
-}
 
 /** The parameters of createSql. */
 function createValues(game: NewGame, seats: SeatRow[], events: StoredEvent[]): unknown[] {

@@ -1,3 +1,5 @@
+import type { ConsequenceRows } from './event-store.js';
+
 /**
  * How the PostgreSQL adapter writes one projection's rows inside the statement that appends
  * their events (see ConsequenceRows): its owner registers it (ProjectionWriters), the store
@@ -43,4 +45,40 @@ export class ProjectionWriters {
   has(projection: string): boolean {
     return this.writers.has(projection);
   }
+}
+
+/**
+ * Each projection's part of a statement writing `consequences`: its CTEs, on parameters pushed
+ * onto `values`, in the writers' order, and the statement's name part (its variants).
+ */
+export function projectionParts(writers: ProjectionWriters, consequences: readonly ConsequenceRows[], values: unknown[]): { name: string; ctes: string[] } {
+  let name = '';
+  const ctes: string[] = [];
+  for (const writer of writers.all()) {
+    const rows = consequences.flatMap((c) => (c.projection === writer.projection ? c.rows : []));
+    if (rows.length === 0) continue;
+    const { variant, value } = writer.parameter(rows);
+    values.push(value);
+    ctes.push(writer.ctes(`$${values.length}`, variant));
+    name += `-${writer.projection}${variant ? `-${variant}` : ''}`;
+  }
+  return { name, ctes };
+}
+
+/** Refuses rows of a projection no writer is registered for (a module that forgot to register its writer). */
+export function checkWriters(writers: ProjectionWriters, consequences: readonly ConsequenceRows[]): void {
+  for (const c of consequences) if (c.rows.length > 0 && !writers.has(c.projection)) throw new Error(`no writer is registered for projection ${c.projection}`);
+}
+
+/** What the stores need of a transaction: Prisma's interactive one. */
+export interface RawTransaction {
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+}
+
+/** Writes `consequences` in a transaction of a stream that is not a game's (a challenge's), with its events: one statement. */
+export async function insertProjections(tx: RawTransaction, writers: ProjectionWriters, consequences: readonly ConsequenceRows[]): Promise<void> {
+  checkWriters(writers, consequences);
+  const values: unknown[] = [];
+  const { ctes } = projectionParts(writers, consequences, values);
+  if (ctes.length > 0) await tx.$executeRawUnsafe(`WITH ${ctes.join(', ')} SELECT 1`, ...values);
 }
