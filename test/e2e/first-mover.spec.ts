@@ -20,9 +20,9 @@ import { eventually, type Received, WebhookReceiver } from '../support/webhook-r
 const QUICK = { webhookRetryBaseMs: 20, webhookRetryMaxMs: 100, webhookPollMs: 50, webhookTimeoutSeconds: 2 };
 const DAY_MS = 86_400_000;
 
-const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }`;
-const REGISTER = `mutation($id: ID!, $name: String!, $player: ID) { registerParticipant(tournamentId: $id, name: $name, player: $player) { participantId participantToken } }`;
-const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { rounds { boards { games { gameId seats { id } } } } } }`;
+const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }`;
+const REGISTER = `mutation($id: ID!, $name: String!, $player: ID) { registerParticipant(tournamentId: $id, name: $name, player: $player) { __typename ... on ParticipantRegistered { participantId participantToken } ... on Rejection { code message } } }`;
+const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id, round: 1) { __typename ... on Tournament { rounds { boards { games { gameId seats { id } } } } } ... on Rejection { code message } } }`;
 const GAME = `query($id: ID!) { game(id: $id) { status toAct seats { index player } } }`;
 const HOOK = `mutation($input: RegisterWebhookInput!) {
   registerWebhook(input: $input) { ... on WebhookSecret { id secret } ... on Rejection { code message } } }`;
@@ -110,7 +110,9 @@ async function pairedRoundTellsFirstMoversOnce(pairOn: TestApp, followOn: TestAp
   const tournamentId: string = created.tournament.id;
   const entrants: Entrant[] = [];
   for (const name of ['Ann', 'Bob', 'Cid', 'Dee']) {
-    const made = (await gqlOk(pairOn, 'mutation($name: String!) { createPlayer(name: $name) { player { id } key { secret } } }', { name })).createPlayer;
+    const made = (
+      await gqlOk(pairOn, 'mutation($name: String!) { createPlayer(name: $name) { __typename ... on PlayerCreated { player { id } key { secret } } ... on Rejection { code message } } }', { name })
+    ).createPlayer;
     const registered = (await gqlOk(pairOn, REGISTER, { id: tournamentId, name, player: made.player.id }, created.organizerToken)).registerParticipant;
     const playerHook = await registerHook(followOn, made.key.secret, { url: receiver.url, events: ['GAME_STARTED', 'YOUR_TURN'] });
     const participantHook = await registerHook(followOn, registered.participantToken, { url: receiver.url, tournamentId, events: ['YOUR_TURN'] });

@@ -69,7 +69,7 @@ interface Turn {
   deadline: string;
 }
 
-const CREATE_PLAYER = 'mutation($name: String!) { createPlayer(name: $name) { player { id } key { secret } } }';
+const CREATE_PLAYER = 'mutation($name: String!) { createPlayer(name: $name) { __typename ... on PlayerCreated { player { id } key { secret } } ... on Rejection { code message } } }';
 const REGISTER = `mutation($input: RegisterWebhookInput!) {
   registerWebhook(input: $input) { __typename ... on WebhookSecret { id secret webhook { playerId gameId tournamentId } } ... on Rejection { code message } }
 }`;
