@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { WEB_DIR } from '../../src/api/web.controller.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { browserTitle, describeInBrowser, type Opened, WatchedBrowser } from '../support/browser.js';
 import { ACT, CREATE, EVENTS, GAME } from '../support/queries.js';
 import { compareWithReference } from '../support/screenshots.js';
 
@@ -13,12 +14,7 @@ import { compareWithReference } from '../support/screenshots.js';
  * with every request to anywhere but the service refused: what a player or a spectator sees,
  * plays and checks, through the page only; the API is used to set games up and to know the truth.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-const built = existsSync(join(WEB_DIR, 'index.html'));
 const FIXTURES = join(import.meta.dirname, '../fixtures');
-/** A fixed window, so the board (which fills its column) is drawn at the same size everywhere. */
-const VIEWPORT = { width: 1000, height: 900 };
 
 interface Token {
   seat: number;
@@ -33,87 +29,29 @@ interface GameAnswer {
   legalActions: unknown[];
 }
 
-const describeInBrowser = haveChromium && built ? describe : describe.skip;
-const title = !haveChromium
-  ? `the web page in headless Chromium (skipped: no Chromium at ${CHROMIUM}; apt-get install -y chromium, or set CHROMIUM_PATH)`
-  : !built
-    ? 'the web page in headless Chromium (skipped: not built, run npm run build)'
-    : 'the web page in headless Chromium, offline';
-
-describeInBrowser(title, () => {
+describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
   let t: TestApp;
-  let browser: Browser;
+  let watched: WatchedBrowser;
   let context: BrowserContext;
-  /** Requests and sockets a page opened to anywhere but the service (all refused). */
-  let foreign: string[] = [];
-  /** Console errors, uncaught exceptions and Content-Security-Policy violations, with the page they came from. */
-  let problems: string[] = [];
 
   beforeAll(async () => {
     t = await startApp();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // Unhinted glyph outlines keep text rendering close from one machine's fonts to another's.
-      args: ['--no-sandbox', '--headless=new', '--font-render-hinting=none'],
-    });
+    watched = await WatchedBrowser.launch(() => t.url);
     context = await offlineContext();
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await watched?.browser.close();
     await t?.close();
   });
 
   // Whatever a test looks at, the page must not reach outside the service nor log an error.
   afterEach(async () => {
     for (const page of context.pages()) await page.close();
-    const seen = { foreign, problems };
-    foreign = [];
-    problems = [];
-    expect(seen).toEqual({ foreign: [], problems: [] });
+    expect(watched.take()).toEqual({ foreign: [], problems: [] });
   });
 
-  /** A browser context that refuses every request to another origin than the service's and reports CSP violations as console errors. */
-  async function offlineContext(viewport = VIEWPORT): Promise<BrowserContext> {
-    const created = await browser.newContext({ viewport, deviceScaleFactor: 1, reducedMotion: 'reduce' });
-    await created.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.origin === new URL(t.url).origin) return route.continue();
-      foreign.push(url.href);
-      return route.abort('blockedbyclient');
-    });
-    await created.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-    });
-    return created;
-  }
-
-  interface Opened {
-    page: Page;
-    /** Settles once the page asked the service for live events (graphql-ws subscribe sent). */
-    subscribed: Promise<void>;
-  }
-
-  /** Opens a path of the service (a seat's token may follow in the fragment) in a new tab, watched for problems. */
-  async function open(path: string, where: BrowserContext = context): Promise<Opened> {
-    const page = await where.newPage();
-    // Everything here is local: a wait this long means the page is stuck.
-    page.setDefaultTimeout(10_000);
-    const name = path.replace(/#.*/, '#…');
-    let subscribed = () => {};
-    const subscription = new Promise<void>((done) => (subscribed = done));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`${name}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${name}: ${e.message}`));
-    page.on('websocket', (ws) => {
-      if (new URL(ws.url()).host !== new URL(t.url).host) foreign.push(ws.url());
-      ws.on('framesent', (f) => {
-        if ((JSON.parse(String(f.payload)) as { type?: string }).type === 'subscribe') subscribed();
-      });
-    });
-    await page.goto(t.url + path);
-    return { page, subscribed: subscription };
-  }
+  const offlineContext = (viewport?: { width: number; height: number }) => watched.context(viewport);
+  const open = (path: string, where: BrowserContext = context): Promise<Opened> => watched.open(path, where);
 
   // ---- The service, through its API -------------------------------------------------------
 
@@ -424,7 +362,7 @@ describeInBrowser(title, () => {
     await page.goto(`${t.url}/tournaments`);
     await page.waitForSelector('h1');
     expect(await page.locator('h1').textContent()).toBe('Tournaments');
-    expect({ foreign, problems }).toEqual({ foreign: [], problems: [] });
+    expect({ foreign: watched.foreign, problems: watched.problems }).toEqual({ foreign: [], problems: [] });
   });
 });
 
