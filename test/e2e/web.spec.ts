@@ -302,13 +302,13 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
 
   // ---- 7. Size and speed ----------------------------------------------------------------------
 
-  it("keeps the page's script under 200 kB gzipped", () => {
+  it("keeps the page's script under 80 kB gzipped", () => {
     const assets = join(WEB_DIR, 'assets');
     const scripts = readdirSync(assets).filter((f) => f.endsWith('.js'));
     expect(scripts.length).toBeGreaterThan(0);
     const gzipped = scripts.reduce((sum, f) => sum + gzipSync(readFileSync(join(assets, f))).length, 0);
     console.log(`the page's script is ${(gzipped / 1024).toFixed(1)} kB gzipped`);
-    expect(gzipped).toBeLessThan(200 * 1024);
+    expect(gzipped).toBeLessThan(80 * 1024);
   });
 
   it.each([
