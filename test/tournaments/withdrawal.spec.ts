@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import type { GameResultPayload, ScheduledGame, SeatResultKind } from '../../src/referee/core/tournament/events.js';
-import { placingsOf } from '../../src/referee/core/tournament/formats.js';
-import { Driver } from './support.js';
+import { placingsOf, standingsOf } from '../../src/referee/core/tournament/formats.js';
+import { historyOf } from '../../src/referee/core/tournament/history.js';
+import { SeededLots } from '../../src/referee/core/tournament/lots.js';
+import { format } from '../../src/referee/core/tournament/rational.js';
+import { Driver, SEED } from './support.js';
 
 /**
  * Withdrawals, read from the rules' text (docs/rules/tournaments.md):
@@ -144,6 +147,76 @@ describe('P2.4 and K6.8 in matches of several games', () => {
         expect(d.refold().ranking).toEqual(d.t.ranking);
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('P2.3 and P2.5: a round-robin participant who withdrew', () => {
+  /** W = 2, D = 1 and a loss worth L > 0, so that ABSENT (0) and FORFEIT_LOSS (L) differ. */
+  const roundRobin = (n: number, loss: string, double = false) => {
+    const d = new Driver({ kind: 'cerke', format: double ? 'doubleRoundRobin' : 'roundRobin', points: { win: '2', draw: '1', loss } });
+    for (let i = 1; i <= n; i++) d.register(`P${i}`, 3000 - i);
+    return d;
+  };
+
+  it('4 participants, L = 1/2, P4 withdraws after round 1: rounds 2 and 3 are ABSENT with 0 TP for it, forfeit wins worth W for its opponents', () => {
+    const d = roundRobin(4, '1/2');
+    d.pair();
+    // Every game of round 1 is lost by seat 1 (L = 1/2 each).
+    for (const g of d.openGames()) d.finish(g, [0], [25, 15]);
+    withdraw(d, 'p-P4');
+    const round1 = historyOf(d.t, 1).get('p-P4')![0];
+    for (let r = 2; r <= 3; r++) {
+      d.pair();
+      for (const g of d.openGames()) d.finish(g, [0], [25, 15]);
+    }
+    expect(d.t.finished).toBe(true);
+    const history = historyOf(d.t, 3);
+    expect(history.get('p-P4')!.map((e) => [e.kind, format(e.tp)])).toEqual([
+      [round1.kind, format(round1.tp)],
+      ['ABSENT', '0'],
+      ['ABSENT', '0'],
+    ]);
+    const opponents = d.t.rounds.slice(1).map((r) => r.boards.find((b) => b.seats.includes('p-P4'))!.seats.find((s) => s !== 'p-P4')!);
+    for (const [i, o] of opponents.entries()) expect([history.get(o)![i + 1].kind, format(history.get(o)![i + 1].tp)]).toEqual(['FORFEIT_WIN', '2']);
+    const row = standingsOf(d.t, new SeededLots(SEED, d.id)).rows.find((r) => r.participantId === 'p-P4')!;
+    expect(format(row.tp)).toBe(format(round1.tp));
+    expect(d.refold().ranking).toEqual(d.t.ranking);
+  });
+
+  it('N = 2..8, single or double, L = 0, 1/2 or 1, withdrawn after any round: each later round ABSENT with 0 TP (its rest stays REST), the results before it stand', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 8 }), fc.boolean(), fc.constantFrom('0', '1/2', '1'), fc.nat(), fc.infiniteStream(fc.nat(2)), (n, double, loss, pick, results) => {
+        const d = roundRobin(n, loss, double);
+        const it = results[Symbol.iterator]();
+        d.pair();
+        const rounds = d.t.totalRounds!;
+        const w = pick % rounds;
+        const leaving = d.t.participants[pick % n].id;
+        for (let r = 1; r <= rounds; r++) {
+          if (r > 1) d.pair();
+          for (const g of d.openGames()) {
+            const x = it.next().value as number;
+            d.finish(g, x === 2 ? [0, 1] : [x], x === 2 ? [20, 20] : x === 0 ? [25, 15] : [15, 25]);
+          }
+          if (r === w) withdraw(d, leaving);
+        }
+        if (w === 0) return;
+        const before = historyOf(d.t, w).get(leaving)!;
+        const entries = historyOf(d.t, rounds).get(leaving)!;
+        expect(entries.slice(0, w)).toEqual(before);
+        // RR4.4: the round the schedule rests it in stays REST (P2.3, In Arbiter): 0 TP too.
+        for (const e of entries.slice(w)) expect([e.kind, format(e.tp)]).toEqual([d.t.rounds[e.round - 1].rest === leaving ? 'REST' : 'ABSENT', '0']);
+        for (const round of d.t.rounds.slice(w)) {
+          const board = round.boards.find((b) => b.seats.includes(leaving));
+          if (!board) continue;
+          const opponent = board.seats.find((s) => s !== leaving)!;
+          const e = historyOf(d.t, round.round).get(opponent)![round.round - 1];
+          expect([e.kind, format(e.tp), e.opponents]).toEqual(['FORFEIT_WIN', '2', [leaving]]);
+        }
+        expect(d.refold().ranking).toEqual(d.t.ranking);
+      }),
+      { numRuns: 100 },
     );
   });
 });
