@@ -1,7 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startApp, type TestApp } from '../support/app.js';
-import { browserTitle, describeInBrowser, WatchedBrowser } from '../support/browser.js';
+import { browserTitle, describeInBrowser, serviceWithBrowser } from '../support/browser.js';
 import { ACT, CREATE } from '../support/queries.js';
 
 /**
@@ -14,31 +13,21 @@ const KEY_STORE = 'arbiter.playerKey';
 const DAY = 86_400;
 
 describeInBrowser(browserTitle("the player's page in headless Chromium"), () => {
-  let t: TestApp;
-  let watched: WatchedBrowser;
+  const suite = serviceWithBrowser();
   let context: BrowserContext;
-
-  beforeAll(async () => {
-    t = await startApp();
-    watched = await WatchedBrowser.launch(() => t.url);
-  }, 120_000);
-  afterAll(async () => {
-    await watched?.browser.close();
-    await t?.close();
-  });
   // A fresh context a test: its own storage, so one test's sign-in is not another's.
   beforeEach(async () => {
-    context = await watched.context();
+    context = await suite.watched.context();
   });
   afterEach(async () => {
     await context.close();
-    expect(watched.take()).toEqual({ foreign: [], problems: [] });
+    expect(suite.watched.take()).toEqual({ foreign: [], problems: [] });
   });
 
   // ---- The service, through its API -------------------------------------------------------
 
   async function newPlayer(name: string): Promise<{ id: string; key: string }> {
-    const res = await t.gql('mutation($name: String!) { createPlayer(name: $name) { player { id } key { secret } } }', { name });
+    const res = await suite.app.gql('mutation($name: String!) { createPlayer(name: $name) { player { id } key { secret } } }', { name });
     expect(res.errors).toBeUndefined();
     return { id: res.data.createPlayer.player.id, key: res.data.createPlayer.key.secret };
   }
@@ -49,7 +38,7 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
       { name: 'Ada', player: a.id },
       { name: 'Bo', player: b.id },
     ];
-    const res = await t.gql(CREATE, { input: { kind: 'backgammon', ruleset: { matchLength: 1 }, seats, timeControl } });
+    const res = await suite.app.gql(CREATE, { input: { kind: 'backgammon', ruleset: { matchLength: 1 }, seats, timeControl } });
     expect(res.data?.createGame?.__typename).toBe('GameCreated');
     return res.data.createGame.game.id;
   }
@@ -63,14 +52,14 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
     status: string;
     clock: { running: number[]; remainingMs: number[]; timedOut: number[] } | null;
   }
-  const game = async (id: string, key?: string): Promise<Seen> => (await t.gql(GAME, { id }, key)).data.game;
+  const game = async (id: string, key?: string): Promise<Seen> => (await suite.app.gql(GAME, { id }, key)).data.game;
 
   let moves = 0;
   /** Plays the first legal action of whoever is to act (each player with their key) until `done`. */
   async function playUntil(id: string, keys: string[], done: (g: Seen) => boolean): Promise<void> {
     for (let g = await game(id); !done(g); g = await game(id)) {
       const mine = await game(id, keys[g.toAct[0]]);
-      const res = await t.gql(ACT, { gameId: id, moveId: `player-page-${++moves}`, action: mine.legalActions[0], expectedVersion: mine.version }, keys[g.toAct[0]]);
+      const res = await suite.app.gql(ACT, { gameId: id, moveId: `player-page-${++moves}`, action: mine.legalActions[0], expectedVersion: mine.version }, keys[g.toAct[0]]);
       expect(res.data?.submitAction?.__typename).toBe('MoveAccepted');
     }
   }
@@ -88,7 +77,7 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
 
   /** Signs in on /me with a key, as a player typing it would; answers the page and every URL it requested. */
   async function signIn(key: string): Promise<{ page: Page; urls: string[] }> {
-    const { page } = await watched.open('/me', context);
+    const { page } = await suite.watched.open('/me', context);
     const urls: string[] = [];
     page.on('request', (r) => urls.push(r.url()));
     await page.fill('#player-key', key);
@@ -101,7 +90,7 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
 
   it('signs in with a player key kept in this origin’s storage only, never sent in a URL, and signs out clearing it', async () => {
     const ada = await newPlayer('Ada');
-    const { page: form } = await watched.open('/me', context);
+    const { page: form } = await suite.watched.open('/me', context);
     await form.waitForSelector('form[data-signin]');
     await accessible(form);
     // A wrong key is refused with a reason, and nothing is kept.
@@ -143,7 +132,7 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
     const theirs = await duel(ada, bo, { kind: 'CORRESPONDENCE', perMoveSeconds: DAY });
     await playUntil(theirs, keys, boToAct);
     const finished = await duel(ada, bo, { kind: 'CORRESPONDENCE', perMoveSeconds: DAY });
-    expect((await t.gql('mutation($id: ID!) { resignGame(gameId: $id, moveId: "resign") { __typename } }', { id: finished }, ada.key)).data.resignGame.__typename).toBe('MoveAccepted');
+    expect((await suite.app.gql('mutation($id: ID!) { resignGame(gameId: $id, moveId: "resign") { __typename } }', { id: finished }, ada.key)).data.resignGame.__typename).toBe('MoveAccepted');
 
     const { page } = await signIn(ada.key);
     await page.waitForSelector('[data-list="waiting"]');
@@ -166,7 +155,7 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
     // The game's page gives the correspondence deadline in the viewer's time zone and as time left.
     await page.click(`[data-game="${one}"] a`);
     await page.waitForSelector('.clocks [data-until]');
-    const deadline = (await t.gql('query($id: ID!) { game(id: $id) { clock { deadline } } }', { id: one })).data.game.clock.deadline;
+    const deadline = (await suite.app.gql('query($id: ID!) { game(id: $id) { clock { deadline } } }', { id: one })).data.game.clock.deadline;
     expect(await page.locator('.clocks time').getAttribute('datetime')).toBe(deadline);
     expect(await page.locator('.clocks [data-until]').textContent()).toMatch(/^in (23 h \d+ min|1 d 0 h)$/);
     expect(await page.locator('.clock.running .time').textContent()).toMatch(/^(23:\d\d:\d\d|1 d 0 h)$/);
@@ -181,7 +170,7 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
     const id = await duel(ada, bo, { kind: 'FISCHER', baseSeconds: 600, incrementSeconds: 5 });
     await playUntil(id, [ada.key, bo.key], (g) => g.clock !== null && g.clock.running.length === 1);
     await signIn(ada.key);
-    const { page } = await watched.open(`/games/${id}`, context);
+    const { page } = await suite.watched.open(`/games/${id}`, context);
     await page.waitForSelector('.clocks [data-clock]');
     expect(await page.locator('p.meta').textContent()).toContain('playing as Ada');
     const seat = (await game(id)).clock!.running[0];
@@ -205,7 +194,7 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
     const [ada, bo] = [await newPlayer('Ada'), await newPlayer('Bo')];
     const id = await duel(ada, bo, { kind: 'FISCHER', baseSeconds: 10 });
     await signIn(ada.key);
-    const { page } = await watched.open(`/games/${id}`, context);
+    const { page } = await suite.watched.open(`/games/${id}`, context);
     await page.waitForSelector('.clocks .clock.low');
     await page.waitForSelector('.clock.out .flag', { timeout: 30_000 });
     expect((await game(id)).status).toBe('FINISHED');

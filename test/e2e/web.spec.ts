@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { WEB_DIR } from '../../src/api/web.controller.js';
 import { DatabaseService } from '../../src/database/database.service.js';
-import { startApp, type TestApp } from '../support/app.js';
-import { browserTitle, describeInBrowser, type Opened, WatchedBrowser } from '../support/browser.js';
+import { startApp } from '../support/app.js';
+import { browserTitle, describeInBrowser, type Opened, serviceWithBrowser } from '../support/browser.js';
 import { ACT, CREATE, EVENTS, GAME } from '../support/queries.js';
 import { compareWithReference } from '../support/screenshots.js';
 
@@ -30,40 +30,33 @@ interface GameAnswer {
 }
 
 describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
-  let t: TestApp;
-  let watched: WatchedBrowser;
+  const suite = serviceWithBrowser();
   let context: BrowserContext;
 
   beforeAll(async () => {
-    t = await startApp();
-    watched = await WatchedBrowser.launch(() => t.url);
     context = await offlineContext();
-  }, 120_000);
-  afterAll(async () => {
-    await watched?.browser.close();
-    await t?.close();
   });
 
   // Whatever a test looks at, the page must not reach outside the service nor log an error.
   afterEach(async () => {
     for (const page of context.pages()) await page.close();
-    expect(watched.take()).toEqual({ foreign: [], problems: [] });
+    expect(suite.watched.take()).toEqual({ foreign: [], problems: [] });
   });
 
-  const offlineContext = (viewport?: { width: number; height: number }) => watched.context(viewport);
-  const open = (path: string, where: BrowserContext = context): Promise<Opened> => watched.open(path, where);
+  const offlineContext = (viewport?: { width: number; height: number }) => suite.watched.context(viewport);
+  const open = (path: string, where: BrowserContext = context): Promise<Opened> => suite.watched.open(path, where);
 
   // ---- The service, through its API -------------------------------------------------------
 
   async function create(kind: string, ruleset: unknown): Promise<{ id: string; tokens: Token[] }> {
-    const res = await t.gql(CREATE, { input: { kind, ruleset } });
+    const res = await suite.app.gql(CREATE, { input: { kind, ruleset } });
     expect(res.data?.createGame?.__typename).toBe('GameCreated');
     return { id: res.data.createGame.game.id, tokens: res.data.createGame.tokens };
   }
 
   /** A game replayed from a record of test/fixtures (finished, its chance fixed by the record). */
   async function importRecord(kind: string, file: string): Promise<string> {
-    const res = await t.gql('mutation($kind: String!, $record: String!) { importGame(kind: $kind, record: $record) { __typename ... on GameCreated { game { id } } } }', {
+    const res = await suite.app.gql('mutation($kind: String!, $record: String!) { importGame(kind: $kind, record: $record) { __typename ... on GameCreated { game { id } } } }', {
       kind,
       record: readFileSync(join(FIXTURES, file), 'utf8'),
     });
@@ -72,13 +65,13 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
   }
 
   async function game(id: string, token?: string): Promise<GameAnswer> {
-    const res = await t.gql(GAME, { id }, token);
+    const res = await suite.app.gql(GAME, { id }, token);
     expect(res.errors).toBeUndefined();
     return res.data.game;
   }
 
   async function stateAt(id: string, seq: number): Promise<{ view: unknown }> {
-    const res = await t.gql('query($id: ID!, $seq: Int!) { gameStateAt(gameId: $id, seq: $seq) { view } }', { id, seq });
+    const res = await suite.app.gql('query($id: ID!, $seq: Int!) { gameStateAt(gameId: $id, seq: $seq) { view } }', { id, seq });
     expect(res.errors).toBeUndefined();
     return res.data.gameStateAt;
   }
@@ -86,7 +79,7 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
   let moves = 0;
   /** Submits an action for a seat and answers the version the service acknowledged. */
   async function act(id: string, token: string, action: unknown, expectedVersion: number): Promise<number> {
-    const res = await t.gql(ACT, { gameId: id, moveId: `web-${++moves}`, action, expectedVersion }, token);
+    const res = await suite.app.gql(ACT, { gameId: id, moveId: `web-${++moves}`, action, expectedVersion }, token);
     expect(res.data?.submitAction).toMatchObject({ __typename: 'MoveAccepted' });
     return res.data.submitAction.version;
   }
@@ -268,9 +261,9 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
     });
 
     it('shows the red badge after it', async () => {
-      const events: { seq: number; type: string }[] = (await t.gql(EVENTS, { gameId: id })).data.gameEvents;
+      const events: { seq: number; type: string }[] = (await suite.app.gql(EVENTS, { gameId: id })).data.gameEvents;
       edited = events.find((e) => e.type === 'ActionTaken')!.seq;
-      await t.app.get(DatabaseService).prisma.$executeRawUnsafe(`UPDATE events SET payload = payload || '{"edited": true}'::jsonb WHERE game_id = $1 AND seq = $2`, id, edited);
+      await suite.app.app.get(DatabaseService).prisma.$executeRawUnsafe(`UPDATE events SET payload = payload || '{"edited": true}'::jsonb WHERE game_id = $1 AND seq = $2`, id, edited);
       const { page } = await open(`/games/${id}`);
       await page.waitForSelector('[data-verdict="bad"]');
       expect(await page.locator('.verification').textContent()).toContain(`event ${edited}`);
@@ -278,7 +271,7 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
 
     it('shows the red badge after a restart too, when the service refuses to serve the edited game', async () => {
       await restart();
-      expect((await t.gql(GAME, { id })).errors?.[0]?.extensions?.code).toBe('INTEGRITY_ERROR');
+      expect((await suite.app.gql(GAME, { id })).errors?.[0]?.extensions?.code).toBe('INTEGRITY_ERROR');
       const { page } = await open(`/games/${id}`);
       await page.waitForSelector('[data-verdict="bad"]');
       expect(await page.locator('.verification').textContent()).toContain(`event ${edited}`);
@@ -288,10 +281,10 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
   /** The service stopped and started again on the same database: the games it held in memory are read again from their stored events. */
   async function restart(): Promise<void> {
     for (const page of context.pages()) await page.close();
-    const { dataDir } = t;
-    await t.app.close();
+    const { dataDir } = suite.app;
+    await suite.app.app.close();
     const next = await startApp(dataDir ? { dataDir } : {});
-    t = {
+    suite.app = {
       ...next,
       async close() {
         await next.close();
@@ -359,10 +352,10 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
     await page.click(`a[href="/games/${id}"]`);
     await page.waitForSelector('section.board svg');
     expect(new URL(page.url()).pathname).toBe(`/games/${id}`);
-    await page.goto(`${t.url}/tournaments`);
+    await page.goto(`${suite.app.url}/tournaments`);
     await page.waitForSelector('h1');
     expect(await page.locator('h1').textContent()).toBe('Tournaments');
-    expect({ foreign: watched.foreign, problems: watched.problems }).toEqual({ foreign: [], problems: [] });
+    expect({ foreign: suite.watched.foreign, problems: suite.watched.problems }).toEqual({ foreign: [], problems: [] });
   });
 });
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { WEB_DIR } from '../../src/api/web.controller.js';
+import { startApp, type TestApp } from './app.js';
 
 /**
  * Headless Debian Chromium for the web page's tests, with every request to anywhere but the
@@ -91,4 +92,18 @@ export class WatchedBrowser {
     await page.goto(this.service() + path);
     return { page, subscribed: subscription };
   }
+}
+
+/** A suite's service and watched Chromium: started before its tests, closed after them (`app` may be replaced, as by a restart). */
+export function serviceWithBrowser(): { app: TestApp; watched: WatchedBrowser } {
+  const suite = {} as { app: TestApp; watched: WatchedBrowser };
+  beforeAll(async () => {
+    suite.app = await startApp();
+    suite.watched = await WatchedBrowser.launch(() => suite.app.url);
+  }, 120_000);
+  afterAll(async () => {
+    await suite.watched?.browser.close();
+    await suite.app?.close();
+  });
+  return suite;
 }
