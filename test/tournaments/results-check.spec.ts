@@ -103,3 +103,31 @@ describe('R3.9: only results the game can end with', () => {
     expect(verdict.problem).toMatch(/seats tied at a table have the same game points \(TA7\.6, R3\.9\)/);
   });
 });
+
+describe('results from records', () => {
+  const won: RecordedGame = { gameId: 'rec-1', seq: 40, hash: 'h-rec', outcome: { winners: [1], points: [1, 3], summary: 'Black wins the 3-point match 3-1' } };
+
+  it('takes the outcome and game points from the record: an outcome alone, or nothing typed, is enough', () => {
+    const { entry } = duel('backgammon', { matchLength: 3 });
+    for (const typed of [{}, { outcome: 'WIN_SEAT1' as const }, { gamePoints: ['1', null] }, { outcome: 'WIN_SEAT1' as const, gamePoints: ['1', '3'] }]) {
+      const r = entry(typed, won);
+      expect(r.ok && [r.value.seats.map((s) => s.gamePoints), r.value.ranking, r.value.record]).toEqual([['1', '3'], [[1], [0]], { gameId: 'rec-1', seq: 40, hash: 'h-rec' }]);
+    }
+  });
+
+  it('refuses what the organizer types besides the record when it says otherwise (RECORD_DISAGREES)', () => {
+    const { entry } = duel('backgammon', { matchLength: 3 });
+    const refused = (typed: Omit<EnteredResult, 'round' | 'board'>) => {
+      const r = entry(typed, won);
+      return r.ok ? null : `${r.error.code}: ${r.error.message}`;
+    };
+    expect(refused({ outcome: 'WIN_SEAT0' })).toBe('RECORD_DISAGREES: the record says: Black wins the 3-point match 3-1; not WIN_SEAT0');
+    expect(refused({ outcome: 'DRAW' })).toMatch(/^RECORD_DISAGREES: .*not DRAW/);
+    expect(refused({ outcome: 'FORFEIT_WIN_SEAT1' })).toMatch(/^RECORD_DISAGREES: .*a record is a game played, not FORFEIT_WIN_SEAT1/);
+    expect(refused({ outcome: 'WIN_SEAT1', gamePoints: ['2', '3'] })).toMatch(/^RECORD_DISAGREES: .*seat 0's game points are 1, not 2/);
+    expect(refused({ gamePoints: ['x', '3'] })).toMatch(/^INVALID_INPUT: gamePoints\[0\]/);
+    expect(refused({ outcome: 'WIN_SEAT1' })).toBeNull();
+    const unfinished = entry({}, { ...won, outcome: null });
+    expect(unfinished.ok || unfinished.error.code).toBe('RECORD_DISAGREES');
+  });
+});
