@@ -187,9 +187,9 @@ export function decideMatch(input: MatchInput): Result<MatchState> {
     next === games.length ? ok(state) : fail('INVALID_INPUT', `the match was decided after game ${next}, but ${games.length} games are recorded`);
   const take = (): MatchGame | null => (next < games.length ? games[next++] : null);
   const nextGame = (replay: boolean): Result<MatchState> => ok({ kind: 'NEXT_GAME', seats: seatsOf(next), replay });
-  /** K6.8: a forfeit ends the match at once, whichever game it is. */
+  /** K6.8: a forfeit ends the match at once, whichever game it is; the games after it count for nothing (§K6.8, In Arbiter). */
   const forfeit = (game: Exclude<MatchGame, { kind: 'PLAYED' }>): Result<MatchState> =>
-    decided(game.kind === 'FORFEIT' ? { kind: 'DECIDED', winner: game.winner, by: 'FORFEIT' } : { kind: 'DECIDED', winner: null, by: 'DOUBLE_FORFEIT' });
+    ok(game.kind === 'FORFEIT' ? { kind: 'DECIDED', winner: game.winner, by: 'FORFEIT' } : { kind: 'DECIDED', winner: null, by: 'DOUBLE_FORFEIT' });
 
   // K6.6: every regular game is played; TP (W/D/L) over them decide.
   const tp = new Map([
@@ -240,15 +240,18 @@ function compareGamePoints(games: readonly MatchGame[], a: string, order: GamePo
 }
 
 /**
- * K6.9: from every round's decided matches (round 1 first), the champion is 1st and the losers
- * of round t of k share place 2^(k-t) + 1. Both sides of a double forfeit lose their round.
+ * K6.9: the placings of a knockout of `count` participants from the matches decided so far, by
+ * round (round 1 first; a match still played is left out). With k = log2(S) rounds (K6.2), not
+ * the rounds paired so far, the losers of round t share place 2^(k-t) + 1 and the final's winner
+ * is 1st: only who has lost is placed, whenever it is asked (before the final, after an early
+ * finish). Both sides of a double forfeit lose their round.
  */
-export function knockoutPlacings(rounds: readonly (readonly DecidedMatch[])[]): Placing[] {
-  const k = rounds.length;
+export function knockoutPlacings(count: number, rounds: readonly (readonly DecidedMatch[])[]): Placing[] {
+  const k = knockoutRoundCount(count);
   const placings: Placing[] = [];
   const final = rounds[k - 1]?.[0];
   if (final?.winner) placings.push({ participantId: final.winner, place: 1 });
-  for (let t = k; t >= 1; t--) {
+  for (let t = rounds.length; t >= 1; t--) {
     for (const match of rounds[t - 1]) for (const id of losers(match)) placings.push({ participantId: id, place: 2 ** (k - t) + 1 });
   }
   return placings;
