@@ -268,7 +268,7 @@ describe('K6.9 placings', () => {
       ],
       [{ match: 1, slots: ['a', 'c'], winner: 'c' }],
     ];
-    expect(knockoutPlacings(rounds)).toEqual([
+    expect(knockoutPlacings(7, rounds)).toEqual([
       { participantId: 'c', place: 1 },
       { participantId: 'a', place: 2 },
       { participantId: 'e', place: 3 },
@@ -280,7 +280,7 @@ describe('K6.9 placings', () => {
   });
 
   it('a double forfeit in the final leaves no champion: both finalists are 2nd', () => {
-    expect(knockoutPlacings([[{ match: 1, slots: ['a', 'b'], winner: null }]])).toEqual([
+    expect(knockoutPlacings(2, [[{ match: 1, slots: ['a', 'b'], winner: null }]])).toEqual([
       { participantId: 'a', place: 2 },
       { participantId: 'b', place: 2 },
     ]);
@@ -362,7 +362,7 @@ describe('K6.2-K6.9 properties, N = 2..64', () => {
         const { rounds, eliminatedIn } = playOut(seeds, gamesPerMatch, () => it.next().value as number, new SeededLots('00'.repeat(32), `t${salt}`));
         const k = knockoutRoundCount(n);
         expect(rounds).toHaveLength(k);
-        const placings = knockoutPlacings(rounds);
+        const placings = knockoutPlacings(n, rounds);
         expect(placings.map((p) => p.participantId).sort()).toEqual([...seeds].sort());
         const champions = placings.filter((p) => p.place === 1);
         expect(champions).toHaveLength(1);
@@ -380,7 +380,7 @@ describe('K6.2-K6.9 properties, N = 2..64', () => {
         const it = results[Symbol.iterator]();
         const { rounds, eliminatedIn } = playOut(seeds, 1, () => it.next().value as number, new SeededLots('01'.repeat(32), 't'));
         const k = knockoutRoundCount(n);
-        const placings = knockoutPlacings(rounds);
+        const placings = knockoutPlacings(n, rounds);
         expect(placings.map((p) => p.participantId).sort()).toEqual([...seeds].sort());
         expect(placings.filter((p) => p.place === 1).length).toBe(rounds[k - 1][0].winner === null ? 0 : 1);
         for (const p of placings) if (p.place !== 1) expect(p.place).toBe(2 ** (k - eliminatedIn.get(p.participantId)!) + 1);

@@ -210,10 +210,14 @@ export function standingsOf(t: TournamentState, lots: Lots, rounds = completedRo
   });
 }
 
-/** K6.9 placings of a knockout (every match decided so far). */
+/** K6.9 placings of a knockout: who has lost a match decided so far, and the champion once the final is. */
 export function placingsOf(t: TournamentState): { participantId: string; place: number }[] {
-  const rounds: DecidedMatch[][] = t.rounds.map((r) => r.boards.map((b) => ({ match: b.board, slots: [b.seats[0] ?? null, b.seats[1] ?? null], winner: b.winner ?? null })));
-  return knockoutPlacings(rounds);
+  const seeds = t.rounds[0]?.order;
+  if (!seeds) return [];
+  const rounds: DecidedMatch[][] = t.rounds.map((r) =>
+    r.boards.flatMap((b) => (b.winner === undefined ? [] : [{ match: b.board, slots: [b.seats[0] ?? null, b.seats[1] ?? null], winner: b.winner }])),
+  );
+  return knockoutPlacings(seeds.length, rounds);
 }
 
 /** What a tournament's standings answer after `afterRound` completed rounds (all, without it): a knockout's placings, else the rows (TB8.11). */

@@ -240,15 +240,18 @@ function compareGamePoints(games: readonly MatchGame[], a: string, order: GamePo
 }
 
 /**
- * K6.9: from every round's decided matches (round 1 first), the champion is 1st and the losers
- * of round t of k share place 2^(k-t) + 1. Both sides of a double forfeit lose their round.
+ * K6.9: the placings of a knockout of `count` participants from the matches decided so far, by
+ * round (round 1 first; a match still played is left out). With k = log2(S) rounds (K6.2), not
+ * the rounds paired so far, the losers of round t share place 2^(k-t) + 1 and the final's winner
+ * is 1st: only who has lost is placed, whenever it is asked (before the final, after an early
+ * finish). Both sides of a double forfeit lose their round.
  */
-export function knockoutPlacings(rounds: readonly (readonly DecidedMatch[])[]): Placing[] {
-  const k = rounds.length;
+export function knockoutPlacings(count: number, rounds: readonly (readonly DecidedMatch[])[]): Placing[] {
+  const k = knockoutRoundCount(count);
   const placings: Placing[] = [];
   const final = rounds[k - 1]?.[0];
   if (final?.winner) placings.push({ participantId: final.winner, place: 1 });
-  for (let t = k; t >= 1; t--) {
+  for (let t = rounds.length; t >= 1; t--) {
     for (const match of rounds[t - 1]) for (const id of losers(match)) placings.push({ participantId: id, place: 2 ** (k - t) + 1 });
   }
   return placings;
