@@ -5,9 +5,9 @@ import { type Aggregate, type DraftEvent, MALFORMED, type StoredEvent } from '..
 import { isCompleteConfig, parseConfig, type TournamentConfigInput } from './config.js';
 import { type BoardPlan, decodeTournamentEvent, draftOf, type GameResultPayload, ORGANIZER, type RoundSettings, type TournamentEvent } from './events.js';
 import { decideBoard, finalRanking, pairRound, type Pairing as RoundPairing, totalRoundsFor } from './formats.js';
-import { boardComplete, roundComplete } from './history.js';
+import { roundComplete } from './history.js';
 import { type LotDrawn, type Lots, lotsCommitment, SeededLots } from './lots.js';
-import { type BoardState, currentRound, participantById, type RoundState, type TournamentState } from './state.js';
+import { type BoardState, currentRound, participantById, type RoundState, type TournamentState, withdrawnBefore } from './state.js';
 
 /**
  * A tournament's decider (decide/evolve, as a game's): `decide` turns an organizer's or a
@@ -144,7 +144,7 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
       }
       const round: RoundState = {
         round: p.round,
-        boards: p.boards.map((b) => boardState(t, b)),
+        boards: p.boards.map((b) => boardState(t, p.round, b)),
         byes: p.byes,
         rest: p.rest,
         warnings: p.warnings,
@@ -183,12 +183,13 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
   }
 }
 
-function boardState(t: TournamentState, b: BoardPlan): BoardState {
+function boardState(t: TournamentState, round: number, b: BoardPlan): BoardState {
   const board: BoardState = { ...b, results: {} };
   if (t.config.format !== 'knockout' || b.games.length > 0) return board;
-  // K6.5: a match facing an empty slot is over before it starts; K6.8: so is a walkover.
-  const winner = b.walkover ? (b.seats.find((s) => s !== b.walkover) ?? null) : (b.seats[0] ?? null);
-  return { ...board, winner };
+  // K6.5: a match facing an empty slot is over before it starts; K6.8: so is a walkover. Whoever
+  // withdrew forfeits it, so from a bye or a match between two who withdrew nobody goes through.
+  const through = b.seats.filter((s) => s !== b.walkover && !withdrawnBefore(t, s, round));
+  return { ...board, winner: through.length === 1 ? through[0] : null };
 }
 
 function boardAt(t: TournamentState, round: number, board: number): { round: RoundState; board: BoardState } | null {
@@ -394,22 +395,21 @@ class Deciding {
     if (p.withdrawnAfterRound !== null) return refuse('ALREADY_WITHDRAWN', `${p.name} withdrew after round ${p.withdrawnAfterRound}`);
     const refused = this.apply({ type: 'ParticipantWithdrawn', payload: { participantId, afterRound: t.rounds.length, reason } });
     if (!refused.ok) return refused;
-    // P2.4: the current round's unplayed games are forfeits lost by the one who withdrew.
+    // P2.4: each game of the current round it has not played is its forfeit loss, every game of a
+    // knockout match included (K6.8: the first decides the match, docs/rules/tournaments.md §K6.8).
+    // They are all recorded before the round goes on, which may end the tournament.
     // A table plays on without them: the organizer records the table's result (R3.5).
     const round = t.config.format === 'tables' ? null : currentRound(this.state);
-    if (round) {
-      for (const board of round.boards) {
-        for (const game of board.games) {
-          if (!game.seats.includes(participantId) || board.results[game.gameId] || boardComplete(this.state, board)) continue;
-          const forfeit = forfeitResult(this.state, round.round, board.board, game, participantId, reason ?? 'withdrawn (P2.4)');
-          const r = this.apply({ type: 'ResultRecorded', payload: forfeit });
-          if (!r.ok) return r;
-          const after = this.afterResult();
-          if (!after.ok) return after;
-        }
+    if (!round) return this.done();
+    for (const board of round.boards) {
+      for (const game of board.games) {
+        if (!game.seats.includes(participantId) || board.results[game.gameId]) continue;
+        const forfeit = forfeitResult(this.state, round.round, board.board, game, participantId, reason ?? 'withdrawn (P2.4)');
+        const r = this.apply({ type: 'ResultRecorded', payload: forfeit });
+        if (!r.ok) return r;
       }
     }
-    return this.done();
+    return this.afterResult();
   }
 
   private settings(s: RoundSettings): Result<TournamentDecision> {
