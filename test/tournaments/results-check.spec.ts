@@ -57,6 +57,16 @@ describe('R3.9: only results the game can end with', () => {
     expect(d.t.rounds[0].boards[0].results).toEqual({});
   });
 
+  it('refuses a backgammon DRAW in a knockout too, with the same rule (before the match is decided by it)', () => {
+    const d = new Driver({ kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'knockout', name: 'ko' });
+    d.register('A', 1900);
+    d.register('B', 1800);
+    d.pair();
+    const [open] = d.openGames();
+    const draw = enteredResult(d.t, { round: 1, board: open.board, outcome: 'DRAW', gamePoints: ['1', '1'] }, open.game, null);
+    expect(() => d.run({ type: 'RecordResult', result: draw.ok ? draw.value : (null as never), correction: false })).toThrow(/^INVALID_RESULT: .*\(R3\.9\): backgammon has no draws/);
+  });
+
   it('refuses backgammon game points that contradict the winner, and takes those that fit', () => {
     const money = duel('backgammon', { matchLength: 0 });
     expect(() => money.record({ outcome: 'WIN_SEAT0', gamePoints: ['2', '1'] })).toThrow(/^INVALID_RESULT: .*money game gives its winner 1 point or more and its loser none/);
