@@ -7,6 +7,7 @@ import { type BoardPlan, decodeTournamentEvent, draftOf, type GameResultPayload,
 import { decideBoard, finalRanking, pairRound, type Pairing as RoundPairing, totalRoundsFor } from './formats.js';
 import { roundComplete } from './history.js';
 import { type LotDrawn, type Lots, lotsCommitment, SeededLots } from './lots.js';
+import { impossibleResult, resultShapeProblem } from './results.js';
 import { type BoardState, currentRound, participantById, type RoundState, type TournamentState, withdrawnBefore } from './state.js';
 
 /**
@@ -167,7 +168,7 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
     }
     case 'ResultRecorded':
     case 'ResultCorrected':
-      return recorded(t, e.payload, e.type === 'ResultCorrected');
+      return recorded(t, e.payload, e.type === 'ResultCorrected', ctx);
     case 'TournamentFinished': {
       if (lotsCommitment(e.payload.seed) !== t.seedCommitment) return broken('the revealed seed does not match the published commitment (L9.1)');
       if (ctx.seed !== null && ctx.seed !== e.payload.seed) return broken("the revealed seed is not the tournament's seed");
@@ -203,7 +204,7 @@ function replaceBoard(t: TournamentState, round: RoundState, board: BoardState):
   return { ...t, rounds: t.rounds.map((r) => (r.round === round.round ? next : r)) };
 }
 
-function recorded(t: TournamentState, result: GameResultPayload, correction: boolean): Result<TournamentState> {
+function recorded(t: TournamentState, result: GameResultPayload, correction: boolean, ctx: TournamentEvolveContext): Result<TournamentState> {
   const found = boardAt(t, result.round, result.board);
   if (!found) return fail('NOT_IN_TOURNAMENT', `round ${result.round} has no board ${result.board}`);
   const { round, board } = found;
@@ -214,7 +215,7 @@ function recorded(t: TournamentState, result: GameResultPayload, correction: boo
   if (correction && !earlier) return fail('NO_RESULT_TO_CORRECT', `game ${result.gameId} has no result to correct`);
   if (correction && !result.reason) return fail('INVALID_INPUT', 'a correction needs a reason (P2.7)');
   if (correction && t.config.format === 'knockout' && t.rounds.length > round.round) return fail('ROUND_ALREADY_PAIRED', 'the next knockout round is paired: its bracket stands (R3.7)');
-  const shape = resultShapeProblem(t, game.seats, result);
+  const shape = resultShapeProblem(t, game.seats, result) ?? impossibleResult(ctx.registry.get(t.config.kind), t.config, result);
   if (shape) return fail('INVALID_RESULT', shape);
   let next: BoardState = { ...board, results: { ...board.results, [result.gameId]: result }, ...(correction ? { corrections: (board.corrections ?? 0) + 1 } : {}) };
   if (t.config.format === 'knockout') {
@@ -223,28 +224,6 @@ function recorded(t: TournamentState, result: GameResultPayload, correction: boo
     next = decision.value.kind === 'DECIDED' ? { ...next, winner: decision.value.winner } : { ...next, winner: undefined };
   }
   return ok(replaceBoard(t, round, next));
-}
-
-/** What is wrong with a result's seats and ranking for this game, if anything (R3.1, R3.5). */
-function resultShapeProblem(t: TournamentState, seats: readonly string[], r: GameResultPayload): string | null {
-  if (r.seats.length !== seats.length || r.seats.some((s, i) => s.participantId !== seats[i])) return "the result's seats are not the game's";
-  const kinds = r.seats.map((s) => s.kind);
-  const played = kinds.flatMap((k, i) => (k === 'PLAYED' ? [i] : []));
-  const ranked = r.ranking.flat();
-  if (ranked.length !== played.length || [...ranked].sort((a, b) => a - b).some((s, i) => s !== played[i])) return 'the ranking must place exactly the seats that played';
-  for (const s of r.seats) if ((s.kind === 'PLAYED') !== (s.gamePoints !== null)) return 'game points are given for played seats only (R3.4)';
-  if (t.config.format !== 'tables') {
-    const k = [...kinds].sort().join(',');
-    if (!['PLAYED,PLAYED', 'FORFEIT_LOSS,FORFEIT_WIN', 'DOUBLE_FORFEIT,DOUBLE_FORFEIT'].includes(k))
-      return 'a 2-seat result is played, a forfeit (one FORFEIT_WIN, one FORFEIT_LOSS) or a double forfeit';
-    if (played.length === 2 && r.ranking.length === 2 && (r.ranking[0].length !== 1 || r.ranking[1].length !== 1)) return 'a 2-seat ranking is a winner then a loser, or both tied';
-    return null;
-  }
-  const present = kinds.filter((k) => k !== 'FORFEIT_LOSS').length;
-  if (kinds.includes('DOUBLE_FORFEIT')) return 'a table has no double forfeit: absent seats are FORFEIT_LOSS (R3.5)';
-  if (kinds.includes('FORFEIT_WIN') && (played.length > 0 || present >= t.config.minSeats)) return 'FORFEIT_WIN at a table only when too few were present to play (R3.5)';
-  if (played.length > 0 && played.length < t.config.minSeats) return `a table is played by at least ${t.config.minSeats} (R3.5)`;
-  return null;
 }
 
 /** Lots as recorded in the stream: pairing and standings recomputed offline take the recorded draws (checked against the seed once known). */
