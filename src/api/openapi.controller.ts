@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Controller, Get, Header } from '@nestjs/common';
+import type { OpenApiDocument } from './openapi/builders.js';
 import { openApiDocument } from './openapi/index.js';
 import { projectRoot } from '../config/project-root.js';
 import { EngineRegistry } from '../referee/index.js';
@@ -12,13 +13,18 @@ function packageVersion(from: string): string {
   return String(pkg.version ?? '0.0.0');
 }
 
+/** The document a service playing `kinds` serves: scripts/print-schema.ts commits it as openapi.json, over the games shipped. */
+export function servedOpenApiDocument(kinds: readonly string[]): OpenApiDocument {
+  return openApiDocument(packageVersion(import.meta.dirname), kinds);
+}
+
 /** GET /api/openapi.json: the OpenAPI 3.1 description of the REST and operations endpoints. */
 @Controller('api')
 export class OpenApiController {
   private readonly document: string;
 
   constructor(registry: EngineRegistry) {
-    this.document = JSON.stringify(openApiDocument(packageVersion(import.meta.dirname), registry.kinds()));
+    this.document = JSON.stringify(servedOpenApiDocument(registry.kinds()));
   }
 
   @Public()

@@ -42,8 +42,9 @@ export const REJECTION_CODES = {
   RESULT_ALREADY_RECORDED: 'The game already has its result (a refereed game that ended before the entry has its own): correct it (with a reason) instead.',
   NO_RESULT_TO_CORRECT: 'A correction replaces a recorded result; this game has none yet.',
   TOO_MANY_CORRECTIONS: "The board's results were corrected 10 times, the most allowed (docs/rules/tournaments.md R3.8).",
-  INVALID_RESULT: "The result does not fit the game: its seats, a played game's ranking and game points, or the kinds of forfeit allowed.",
-  RECORD_DISAGREES: 'The attached record, replayed, does not give the result entered (or does not reach the end of the game).',
+  INVALID_RESULT:
+    "The result does not fit the game: its seats, a played game's ranking and game points, the kinds of forfeit allowed, or an end the game's rules cannot reach (docs/rules/tournaments.md R3.9: no draw in backgammon).",
+  RECORD_DISAGREES: 'The attached record, replayed, does not give the outcome, game points or attendance entered besides it (or does not reach the end of the game).',
   NO_CLOCK: 'The game has no time control: clock commands (addTime, pauseClock, resumeClock) do not apply.',
   OUT_OF_TIME: "A seat's deadline has passed: the move (or clock command) comes after it and is refused; the seat's timeout is recorded instead.",
   NOT_TIMED_OUT: 'A timeout was asked for a seat whose clock does not run or whose deadline has not come (another instance recorded it first, or the seat moved in time).',

@@ -1,17 +1,20 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
+import { committedOpenApi } from '../../scripts/print-schema.js';
 import { startApp, type TestApp } from '../support/app.js';
 
 /** GET /api/openapi.json: a valid OpenAPI 3.1 document naming exactly the REST and operations routes the app registers. */
 let t: TestApp;
+let served: string;
 let doc: any;
 
 beforeAll(async () => {
   t = await startApp();
   const res = await request(t.app.getHttpServer()).get('/api/openapi.json').expect(200);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
-  doc = JSON.parse(res.text);
+  served = res.text;
+  doc = JSON.parse(served);
 });
 afterAll(async () => {
   await t?.close();
@@ -40,6 +43,13 @@ function registeredRoutes(): string[] {
 const isDocumented = (route: string) => / \/api\//.test(route) || / \/(healthz|readyz|metrics)$/.test(route);
 
 describe('OpenAPI document', () => {
+  it('is the committed openapi.json, byte for byte once unindented (nothing in it is the instance\'s own: its server is "/")', () => {
+    const committed = committedOpenApi();
+    if (committed === null) throw new Error('openapi.json is missing: run npm run schema');
+    expect(served).toBe(JSON.stringify(JSON.parse(committed)));
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
   it('is a valid OpenAPI 3.1 document whose references all resolve', async () => {
     expect(doc.openapi).toBe('3.1.0');
     const validator = new Validator();

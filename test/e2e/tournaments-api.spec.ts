@@ -293,7 +293,7 @@ describe('to the end', () => {
       const paired = await t.gql(PAIR, { id }, organizer);
       expect(paired.errors).toBeUndefined();
       for (const b of paired.data.pairRound.rounds[1].boards) {
-        const res = await t.gql(RECORD, { id, input: { round: 2, board: b.board, outcome: 'DRAW', gamePoints: ['0', '0'] } }, organizer);
+        const res = await t.gql(RECORD, { id, input: { round: 2, board: b.board, outcome: 'WIN_SEAT1', gamePoints: ['0', '1'] } }, organizer);
         expect(res.errors).toBeUndefined();
       }
       // The last round's last result finishes the tournament by itself: nothing is left to finish.
@@ -302,7 +302,7 @@ describe('to the end', () => {
       expect(res.errors).toBeUndefined();
       const final = res.data.tournament;
       expect(final).toMatchObject({ status: 'FINISHED', completedRounds: 2 });
-      expect(final.standings.map((r: { tp: string }) => r.tp).sort()).toEqual(['1/2', '1/2', '3/2', '3/2']);
+      expect(final.standings.map((r: { tp: string }) => r.tp).sort()).toEqual(['0', '1', '1', '2']);
       expect(final.seed).toMatch(/^[0-9a-f]{64}$/);
       for (const text of beforeSeedRevealed) expect(text).not.toContain(final.seed);
       expect(await done).toEqual({ completed: true });

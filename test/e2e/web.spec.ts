@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { WEB_DIR } from '../../src/api/web.controller.js';
 import { DatabaseService } from '../../src/database/database.service.js';
-import { startApp, type TestApp } from '../support/app.js';
+import { startApp } from '../support/app.js';
+import { browserTitle, describeInBrowser, type Opened, serviceWithBrowser } from '../support/browser.js';
 import { ACT, CREATE, EVENTS, GAME } from '../support/queries.js';
 import { compareWithReference } from '../support/screenshots.js';
 
@@ -13,12 +14,7 @@ import { compareWithReference } from '../support/screenshots.js';
  * with every request to anywhere but the service refused: what a player or a spectator sees,
  * plays and checks, through the page only; the API is used to set games up and to know the truth.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-const built = existsSync(join(WEB_DIR, 'index.html'));
 const FIXTURES = join(import.meta.dirname, '../fixtures');
-/** A fixed window, so the board (which fills its column) is drawn at the same size everywhere. */
-const VIEWPORT = { width: 1000, height: 900 };
 
 interface Token {
   seat: number;
@@ -33,99 +29,34 @@ interface GameAnswer {
   legalActions: unknown[];
 }
 
-const describeInBrowser = haveChromium && built ? describe : describe.skip;
-const title = !haveChromium
-  ? `the web page in headless Chromium (skipped: no Chromium at ${CHROMIUM}; apt-get install -y chromium, or set CHROMIUM_PATH)`
-  : !built
-    ? 'the web page in headless Chromium (skipped: not built, run npm run build)'
-    : 'the web page in headless Chromium, offline';
-
-describeInBrowser(title, () => {
-  let t: TestApp;
-  let browser: Browser;
+describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
+  const suite = serviceWithBrowser();
   let context: BrowserContext;
-  /** Requests and sockets a page opened to anywhere but the service (all refused). */
-  let foreign: string[] = [];
-  /** Console errors, uncaught exceptions and Content-Security-Policy violations, with the page they came from. */
-  let problems: string[] = [];
 
   beforeAll(async () => {
-    t = await startApp();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // Unhinted glyph outlines keep text rendering close from one machine's fonts to another's.
-      args: ['--no-sandbox', '--headless=new', '--font-render-hinting=none'],
-    });
     context = await offlineContext();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   // Whatever a test looks at, the page must not reach outside the service nor log an error.
   afterEach(async () => {
     for (const page of context.pages()) await page.close();
-    const seen = { foreign, problems };
-    foreign = [];
-    problems = [];
-    expect(seen).toEqual({ foreign: [], problems: [] });
+    expect(suite.watched.take()).toEqual({ foreign: [], problems: [] });
   });
 
-  /** A browser context that refuses every request to another origin than the service's and reports CSP violations as console errors. */
-  async function offlineContext(viewport = VIEWPORT): Promise<BrowserContext> {
-    const created = await browser.newContext({ viewport, deviceScaleFactor: 1, reducedMotion: 'reduce' });
-    await created.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.origin === new URL(t.url).origin) return route.continue();
-      foreign.push(url.href);
-      return route.abort('blockedbyclient');
-    });
-    await created.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-    });
-    return created;
-  }
-
-  interface Opened {
-    page: Page;
-    /** Settles once the page asked the service for live events (graphql-ws subscribe sent). */
-    subscribed: Promise<void>;
-  }
-
-  /** Opens a path of the service (a seat's token may follow in the fragment) in a new tab, watched for problems. */
-  async function open(path: string, where: BrowserContext = context): Promise<Opened> {
-    const page = await where.newPage();
-    // Everything here is local: a wait this long means the page is stuck.
-    page.setDefaultTimeout(10_000);
-    const name = path.replace(/#.*/, '#…');
-    let subscribed = () => {};
-    const subscription = new Promise<void>((done) => (subscribed = done));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`${name}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${name}: ${e.message}`));
-    page.on('websocket', (ws) => {
-      if (new URL(ws.url()).host !== new URL(t.url).host) foreign.push(ws.url());
-      ws.on('framesent', (f) => {
-        if ((JSON.parse(String(f.payload)) as { type?: string }).type === 'subscribe') subscribed();
-      });
-    });
-    await page.goto(t.url + path);
-    return { page, subscribed: subscription };
-  }
+  const offlineContext = (viewport?: { width: number; height: number }) => suite.watched.context(viewport);
+  const open = (path: string, where: BrowserContext = context): Promise<Opened> => suite.watched.open(path, where);
 
   // ---- The service, through its API -------------------------------------------------------
 
   async function create(kind: string, ruleset: unknown): Promise<{ id: string; tokens: Token[] }> {
-    const res = await t.gql(CREATE, { input: { kind, ruleset } });
+    const res = await suite.app.gql(CREATE, { input: { kind, ruleset } });
     expect(res.data?.createGame?.__typename).toBe('GameCreated');
     return { id: res.data.createGame.game.id, tokens: res.data.createGame.tokens };
   }
 
   /** A game replayed from a record of test/fixtures (finished, its chance fixed by the record). */
   async function importRecord(kind: string, file: string): Promise<string> {
-    const res = await t.gql('mutation($kind: String!, $record: String!) { importGame(kind: $kind, record: $record) { __typename ... on GameCreated { game { id } } } }', {
+    const res = await suite.app.gql('mutation($kind: String!, $record: String!) { importGame(kind: $kind, record: $record) { __typename ... on GameCreated { game { id } } } }', {
       kind,
       record: readFileSync(join(FIXTURES, file), 'utf8'),
     });
@@ -134,13 +65,13 @@ describeInBrowser(title, () => {
   }
 
   async function game(id: string, token?: string): Promise<GameAnswer> {
-    const res = await t.gql(GAME, { id }, token);
+    const res = await suite.app.gql(GAME, { id }, token);
     expect(res.errors).toBeUndefined();
     return res.data.game;
   }
 
   async function stateAt(id: string, seq: number): Promise<{ view: unknown }> {
-    const res = await t.gql('query($id: ID!, $seq: Int!) { gameStateAt(gameId: $id, seq: $seq) { view } }', { id, seq });
+    const res = await suite.app.gql('query($id: ID!, $seq: Int!) { gameStateAt(gameId: $id, seq: $seq) { view } }', { id, seq });
     expect(res.errors).toBeUndefined();
     return res.data.gameStateAt;
   }
@@ -148,7 +79,7 @@ describeInBrowser(title, () => {
   let moves = 0;
   /** Submits an action for a seat and answers the version the service acknowledged. */
   async function act(id: string, token: string, action: unknown, expectedVersion: number): Promise<number> {
-    const res = await t.gql(ACT, { gameId: id, moveId: `web-${++moves}`, action, expectedVersion }, token);
+    const res = await suite.app.gql(ACT, { gameId: id, moveId: `web-${++moves}`, action, expectedVersion }, token);
     expect(res.data?.submitAction).toMatchObject({ __typename: 'MoveAccepted' });
     return res.data.submitAction.version;
   }
@@ -330,9 +261,9 @@ describeInBrowser(title, () => {
     });
 
     it('shows the red badge after it', async () => {
-      const events: { seq: number; type: string }[] = (await t.gql(EVENTS, { gameId: id })).data.gameEvents;
+      const events: { seq: number; type: string }[] = (await suite.app.gql(EVENTS, { gameId: id })).data.gameEvents;
       edited = events.find((e) => e.type === 'ActionTaken')!.seq;
-      await t.app.get(DatabaseService).prisma.$executeRawUnsafe(`UPDATE events SET payload = payload || '{"edited": true}'::jsonb WHERE game_id = $1 AND seq = $2`, id, edited);
+      await suite.app.app.get(DatabaseService).prisma.$executeRawUnsafe(`UPDATE events SET payload = payload || '{"edited": true}'::jsonb WHERE game_id = $1 AND seq = $2`, id, edited);
       const { page } = await open(`/games/${id}`);
       await page.waitForSelector('[data-verdict="bad"]');
       expect(await page.locator('.verification').textContent()).toContain(`event ${edited}`);
@@ -340,7 +271,7 @@ describeInBrowser(title, () => {
 
     it('shows the red badge after a restart too, when the service refuses to serve the edited game', async () => {
       await restart();
-      expect((await t.gql(GAME, { id })).errors?.[0]?.extensions?.code).toBe('INTEGRITY_ERROR');
+      expect((await suite.app.gql(GAME, { id })).errors?.[0]?.extensions?.code).toBe('INTEGRITY_ERROR');
       const { page } = await open(`/games/${id}`);
       await page.waitForSelector('[data-verdict="bad"]');
       expect(await page.locator('.verification').textContent()).toContain(`event ${edited}`);
@@ -350,10 +281,10 @@ describeInBrowser(title, () => {
   /** The service stopped and started again on the same database: the games it held in memory are read again from their stored events. */
   async function restart(): Promise<void> {
     for (const page of context.pages()) await page.close();
-    const { dataDir } = t;
-    await t.app.close();
+    const { dataDir } = suite.app;
+    await suite.app.app.close();
     const next = await startApp(dataDir ? { dataDir } : {});
-    t = {
+    suite.app = {
       ...next,
       async close() {
         await next.close();
@@ -364,13 +295,13 @@ describeInBrowser(title, () => {
 
   // ---- 7. Size and speed ----------------------------------------------------------------------
 
-  it("keeps the page's script under 200 kB gzipped", () => {
+  it("keeps the page's script under 80 kB gzipped", () => {
     const assets = join(WEB_DIR, 'assets');
     const scripts = readdirSync(assets).filter((f) => f.endsWith('.js'));
     expect(scripts.length).toBeGreaterThan(0);
     const gzipped = scripts.reduce((sum, f) => sum + gzipSync(readFileSync(join(assets, f))).length, 0);
     console.log(`the page's script is ${(gzipped / 1024).toFixed(1)} kB gzipped`);
-    expect(gzipped).toBeLessThan(200 * 1024);
+    expect(gzipped).toBeLessThan(80 * 1024);
   });
 
   it.each([
@@ -421,10 +352,10 @@ describeInBrowser(title, () => {
     await page.click(`a[href="/games/${id}"]`);
     await page.waitForSelector('section.board svg');
     expect(new URL(page.url()).pathname).toBe(`/games/${id}`);
-    await page.goto(`${t.url}/tournaments`);
+    await page.goto(`${suite.app.url}/tournaments`);
     await page.waitForSelector('h1');
     expect(await page.locator('h1').textContent()).toBe('Tournaments');
-    expect({ foreign, problems }).toEqual({ foreign: [], problems: [] });
+    expect({ foreign: suite.watched.foreign, problems: suite.watched.problems }).toEqual({ foreign: [], problems: [] });
   });
 });
 

@@ -184,3 +184,24 @@ describe('tournament commands over the in-memory stores', () => {
     expect(await s.games.game('scheduled-1')).toBeNull();
   });
 });
+
+describe('a withdrawal during a knockout match of several games (P2.4, K6.8)', () => {
+  it('forfeits every game of the match not yet played, closes each on the service, and the opponent is champion', async () => {
+    const s = stores();
+    const a = await instance(s);
+    const { tournament, organizerToken } = await a.tournaments.create({ kind: 'duel', format: 'knockout', gamesPerMatch: 3 });
+    const id = tournament.tournamentId;
+    const ann = await a.tournaments.register(id, organizerToken, { name: 'Ann' });
+    const bob = await a.tournaments.register(id, organizerToken, { name: 'Bob' });
+    const { games } = (await a.tournaments.pairRound(id, organizerToken, 1)).rounds[0].boards[0];
+    expect(games).toHaveLength(3);
+    const finished = await a.tournaments.withdraw(id, organizerToken, bob.participantId, 'ill');
+    expect(finished.finished).toBe(true);
+    expect(finished.ranking?.find((r) => r.rank === 1)?.participantId).toBe(ann.participantId);
+    for (const g of games) {
+      expect(finished.rounds[0].boards[0].results[g.gameId].seats.find((x) => x.participantId === bob.participantId)?.kind).toBe('FORFEIT_LOSS');
+      expect((await a.referee.game(g.gameId)).status).toBe('FINISHED');
+    }
+    expect(verifyTournamentBundle(registry, await a.tournaments.bundle(id)).ok).toBe(true);
+  });
+});

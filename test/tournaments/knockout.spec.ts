@@ -239,6 +239,12 @@ describe('K6.6-K6.8 deciding a match', () => {
     expect(decide([g1, { kind: 'FORFEIT', seats: ['B', 'A'], winner: 'B' }], { gamesPerMatch: 3 })).toEqual({ kind: 'DECIDED', winner: 'B', by: 'FORFEIT' });
     expect(decide([{ kind: 'DOUBLE_FORFEIT', seats: ['A', 'B'] }])).toEqual({ kind: 'DECIDED', winner: null, by: 'DOUBLE_FORFEIT' });
     expect(decide([played(['A', 'B'], null, [20, 20]), { kind: 'FORFEIT', seats: ['B', 'A'], winner: 'A' }])).toEqual({ kind: 'DECIDED', winner: 'A', by: 'FORFEIT' });
+    // K6.8, In Arbiter: the games after the forfeit count for nothing.
+    expect(decide([{ kind: 'FORFEIT', seats: ['A', 'B'], winner: 'A' }, played(['B', 'A'], 'B', [3, 0]), played(['A', 'B'], 'B', [0, 3])], { gamesPerMatch: 3 })).toEqual({
+      kind: 'DECIDED',
+      winner: 'A',
+      by: 'FORFEIT',
+    });
   });
 
   it.each([

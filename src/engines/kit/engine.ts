@@ -99,6 +99,12 @@ export interface EngineRules<R = unknown, S = unknown, A = unknown> extends Engi
   /** Null while the game goes on. */
   outcome(state: S): Outcome | null;
   /**
+   * The rule an outcome breaks when these rules cannot reach it (a draw where the game has none,
+   * points that do not add up), citing the game's rules; null when they can. Outcomes entered by
+   * hand, as a tournament's over-the-board results are, are checked by it. Default: any.
+   */
+  unreachable?(ruleset: R, outcome: Pick<Outcome, 'winners' | 'points'>): string | null;
+  /**
    * The one action the rules leave the seat to act (resigning aside), when its ruleset has the
    * referee play forced moves (`autoPlayForced`); null otherwise. The referee plays it at once, as its own event.
    */

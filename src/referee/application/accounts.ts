@@ -6,11 +6,12 @@ import { RefereeError } from '../core/errors.js';
 import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } from '../core/stream.js';
 import { AccountStore, ExternalIdTaken, type KeyChange, type KeyRow } from '../store/account-store.js';
 import { Clock, SystemClock } from './clock.js';
-import { HeldStreams, type StreamSource } from './held-streams.js';
+import { HeldStreams } from './held-streams.js';
 import { isKey, KeyDirectory, type KeyHolder, newAppKey, newPlayerKey, type PlayerCard, requireScope } from './key-holders.js';
 import { RefereeService } from './referee.service.js';
 import { unwrap } from './seat-tokens.js';
 import { type Advanced, StreamCommands, type StreamWriter } from './stream-commands.js';
+import { StoredStreams } from './stored-streams.js';
 
 /** A player's or an app's stream as held: folded, every hash checked. */
 export type LiveAccount = Folded<AccountState>;
@@ -42,27 +43,17 @@ export interface ShownKey {
   key: KeyListing;
 }
 
-class AccountStreams implements StreamSource<LiveAccount, AccountBatch> {
-  readonly name = 'account';
-  constructor(private readonly store: AccountStore) {}
-  readonly isId = isAccountId;
-  readonly idOf = (a: LiveAccount) => a.accountId;
-  readonly isOver = () => false;
-  readonly moved = (a: LiveAccount): AccountBatch => ({ accountId: a.accountId, events: [] });
-  versions(ids: readonly string[]) {
-    return this.store.versions(ids);
-  }
-  async load(id: string): Promise<LiveAccount> {
-    const events = await this.store.events(id);
-    if (events.length === 0) throw new RefereeError('NOT_FOUND', `no player or app with id ${id}`);
-    return foldAccount(id, events);
-  }
-  async follow(held: LiveAccount): Promise<{ state: LiveAccount; batch: AccountBatch } | null> {
-    const events = await this.store.events(held.accountId, held.version);
-    if (events.length === 0) return null;
-    return { state: foldAccount(held.accountId, events, held), batch: { accountId: held.accountId, events } };
-  }
-}
+/** The accounts' streams: folded from their logs; an account never ends. */
+const accountStreams = (store: AccountStore) =>
+  new StoredStreams<LiveAccount, AccountBatch>(store, {
+    name: 'account',
+    what: 'player or app',
+    isId: isAccountId,
+    idOf: (a) => a.accountId,
+    isOver: () => false,
+    fold: foldAccount,
+    batch: (accountId, events) => ({ accountId, events }),
+  });
 
 /** The account's part of the command path: its events stored with the key row they change, in one transaction. */
 class AccountWriter implements StreamWriter<LiveAccount, AccountStep, AdvancedAccount> {
@@ -95,7 +86,7 @@ export class AccountService {
     @Optional() private readonly clock: Clock = new SystemClock(),
   ) {
     // Every read compares the held stream with its stored version: another instance may have changed it.
-    this.held = new HeldStreams(new AccountStreams(store), { running: 1000, over: 1, readsStoredVersion: true });
+    this.held = new HeldStreams(accountStreams(store), { running: 1000, over: 1, readsStoredVersion: true });
     this.path = new StreamCommands(referee.gate, this.held, new AccountWriter(store), 'the account kept changing; try again');
   }
 

@@ -22,11 +22,12 @@ import { Clock, SystemClock } from './clock.js';
 import { Consequences } from './consequences.js';
 import type { GameSnapshot } from './game-answer.js';
 import { newGameId } from './game-setup.js';
-import { HeldStreams, type StreamSource } from './held-streams.js';
+import { HeldStreams } from './held-streams.js';
 import { KeyDirectory, type KeyHolder } from './key-holders.js';
 import { RefereeService } from './referee.service.js';
 import { unwrap } from './seat-tokens.js';
 import { type Advanced, StreamCommands, type StreamWriter } from './stream-commands.js';
+import { StoredStreams } from './stored-streams.js';
 
 /** A challenge's stream as held: folded, every hash checked. */
 export type LiveChallenge = Folded<ChallengeState>;
@@ -70,27 +71,17 @@ export interface ChallengePage {
   hasNextPage: boolean;
 }
 
-class ChallengeStreams implements StreamSource<LiveChallenge, ChallengeBatch> {
-  readonly name = 'challenge';
-  constructor(private readonly store: ChallengeStore) {}
-  readonly isId = isChallengeId;
-  readonly idOf = (c: LiveChallenge) => c.challengeId;
-  readonly isOver = (c: LiveChallenge) => c.status !== 'OPEN';
-  readonly moved = (c: LiveChallenge): ChallengeBatch => ({ challengeId: c.challengeId, events: [] });
-  versions(ids: readonly string[]) {
-    return this.store.versions(ids);
-  }
-  async load(id: string): Promise<LiveChallenge> {
-    const events = await this.store.events(id);
-    if (events.length === 0) throw new RefereeError('NOT_FOUND', `no challenge with id ${id}`);
-    return foldChallenge(id, events);
-  }
-  async follow(held: LiveChallenge): Promise<{ state: LiveChallenge; batch: ChallengeBatch } | null> {
-    const events = await this.store.events(held.challengeId, held.version);
-    if (events.length === 0) return null;
-    return { state: foldChallenge(held.challengeId, events, held), batch: { challengeId: held.challengeId, events } };
-  }
-}
+/** The challenges' streams: folded from their logs. */
+const challengeStreams = (store: ChallengeStore) =>
+  new StoredStreams<LiveChallenge, ChallengeBatch>(store, {
+    name: 'challenge',
+    what: 'challenge',
+    isId: isChallengeId,
+    idOf: (c) => c.challengeId,
+    isOver: (c) => c.status !== 'OPEN',
+    fold: foldChallenge,
+    batch: (challengeId, events) => ({ challengeId, events }),
+  });
 
 /** A challenge's change as its consequences see it: the challenge after the events, and the players' notices they make. */
 export interface ChallengeChange {
@@ -176,7 +167,7 @@ export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy
     @Optional() private readonly clock: Clock = new SystemClock(),
   ) {
     // Every read compares the held stream with its stored version: another instance may have answered it.
-    this.held = new HeldStreams(new ChallengeStreams(store), { running: 1000, over: 100, readsStoredVersion: true });
+    this.held = new HeldStreams(challengeStreams(store), { running: 1000, over: 100, readsStoredVersion: true });
     this.path = new StreamCommands(referee.gate, this.held, new ChallengeWriter(store, feed, this.consequences), 'the challenge kept changing; try again');
   }
 

@@ -27,14 +27,19 @@ export class ResultInput {
   @Field(() => Int, { description: 'The round' }) round: number;
   @Field(() => Int, { description: 'The board' }) board: number;
   @Field(() => ID, { nullable: true, description: "The board's game; omitted: the board's game still waiting for its result" }) gameId?: string | null;
-  @Field(() => ResultOutcome, { nullable: true, description: '2-seat formats: who won; may be left out when a record is attached (the record then tells)' }) outcome?: ResultOutcome | null;
+  @Field(() => ResultOutcome, { nullable: true, description: '2-seat formats: who won; with a record attached it may be left out (the record tells), and given it must agree (RECORD_DISAGREES)' })
+  outcome?: ResultOutcome | null;
   @Field(() => [String], {
     nullable: 'itemsAndList',
-    description: 'Game points per seat as numbers in text ("1", "0"): backgammon points won, Cerke final points, Chicken Foot pips; null for an absent seat',
+    description:
+      'Game points per seat as numbers in text ("1", "0"): backgammon points won, Cerke final points, Chicken Foot pips; null for an absent seat. With a record attached they may be left out (taken from it); given, they must agree',
   })
   gamePoints?: (string | null)[] | null;
   @Field(() => [Boolean], { nullable: true, description: 'Tables: who was present, per seat (absent seats forfeit); omitted: everyone' }) present?: boolean[] | null;
-  @Field(() => String, { nullable: true, description: "The game's record in its own format (.mat, cerke_online text, Chicken Foot JSON): imported, and it must agree with the result" })
+  @Field(() => String, {
+    nullable: true,
+    description: "The game's record in its own format (.mat, cerke_online text, Chicken Foot JSON): imported; the outcome and game points are taken from it, and what is entered besides must agree",
+  })
   record?: string | null;
   @Field(() => String, { nullable: true, description: 'Why (a forfeit, a correction); at most 500 characters' }) reason?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Replaces the result recorded earlier; needs a reason' }) correction?: boolean | null;

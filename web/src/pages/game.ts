@@ -1,11 +1,12 @@
-import { ApiError, gql, subscribe, tokenFromFragment } from '../api.js';
+import { ApiError, actingToken, gql, subscribe, tokenFromFragment } from '../api.js';
 import { boardFor } from '../boards/index.js';
 import type { BoardContext } from '../boards/board.js';
 import { html, type Markup } from '../html.js';
 import { layout, type Stop } from '../layout.js';
+import { CLOCK_FIELDS, clocksView, type GameClock, tickClocks } from './clocks.js';
 
 const GAME = `query($id: ID!) { game(id: $id) { id kind status version toAct mySeat view legalActions result
-  seats { index name } fairness { seedCommitment serverSeed randomSource } } }`;
+  seats { index name } fairness { seedCommitment serverSeed randomSource } ${CLOCK_FIELDS} } }`;
 const EVENTS = `query($id: ID!, $after: Int) { gameEvents(gameId: $id, afterSeq: $after) { seq type actor payload createdAt } }`;
 const AT = `query($id: ID!, $seq: Int!) { gameStateAt(gameId: $id, seq: $seq) { seq view result } }`;
 const VERIFY = `query($id: ID!) { verifyGame(gameId: $id) { ok summary badSeq } }`;
@@ -25,6 +26,7 @@ interface Game {
   result: { summary?: string } | null;
   seats: { index: number; name: string | null }[];
   fairness: { seedCommitment: string; serverSeed: string | null; randomSource: string };
+  clock: GameClock | null;
 }
 interface GameEvent {
   seq: number;
@@ -35,13 +37,17 @@ interface GameEvent {
 }
 
 /**
- * One game, live: its board for the viewer (a seat by the fragment's token, else a spectator),
+ * One game, live: its board for the viewer (a seat by the fragment's token or the signed-in
+ * player's key, else a spectator), its clocks counting down,
  * whose turn it is, the events as they arrive, a replay slider over its history, and its
  * verification. A seat acts by clicking what its board marks as legal.
  */
 export function gamePage(app: HTMLElement, id: string): Stop {
-  const token = tokenFromFragment();
+  const token = actingToken();
+  const seatToken = tokenFromFragment() !== null;
   let game: Game | null = null;
+  /** When `game` was read (its clocks count down from there). */
+  let readAt = Date.now();
   let events: GameEvent[] = [];
   /** The replayed seq, or null when following the game live. */
   let replay: { seq: number; view: unknown; result: unknown } | null = null;
@@ -54,13 +60,14 @@ export function gamePage(app: HTMLElement, id: string): Stop {
     if (!game || stopped) return;
     // Focus survives a re-render by its action index (keyboard players keep their place).
     const focused = (document.activeElement as HTMLElement | null)?.dataset?.action;
-    app.innerHTML = layout(view(game, events, replay, verdict, notice, token !== null)).text;
+    app.innerHTML = layout(view(game, events, replay, verdict, notice, seatToken, readAt)).text;
     if (focused !== undefined) (app.querySelector(`[data-action="${CSS.escape(focused)}"]`) as HTMLElement | null)?.focus();
   };
 
   const refresh = async () => {
     try {
       game = (await gql<{ game: Game }>(GAME, { id }, token)).game;
+      readAt = Date.now();
       const fresh = (await gql<{ gameEvents: GameEvent[] }>(EVENTS, { id, after: events.at(-1)?.seq ?? 0 })).gameEvents;
       events = [...events, ...fresh.filter((e) => e.seq > (events.at(-1)?.seq ?? 0))];
       if ((game.status === 'FINISHED' || game.status === 'ABORTED') && !verdict) verdict = (await gql<{ verifyGame: { ok: boolean; summary: string } }>(VERIFY, { id })).verifyGame;
@@ -145,12 +152,14 @@ export function gamePage(app: HTMLElement, id: string): Stop {
     const slider = e.target as HTMLInputElement;
     if (slider.name === 'replay') void showAt(Number(slider.value));
   };
+  const ticker = window.setInterval(() => tickClocks(app, game?.clock ?? null, readAt), 500);
   app.addEventListener('click', onClick);
   app.addEventListener('keydown', onKey);
   app.addEventListener('change', onInput);
   return () => {
     stopped = true;
     stopLive();
+    clearInterval(ticker);
     app.removeEventListener('click', onClick);
     app.removeEventListener('keydown', onKey);
     app.removeEventListener('change', onInput);
@@ -164,6 +173,7 @@ function view(
   verdict: { ok: boolean; summary: string } | null,
   notice: Markup | string,
   hasToken: boolean,
+  readAt: number,
 ): Markup {
   const board = boardFor(game.kind);
   const names = game.seats.map((s) => s.name);
@@ -192,6 +202,7 @@ function view(
     <div class="game">
       <section class="board" aria-label="Board${replay ? `, after event ${replay.seq}` : ''}">${board ? board.render(ctx) : html`<pre>${JSON.stringify(ctx.view, null, 1)}</pre>`}</section>
       <aside class="side">
+        ${clocksView(game.status === 'ACTIVE' || game.status === 'FINISHED' ? game.clock : null, seatName, readAt)}
         <p class="notice" role="status">${notice}</p>
         <section class="replay" aria-label="Replay">
           <h2>Replay</h2>

@@ -43,6 +43,21 @@ function outcome(s: BackgammonState): Outcome | null {
   return { winners: result.winners, points: score, summary: describe({ ...result, summary: '' }, seatLabel), details: result.details };
 }
 
+/**
+ * What no backgammon game or match ends with (docs/rules/backgammon.md §12.3): a draw, or points
+ * that do not fit who won (money: the winner scores, the loser none; a match: only the winner reached N).
+ */
+function unreachable(ruleset: BackgammonRuleset, o: Pick<Outcome, 'winners' | 'points'>): string | null {
+  if (o.winners.length !== 1) return 'backgammon has no draws: every game and every match has one winner (docs/rules/backgammon.md §12.3)';
+  const [w, l] = [o.winners[0], 1 - o.winners[0]];
+  const [won, lost] = [o.points[w], o.points[l]];
+  if (![won, lost].every(Number.isInteger)) return 'backgammon points are whole numbers (docs/rules/backgammon.md §11)';
+  const n = ruleset.matchLength;
+  if (n === 0 && (won < 1 || lost !== 0)) return 'a money game gives its winner 1 point or more and its loser none (docs/rules/backgammon.md §12.3)';
+  if (n > 0 && (won < n || lost < 0 || lost >= n)) return `a ${n}-point match ends when its winner reaches ${n}, the loser below it (docs/rules/backgammon.md §12.3)`;
+  return null;
+}
+
 /** The rules engine without record support (records replay through it). */
 export const backgammonRules: Engine<BackgammonRuleset, BackgammonState, BackgammonAction> = {
   kind: 'backgammon',
@@ -60,6 +75,7 @@ export const backgammonRules: Engine<BackgammonRuleset, BackgammonState, Backgam
   resign: forfeit,
   view: (state) => viewState(state),
   outcome,
+  unreachable,
   seatLabel,
   describe,
 };

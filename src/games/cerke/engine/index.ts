@@ -9,7 +9,7 @@ import { exportRecord, importRecord } from './record.js';
 import { type CerkeRuleset, parseRuleset } from './ruleset.js';
 import { type CerkeState, apply, init, legalActions, pendingChance, resign, resolveChance, toAct } from './state.js';
 import { sideOf } from './board.js';
-import { describe, outcome, view } from './view.js';
+import { describe, outcome, unreachable, view } from './view.js';
 
 export const cerkeEngine: Engine<CerkeRuleset, CerkeState, CerkeAction> = {
   kind: 'cerke',
@@ -25,6 +25,7 @@ export const cerkeEngine: Engine<CerkeRuleset, CerkeState, CerkeAction> = {
   resign,
   view,
   outcome,
+  unreachable,
   seatLabel: sideOf,
   describe,
   exportRecord,

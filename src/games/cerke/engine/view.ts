@@ -1,7 +1,7 @@
 /** What a player or spectator sees (everything in Cerke is public) and how a game ended. */
 import { type CapturedPiece, type Colour, type Kind, type Side, SIDES, TAM2, isPiece, sideOf, squareName } from './board.js';
 import { handsOf, scoreOf } from './hands.js';
-import { type CerkeState, declaredHands, type GameResult, type SeasonResult, seasonName } from './state.js';
+import { type CerkeState, declaredHands, type GameResult, INITIAL_POINTS, type SeasonResult, seasonName } from './state.js';
 import type { Outcome, Viewer } from '../../../engines/kit/index.js';
 
 export function view(state: CerkeState, viewer: Viewer) {
@@ -90,4 +90,19 @@ export function describe(o: Outcome, who: (seat: number) => string): string {
   const stuck = d.seasons[d.seasons.length - 1]?.endedBy.side;
   const why = { pointsRanOut: 'points ran out', lastSeason: 'last season played', noLegalAction: `${stuck ? who(SIDES.indexOf(stuck)) : 'a side'} had no legal action` }[d.reason];
   return `${who(o.winners[0])} wins ${score} ${seasons} (${why})`;
+}
+
+/**
+ * What no Cerke game ends with: points that do not add up to 40 (docs/rules/cerke.md §5.1), a
+ * draw at unequal points, or a side at 0 winning or at 40 losing (§13). A resignation may be won
+ * from behind.
+ */
+export function unreachable(_ruleset: unknown, o: Pick<Outcome, 'winners' | 'points'>): string | null {
+  const total = 2 * INITIAL_POINTS;
+  const [ia, a] = o.points;
+  if (![ia, a].every((p) => Number.isInteger(p) && p >= 0 && p <= total) || ia + a !== total)
+    return `Cerke points are whole numbers from 0 to ${total} that add up to ${total} (docs/rules/cerke.md §5.1)`;
+  if (o.winners.length === 2 && ia !== a) return `a Cerke game is drawn only at ${INITIAL_POINTS}–${INITIAL_POINTS}: otherwise the side with more points wins (docs/rules/cerke.md §13)`;
+  if (o.winners.length === 1 && (o.points[o.winners[0]] === 0 || o.points[1 - o.winners[0]] === total)) return `a side at 0 points has lost and one at ${total} has won (docs/rules/cerke.md §13)`;
+  return null;
 }

@@ -10,7 +10,7 @@ import { completedRounds } from './history.js';
 import type { Lots } from './lots.js';
 import { format } from './rational.js';
 import { adjudicationOf } from './entry.js';
-import { agreesWith, resultFromOutcome } from './results.js';
+import { agreesWith, impossibleResult, resultFromOutcome } from './results.js';
 import { statusOf, type TournamentState } from './state.js';
 import { canonicalJson } from '../canonical.js';
 
@@ -117,7 +117,11 @@ export function verifyTournamentBundle(registry: EngineRegistry, bundle: Tournam
     const decoded = decodeTournamentEvent(e);
     if (!config || !decoded.ok || (decoded.value.type !== 'ResultRecorded' && decoded.value.type !== 'ResultCorrected')) continue;
     const r = decoded.value.payload;
-    const problem = resultProblem(config, r, games) ?? (decoded.value.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
+    // A result its game cannot end with is named by the rule it breaks, before what it contradicts.
+    const problem =
+      impossibleResult(registry.get(config.kind), config, r) ??
+      resultProblem(config, r, games) ??
+      (decoded.value.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
     if (problem) {
       resultFailure = { seq: e.seq, problem: `${problem} (V10.3 step 3)` };
       break;

@@ -5,9 +5,10 @@ import { type Aggregate, type DraftEvent, MALFORMED, type StoredEvent } from '..
 import { isCompleteConfig, parseConfig, type TournamentConfigInput } from './config.js';
 import { type BoardPlan, decodeTournamentEvent, draftOf, type GameResultPayload, ORGANIZER, type RoundSettings, type TournamentEvent } from './events.js';
 import { decideBoard, finalRanking, pairRound, type Pairing as RoundPairing, totalRoundsFor } from './formats.js';
-import { boardComplete, roundComplete } from './history.js';
+import { roundComplete } from './history.js';
 import { type LotDrawn, type Lots, lotsCommitment, SeededLots } from './lots.js';
-import { type BoardState, currentRound, participantById, type RoundState, type TournamentState } from './state.js';
+import { impossibleResult, resultShapeProblem } from './results.js';
+import { type BoardState, currentRound, participantById, type RoundState, type TournamentState, withdrawnBefore } from './state.js';
 
 /**
  * A tournament's decider (decide/evolve, as a game's): `decide` turns an organizer's or a
@@ -144,7 +145,7 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
       }
       const round: RoundState = {
         round: p.round,
-        boards: p.boards.map((b) => boardState(t, b)),
+        boards: p.boards.map((b) => boardState(t, p.round, b)),
         byes: p.byes,
         rest: p.rest,
         warnings: p.warnings,
@@ -167,7 +168,7 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
     }
     case 'ResultRecorded':
     case 'ResultCorrected':
-      return recorded(t, e.payload, e.type === 'ResultCorrected');
+      return recorded(t, e.payload, e.type === 'ResultCorrected', ctx);
     case 'TournamentFinished': {
       if (lotsCommitment(e.payload.seed) !== t.seedCommitment) return broken('the revealed seed does not match the published commitment (L9.1)');
       if (ctx.seed !== null && ctx.seed !== e.payload.seed) return broken("the revealed seed is not the tournament's seed");
@@ -183,12 +184,13 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
   }
 }
 
-function boardState(t: TournamentState, b: BoardPlan): BoardState {
+function boardState(t: TournamentState, round: number, b: BoardPlan): BoardState {
   const board: BoardState = { ...b, results: {} };
   if (t.config.format !== 'knockout' || b.games.length > 0) return board;
-  // K6.5: a match facing an empty slot is over before it starts; K6.8: so is a walkover.
-  const winner = b.walkover ? (b.seats.find((s) => s !== b.walkover) ?? null) : (b.seats[0] ?? null);
-  return { ...board, winner };
+  // K6.5: a match facing an empty slot is over before it starts; K6.8: so is a walkover. Whoever
+  // withdrew forfeits it, so from a bye or a match between two who withdrew nobody goes through.
+  const through = b.seats.filter((s) => s !== b.walkover && !withdrawnBefore(t, s, round));
+  return { ...board, winner: through.length === 1 ? through[0] : null };
 }
 
 function boardAt(t: TournamentState, round: number, board: number): { round: RoundState; board: BoardState } | null {
@@ -202,7 +204,7 @@ function replaceBoard(t: TournamentState, round: RoundState, board: BoardState):
   return { ...t, rounds: t.rounds.map((r) => (r.round === round.round ? next : r)) };
 }
 
-function recorded(t: TournamentState, result: GameResultPayload, correction: boolean): Result<TournamentState> {
+function recorded(t: TournamentState, result: GameResultPayload, correction: boolean, ctx: TournamentEvolveContext): Result<TournamentState> {
   const found = boardAt(t, result.round, result.board);
   if (!found) return fail('NOT_IN_TOURNAMENT', `round ${result.round} has no board ${result.board}`);
   const { round, board } = found;
@@ -213,7 +215,7 @@ function recorded(t: TournamentState, result: GameResultPayload, correction: boo
   if (correction && !earlier) return fail('NO_RESULT_TO_CORRECT', `game ${result.gameId} has no result to correct`);
   if (correction && !result.reason) return fail('INVALID_INPUT', 'a correction needs a reason (P2.7)');
   if (correction && t.config.format === 'knockout' && t.rounds.length > round.round) return fail('ROUND_ALREADY_PAIRED', 'the next knockout round is paired: its bracket stands (R3.7)');
-  const shape = resultShapeProblem(t, game.seats, result);
+  const shape = resultShapeProblem(t, game.seats, result) ?? impossibleResult(ctx.registry.get(t.config.kind), t.config, result);
   if (shape) return fail('INVALID_RESULT', shape);
   let next: BoardState = { ...board, results: { ...board.results, [result.gameId]: result }, ...(correction ? { corrections: (board.corrections ?? 0) + 1 } : {}) };
   if (t.config.format === 'knockout') {
@@ -222,28 +224,6 @@ function recorded(t: TournamentState, result: GameResultPayload, correction: boo
     next = decision.value.kind === 'DECIDED' ? { ...next, winner: decision.value.winner } : { ...next, winner: undefined };
   }
   return ok(replaceBoard(t, round, next));
-}
-
-/** What is wrong with a result's seats and ranking for this game, if anything (R3.1, R3.5). */
-function resultShapeProblem(t: TournamentState, seats: readonly string[], r: GameResultPayload): string | null {
-  if (r.seats.length !== seats.length || r.seats.some((s, i) => s.participantId !== seats[i])) return "the result's seats are not the game's";
-  const kinds = r.seats.map((s) => s.kind);
-  const played = kinds.flatMap((k, i) => (k === 'PLAYED' ? [i] : []));
-  const ranked = r.ranking.flat();
-  if (ranked.length !== played.length || [...ranked].sort((a, b) => a - b).some((s, i) => s !== played[i])) return 'the ranking must place exactly the seats that played';
-  for (const s of r.seats) if ((s.kind === 'PLAYED') !== (s.gamePoints !== null)) return 'game points are given for played seats only (R3.4)';
-  if (t.config.format !== 'tables') {
-    const k = [...kinds].sort().join(',');
-    if (!['PLAYED,PLAYED', 'FORFEIT_LOSS,FORFEIT_WIN', 'DOUBLE_FORFEIT,DOUBLE_FORFEIT'].includes(k))
-      return 'a 2-seat result is played, a forfeit (one FORFEIT_WIN, one FORFEIT_LOSS) or a double forfeit';
-    if (played.length === 2 && r.ranking.length === 2 && (r.ranking[0].length !== 1 || r.ranking[1].length !== 1)) return 'a 2-seat ranking is a winner then a loser, or both tied';
-    return null;
-  }
-  const present = kinds.filter((k) => k !== 'FORFEIT_LOSS').length;
-  if (kinds.includes('DOUBLE_FORFEIT')) return 'a table has no double forfeit: absent seats are FORFEIT_LOSS (R3.5)';
-  if (kinds.includes('FORFEIT_WIN') && (played.length > 0 || present >= t.config.minSeats)) return 'FORFEIT_WIN at a table only when too few were present to play (R3.5)';
-  if (played.length > 0 && played.length < t.config.minSeats) return `a table is played by at least ${t.config.minSeats} (R3.5)`;
-  return null;
 }
 
 /** Lots as recorded in the stream: pairing and standings recomputed offline take the recorded draws (checked against the seed once known). */
@@ -394,22 +374,21 @@ class Deciding {
     if (p.withdrawnAfterRound !== null) return refuse('ALREADY_WITHDRAWN', `${p.name} withdrew after round ${p.withdrawnAfterRound}`);
     const refused = this.apply({ type: 'ParticipantWithdrawn', payload: { participantId, afterRound: t.rounds.length, reason } });
     if (!refused.ok) return refused;
-    // P2.4: the current round's unplayed games are forfeits lost by the one who withdrew.
+    // P2.4: each game of the current round it has not played is its forfeit loss, every game of a
+    // knockout match included (K6.8: the first decides the match, docs/rules/tournaments.md §K6.8).
+    // They are all recorded before the round goes on, which may end the tournament.
     // A table plays on without them: the organizer records the table's result (R3.5).
     const round = t.config.format === 'tables' ? null : currentRound(this.state);
-    if (round) {
-      for (const board of round.boards) {
-        for (const game of board.games) {
-          if (!game.seats.includes(participantId) || board.results[game.gameId] || boardComplete(this.state, board)) continue;
-          const forfeit = forfeitResult(this.state, round.round, board.board, game, participantId, reason ?? 'withdrawn (P2.4)');
-          const r = this.apply({ type: 'ResultRecorded', payload: forfeit });
-          if (!r.ok) return r;
-          const after = this.afterResult();
-          if (!after.ok) return after;
-        }
+    if (!round) return this.done();
+    for (const board of round.boards) {
+      for (const game of board.games) {
+        if (!game.seats.includes(participantId) || board.results[game.gameId]) continue;
+        const forfeit = forfeitResult(this.state, round.round, board.board, game, participantId, reason ?? 'withdrawn (P2.4)');
+        const r = this.apply({ type: 'ResultRecorded', payload: forfeit });
+        if (!r.ok) return r;
       }
     }
-    return this.done();
+    return this.afterResult();
   }
 
   private settings(s: RoundSettings): Result<TournamentDecision> {

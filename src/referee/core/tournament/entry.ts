@@ -1,10 +1,11 @@
 import { fail, ok, type Outcome, type Result } from '../../../engines/kit/index.js';
+import { canonicalJson } from '../canonical.js';
 import type { DraftEvent } from '../stream.js';
 import { isCleanText } from '../text.js';
 import { forfeitResult } from './decider.js';
 import { decodeTournamentEvent, type GameResultPayload, type RoundSettings, type ScheduledGame, type SeatResultKind } from './events.js';
 import { format, parse } from './rational.js';
-import { agreesWith, resultFromOutcome } from './results.js';
+import { resultFromOutcome } from './results.js';
 import type { TournamentState } from './state.js';
 
 /**
@@ -100,9 +101,9 @@ export function enteredGame(t: TournamentState, input: Pick<EnteredResult, 'roun
 }
 
 /**
- * The result an organizer's entry means for `game`. With a record (imported as its own game)
- * the result is the record's outcome, or, with an outcome entered too, the entry, which must
- * agree with the record (RECORD_DISAGREES).
+ * The result an organizer's entry means for `game`. With a record (imported as its own game) the
+ * result is the record's: its outcome and game points; what the organizer also typed (an
+ * outcome, game points, who was present) must say the same (RECORD_DISAGREES), and may be left out.
  */
 export function enteredResult(t: TournamentState, input: EnteredResult, game: ScheduledGame, record: RecordedGame | null): Result<GameResultPayload> {
   const reason = checkReason(input.reason);
@@ -113,25 +114,43 @@ export function enteredResult(t: TournamentState, input: EnteredResult, game: Sc
     return entered.ok ? ok({ ...result, ...entered.value }) : entered;
   }
   if (!record.outcome) return fail('RECORD_DISAGREES', 'the record does not reach the end of the game');
-  const recorded = { ...result, record: { gameId: record.gameId, seq: record.seq, hash: record.hash } };
-  if (input.outcome === undefined || input.outcome === null) {
-    const fromRecord = resultFromOutcome(t.config, { round: input.round, board: input.board, game }, record.outcome, { seq: 0, hash: '' });
-    return ok({ ...recorded, seats: fromRecord.seats, ranking: fromRecord.ranking });
+  const fromRecord = resultFromOutcome(t.config, { round: input.round, board: input.board, game }, record.outcome, { seq: 0, hash: '' });
+  const typed = typedDisagreement(input, fromRecord);
+  if (!typed.ok) return typed;
+  if (typed.value) return fail('RECORD_DISAGREES', `the record says: ${record.outcome.summary}; ${typed.value}`);
+  return ok({ ...result, record: { gameId: record.gameId, seq: record.seq, hash: record.hash }, seats: fromRecord.seats, ranking: fromRecord.ranking });
+}
+
+const RANKING_OF: Partial<Record<NonNullable<EnteredResult['outcome']>, number[][]>> = { WIN_SEAT0: [[0], [1]], WIN_SEAT1: [[1], [0]], DRAW: [[0, 1]] };
+
+/** What the organizer typed beside a record that the record does not say, if anything (game points not numbers are INVALID_INPUT). */
+function typedDisagreement(input: EnteredResult, fromRecord: Pick<GameResultPayload, 'seats' | 'ranking'>): Result<string | null> {
+  if (input.outcome !== undefined && input.outcome !== null) {
+    const ranking = RANKING_OF[input.outcome];
+    if (!ranking) return ok(`a record is a game played, not ${input.outcome}`);
+    if (canonicalJson(ranking) !== canonicalJson(fromRecord.ranking)) return ok(`not ${input.outcome}`);
   }
-  const entered = enteredSeats(t, game, input);
-  if (!entered.ok) return entered;
-  if (!agreesWith(t.config, entered.value, record.outcome)) return fail('RECORD_DISAGREES', `the record says: ${record.outcome.summary}; that is not the result entered`);
-  return ok({ ...recorded, ...entered.value });
+  if (input.present?.some((p) => !p)) return ok('every seat played it');
+  for (const [i, v] of (input.gamePoints ?? []).entries()) {
+    if (v === undefined || v === null) continue;
+    const typed = typedPoints(input, i);
+    if (!typed.ok) return typed;
+    if (typed.value !== fromRecord.seats[i]?.gamePoints) return ok(`seat ${i}'s game points are ${fromRecord.seats[i]?.gamePoints ?? 'none'}, not ${typed.value}`);
+  }
+  return ok(null);
+}
+
+/** Seat `i`'s game points as typed (R3.4): a number 0 or more, written exactly. */
+function typedPoints(input: EnteredResult, i: number): Result<string> {
+  const v = input.gamePoints?.[i];
+  const r = v === undefined || v === null ? null : parse(v);
+  if (!r || r.n < 0) return fail('INVALID_INPUT', `gamePoints[${i}]: the game points of seat ${i} (R3.4), a number 0 or more`);
+  return ok(format(r));
 }
 
 /** The seats' kinds and game points, and their ranking, that an entry gives (R3.1, R3.4; tables: R3.5). */
 function enteredSeats(t: TournamentState, game: ScheduledGame, input: EnteredResult): Result<Pick<GameResultPayload, 'seats' | 'ranking'>> {
-  const points = (i: number): Result<string> => {
-    const v = input.gamePoints?.[i];
-    const r = v === undefined || v === null ? null : parse(v);
-    if (!r || r.n < 0) return fail('INVALID_INPUT', `gamePoints[${i}]: the game points of seat ${i} (R3.4), a number 0 or more`);
-    return ok(format(r));
-  };
+  const points = (i: number) => typedPoints(input, i);
   const seat = (participantId: string, kind: SeatResultKind, gamePoints: string | null) => ({ participantId, kind, gamePoints });
   if (t.config.format !== 'tables') {
     const [a, b] = game.seats;

@@ -20,7 +20,7 @@ import type { Lots } from './lots.js';
 import { rat, type Rational } from './rational.js';
 import { roundRobinNumbers, roundRobinRound, roundRobinRoundCount } from './round-robin.js';
 import { type Standings, standings } from './standings.js';
-import { type BoardState, pointValues, rational, type TournamentState } from './state.js';
+import { type BoardState, pointValues, rational, type TournamentState, withdrawnBefore } from './state.js';
 import { pairSwiss } from './swiss.js';
 import { seatTables } from './tables.js';
 
@@ -106,11 +106,6 @@ export function totalRoundsFor(t: TournamentState, order: readonly string[]): nu
   return t.config.rounds;
 }
 
-const withdrawnBefore = (t: TournamentState, id: string, round: number): boolean => {
-  const p = t.participants.find((x) => x.id === id);
-  return p?.withdrawnAfterRound !== null && p?.withdrawnAfterRound !== undefined && p.withdrawnAfterRound < round;
-};
-
 function roundRobinBoards(t: TournamentState, round: number, lots: Lots): Pairing {
   const order =
     round === 1
@@ -152,7 +147,8 @@ function knockoutBoards(t: TournamentState, round: number, lots: Lots): Result<P
   const boards = matches.map((m) => {
     const opening = openMatch(m, seeds);
     if (opening.kind === 'EMPTY') return { seats: [], games: [], manual: false, walkover: null };
-    if (opening.kind === 'KO_BYE') return { seats: [opening.winner], games: [], manual: false, walkover: null };
+    // K6.8 with K6.5: a participant who withdrew forfeits its bye too, and nobody goes through.
+    if (opening.kind === 'KO_BYE') return { seats: [opening.winner], games: [], manual: false, walkover: withdrawnBefore(t, opening.winner, round) ? opening.winner : null };
     const seats = [opening.betterSeed, opening.other];
     // K6.8: a participant who withdrew forfeits its match.
     const walkover = seats.find((s) => withdrawnBefore(t, s, round)) ?? null;

@@ -65,14 +65,10 @@ function roundEntries(t: TournamentState, round: RoundState): Map<string, RoundE
   for (const id of round.requestedByes) out.set(id, roundEntry(r, 'REQUESTED_BYE', rational(t.config.requestedByePoints)));
   for (const board of round.boards) {
     if (board.games.length === 0) {
-      // A knockout bye (K6.5) or a walkover against a withdrawn participant (RR4.6).
-      if (board.seats.length === 2 && board.walkover) {
-        const points = pointValues(t.config);
-        for (const id of board.seats) {
-          const lost = id === board.walkover;
-          out.set(id, roundEntry(r, lost ? 'FORFEIT_LOSS' : 'FORFEIT_WIN', lost ? points.loss : points.win, { opponents: board.seats.filter((x) => x !== id) }));
-        }
-      }
+      // A knockout bye (K6.5) or a walkover against a withdrawn participant (RR4.6): a forfeit win
+      // for its opponent (P2.5), and for the one who withdrew the ABSENT of P2.3 (left to absentEntry).
+      const opponent = board.walkover ? board.seats.find((id) => id !== board.walkover) : undefined;
+      if (opponent) out.set(opponent, roundEntry(r, 'FORFEIT_WIN', pointValues(t.config).win, { opponents: [board.walkover!] }));
       continue;
     }
     // The last scheduled game that has a result stands for the board (one game outside knockout).

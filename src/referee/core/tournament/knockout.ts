@@ -187,9 +187,9 @@ export function decideMatch(input: MatchInput): Result<MatchState> {
     next === games.length ? ok(state) : fail('INVALID_INPUT', `the match was decided after game ${next}, but ${games.length} games are recorded`);
   const take = (): MatchGame | null => (next < games.length ? games[next++] : null);
   const nextGame = (replay: boolean): Result<MatchState> => ok({ kind: 'NEXT_GAME', seats: seatsOf(next), replay });
-  /** K6.8: a forfeit ends the match at once, whichever game it is. */
+  /** K6.8: a forfeit ends the match at once, whichever game it is; the games after it count for nothing (§K6.8, In Arbiter). */
   const forfeit = (game: Exclude<MatchGame, { kind: 'PLAYED' }>): Result<MatchState> =>
-    decided(game.kind === 'FORFEIT' ? { kind: 'DECIDED', winner: game.winner, by: 'FORFEIT' } : { kind: 'DECIDED', winner: null, by: 'DOUBLE_FORFEIT' });
+    ok(game.kind === 'FORFEIT' ? { kind: 'DECIDED', winner: game.winner, by: 'FORFEIT' } : { kind: 'DECIDED', winner: null, by: 'DOUBLE_FORFEIT' });
 
   // K6.6: every regular game is played; TP (W/D/L) over them decide.
   const tp = new Map([

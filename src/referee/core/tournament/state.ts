@@ -70,6 +70,12 @@ export function rational(text: string): Rational {
 
 export const participantById = (t: TournamentState, id: string): ParticipantRecord | undefined => t.participants.find((p) => p.id === id);
 
+/** P2.3: whether `id` withdrew before `round` (it is not paired from the round after its withdrawal on). */
+export function withdrawnBefore(t: TournamentState, id: string, round: number): boolean {
+  const after = participantById(t, id)?.withdrawnAfterRound;
+  return after !== null && after !== undefined && after < round;
+}
+
 /** The board a game belongs to. */
 export function boardOfGame(t: TournamentState, gameId: string): { round: RoundState; board: BoardState } | null {
   for (const round of t.rounds) for (const board of round.boards) if (board.games.some((g) => g.gameId === gameId)) return { round, board };
