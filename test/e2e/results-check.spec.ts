@@ -25,10 +25,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 
-const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { organizerToken tournament { id } } }`;
-const REGISTER = `mutation($id: ID!, $name: String!, $rating: Int) { registerParticipant(tournamentId: $id, name: $name, rating: $rating) { participantId } }`;
-const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { rounds { boards { board games { gameId } } } } }`;
-const RECORD = `mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { version } }`;
+const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }`;
+const REGISTER = `mutation($id: ID!, $name: String!, $rating: Int) { registerParticipant(tournamentId: $id, name: $name, rating: $rating) { __typename ... on ParticipantRegistered { participantId } ... on Rejection { code message } } }`;
+const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { __typename ... on Tournament { rounds { boards { board games { gameId } } } } ... on Rejection { code message } } }`;
+const RECORD = `mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { __typename ... on Tournament { version } ... on Rejection { code message } } }`;
 const STATE = `query($id: ID!) { tournament(id: $id) { status rounds { boards { board games { gameId result { kinds gamePoints ranking recordGameId } } } } } }`;
 const GAME = `query($id: ID!) { game(id: $id) { status } }`;
 
@@ -65,15 +65,15 @@ it('refuses a backgammon DRAW naming the rule, takes a record with its outcome a
 
   // A DRAW backgammon cannot end with: refused with the rule, and neither the tournament nor the game changes.
   const draw = await t.gql(RECORD, { id, input: { round: 1, board: b1.board, outcome: 'DRAW', gamePoints: ['1', '1'] } }, organizer);
-  expect(draw.errors[0].extensions.code).toBe('INVALID_RESULT');
-  expect(draw.errors[0].message).toMatch(/R3\.9.*backgammon has no draws.*backgammon\.md §12\.3/);
+  expect(draw.data.recordResult).toMatchObject({ __typename: 'Rejection', code: 'INVALID_RESULT' });
+  expect(draw.data.recordResult.message).toMatch(/R3\.9.*backgammon has no draws.*backgammon\.md §12\.3/);
   expect(await events(id)).toEqual(before);
   expect((await gql(GAME, { id: b1.games[0].gameId })).game.status).not.toBe('FINISHED');
 
   // The record (gnubg, seat 0, wins 2-0) gives the game points; an outcome it does not say is refused.
   const record = readFileSync('test/fixtures/backgammon/match-1-pt-seed64352.mat', 'utf8');
   const wrong = await t.gql(RECORD, { id, input: { round: 1, board: b1.board, outcome: 'WIN_SEAT1', record } }, organizer);
-  expect(wrong.errors[0].extensions.code).toBe('RECORD_DISAGREES');
+  expect(wrong.data.recordResult).toMatchObject({ __typename: 'Rejection', code: 'RECORD_DISAGREES' });
   await gql(RECORD, { id, input: { round: 1, board: b1.board, outcome: 'WIN_SEAT0', record } }, organizer);
   await gql(RECORD, { id, input: { round: 1, board: b2.board, outcome: 'WIN_SEAT1', gamePoints: ['0', '1'] } }, organizer);
   const final = (await gql(STATE, { id })).tournament;

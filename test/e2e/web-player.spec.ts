@@ -27,7 +27,9 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
   // ---- The service, through its API -------------------------------------------------------
 
   async function newPlayer(name: string): Promise<{ id: string; key: string }> {
-    const res = await suite.app.gql('mutation($name: String!) { createPlayer(name: $name) { player { id } key { secret } } }', { name });
+    const res = await suite.app.gql('mutation($name: String!) { createPlayer(name: $name) { __typename ... on PlayerCreated { player { id } key { secret } } ... on Rejection { code message } } }', {
+      name,
+    });
     expect(res.errors).toBeUndefined();
     return { id: res.data.createPlayer.player.id, key: res.data.createPlayer.key.secret };
   }
