@@ -1,15 +1,6 @@
 import { type ChallengeChange, type ConsequenceHandler, sha256Hex, type StoredEvent } from '../referee/index.js';
-import type { Notifications, Registration } from './notifications.js';
+import { CHALLENGE_TYPES, type Notifications, type Registration } from './notifications.js';
 import { type OutboxMessage, WEBHOOK_OUTBOX } from './outbox.js';
-
-/** What a player's registration may ask to be told of its challenges, and the `type` each is sent as (the stream's). */
-export const CHALLENGE_TYPES = {
-  CHALLENGE_RECEIVED: 'challenge.received',
-  CHALLENGE_ACCEPTED: 'challenge.accepted',
-  CHALLENGE_DECLINED: 'challenge.declined',
-  CHALLENGE_CANCELLED: 'challenge.cancelled',
-} as const;
-export const CHALLENGE_EVENTS = Object.keys(CHALLENGE_TYPES) as (keyof typeof CHALLENGE_TYPES)[];
 
 const EVENT_OF = new Map(Object.entries(CHALLENGE_TYPES).map(([event, type]) => [type as string, event as keyof typeof CHALLENGE_TYPES]));
 

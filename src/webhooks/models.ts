@@ -1,5 +1,5 @@
-import { createUnionType, Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { PageInfo, Rejection } from '../api/models.js';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { orRejection, PageInfo } from '../api/models.js';
 import type { WebhookEvent as Event } from './notifications.js';
 import type { DeliveryRow, WebhookRow } from './webhook-store.js';
 import type { DeliveryPage, WebhookWithSecret } from './webhook.service.js';
@@ -120,33 +120,13 @@ export class WebhookDeleted {
   @Field(() => ID, { description: "The deleted registration's id" }) id: string;
 }
 
-export const WebhookSecretResult = createUnionType({
-  name: 'WebhookSecretResult',
-  description: 'The registration with its new signing secret (WebhookSecret), or why not, nothing changed (Rejection)',
-  types: () => [WebhookSecret, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : WebhookSecret),
-});
+export const WebhookSecretResult = orRejection('WebhookSecretResult', 'The registration with its new signing secret (WebhookSecret), or why not, nothing changed (Rejection)', () => WebhookSecret);
 
-export const WebhookResult = createUnionType({
-  name: 'WebhookResult',
-  description: 'The registration as it now stands (Webhook), or why not, nothing changed (Rejection)',
-  types: () => [Webhook, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : Webhook),
-});
+export const WebhookResult = orRejection('WebhookResult', 'The registration as it now stands (Webhook), or why not, nothing changed (Rejection)', () => Webhook);
 
-export const DeleteWebhookResult = createUnionType({
-  name: 'DeleteWebhookResult',
-  description: 'The registration deleted (WebhookDeleted), or why not, nothing changed (Rejection)',
-  types: () => [WebhookDeleted, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : WebhookDeleted),
-});
+export const DeleteWebhookResult = orRejection('DeleteWebhookResult', 'The registration deleted (WebhookDeleted), or why not, nothing changed (Rejection)', () => WebhookDeleted);
 
-export const WebhookDeliveryResult = createUnionType({
-  name: 'WebhookDeliveryResult',
-  description: 'The message, due now (WebhookDelivery), or why not, nothing changed (Rejection)',
-  types: () => [WebhookDelivery, Rejection] as const,
-  resolveType: (v: object) => ('code' in v ? Rejection : WebhookDelivery),
-});
+export const WebhookDeliveryResult = orRejection('WebhookDeliveryResult', 'The message, due now (WebhookDelivery), or why not, nothing changed (Rejection)', () => WebhookDelivery);
 
 export const toWebhook = (w: WebhookRow): Webhook => ({
   id: w.id,

@@ -12,8 +12,16 @@ import {
   sha256Hex,
   type StoredEvent,
 } from '../referee/index.js';
-import { CHALLENGE_EVENTS, CHALLENGE_TYPES } from './challenge-notifications.js';
 import { type OutboxMessage, WEBHOOK_OUTBOX } from './outbox.js';
+
+/** What a player's registration may ask to be told of its challenges, and the `type` each is sent as (the stream's). */
+export const CHALLENGE_TYPES = {
+  CHALLENGE_RECEIVED: 'challenge.received',
+  CHALLENGE_ACCEPTED: 'challenge.accepted',
+  CHALLENGE_DECLINED: 'challenge.declined',
+  CHALLENGE_CANCELLED: 'challenge.cancelled',
+} as const;
+export const CHALLENGE_EVENTS = Object.keys(CHALLENGE_TYPES) as (keyof typeof CHALLENGE_TYPES)[];
 
 /** What a webhook registration may ask to be told: the games' notices (as the players' stream tells them), and low time. */
 export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT', 'GAME_STARTED', 'PAUSE_REQUESTED', 'TIME_GIVEN', 'OPPONENT_ON_VACATION', ...CHALLENGE_EVENTS] as const;

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { CONFIG, type Config } from '../config/config.js';
 import { GameDirectory, type KeyHolder, KeyDirectory, RefereeError, TokenDirectory, tokenHash, type TokenRole } from '../referee/index.js';
-import { Notifications, WEBHOOK_EVENTS, type WebhookEvent } from './notifications.js';
-import { CHALLENGE_EVENTS } from './challenge-notifications.js';
+import { CHALLENGE_EVENTS, Notifications, WEBHOOK_EVENTS, type WebhookEvent } from './notifications.js';
 import { checkWebhookUrl } from './url-policy.js';
 import { type DeliveryRow, type NewWebhook, type WebhookRow, WebhookStore } from './webhook-store.js';
 

@@ -1,6 +1,6 @@
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { type GqlContext, holderOf, tokenOf } from '../api/caller.js';
-import { toRejection } from '../api/mapping.js';
+import { answerOrRejection } from '../api/mapping.js';
 import type { Rejection } from '../api/models.js';
 import { Needs } from '../api/scopes.js';
 import { KeyDirectory } from '../referee/index.js';
@@ -93,11 +93,7 @@ export class WebhooksResolver {
     return { token: tokenOf(ctx), holder: await holderOf(ctx, this.keys) };
   }
 
-  private async answer<T extends object>(ctx: GqlContext, command: (caller: WebhookCaller) => Promise<T>): Promise<T | Rejection> {
-    try {
-      return await command(await this.callerOf(ctx));
-    } catch (err) {
-      return toRejection(err);
-    }
+  private answer<T extends object>(ctx: GqlContext, command: (caller: WebhookCaller) => Promise<T>): Promise<T | Rejection> {
+    return answerOrRejection(async () => command(await this.callerOf(ctx)));
   }
 }
