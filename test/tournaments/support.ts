@@ -21,6 +21,8 @@ export class Driver {
   private readonly spec: ReturnType<typeof tournamentSpec>;
   private history: History<TournamentState>;
   private games = 0;
+  /** The time every decision is stamped with (a test moves it for a schedule's steps). */
+  now = NOW;
 
   constructor(
     config: TournamentConfigInput,
@@ -39,7 +41,7 @@ export class Driver {
   }
 
   private ctx(actor: TournamentActor = { role: 'organizer' }) {
-    return { now: NOW, seed: SEED, newGameId: () => `g${++this.games}`, actor };
+    return { now: this.now, seed: SEED, newGameId: () => `g${++this.games}`, actor };
   }
 
   /** Decides a command; throws its refusal as `CODE: message`. */

@@ -7,6 +7,7 @@ import { cmp, format, parse, type Rational, rat, ZERO } from './rational.js';
 import { defaultTieBreaks, parseTieBreaks } from './standings.js';
 import { parsePlacementTables, tableByePoints } from './tables.js';
 import { type KoTieStep, parseTieRule } from './knockout.js';
+import { parseSchedule, type ScheduleConfig } from './schedule-config.js';
 
 /** K6.7 steps in the organizer's written form, as recorded: REPLAY(1), GAME_POINTS, LOTS. */
 export const writtenTieRule = (steps: readonly KoTieStep[]): string[] => steps.map((s) => (s.kind === 'REPLAY' ? `REPLAY(${s.games})` : s.kind));
@@ -59,6 +60,8 @@ export interface TournamentConfig {
    * before tournaments had clocks stay complete).
    */
   timeControl?: TimeControl;
+  /** Its start, registration window, check-in and automatic pairings (P2.9-P2.11); absent: none. */
+  schedule?: ScheduleConfig;
 }
 
 /** What an organizer gives; every field but kind and format has a default. */
@@ -87,6 +90,8 @@ export interface TournamentConfigInput {
   selfWithdrawal?: unknown;
   /** As createGame takes it (seconds: see parseTimeControl), or as a recorded configuration has it. */
   timeControl?: unknown;
+  /** See ScheduleInput. */
+  schedule?: unknown;
 }
 
 const FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'tables'];
@@ -203,6 +208,8 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   const recorded = storedTimeControl(input.timeControl);
   const timeControl = recorded ? ok(recorded) : parseTimeControl(input.timeControl);
   if (!timeControl.ok) return timeControl;
+  const schedule = parseSchedule(input.schedule);
+  if (!schedule.ok) return schedule;
 
   return ok({
     name,
@@ -232,6 +239,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     openRegistration: input.openRegistration === true,
     selfWithdrawal: input.selfWithdrawal === true,
     ...(timeControl.value ? { timeControl: timeControl.value } : {}),
+    ...(schedule.value ? { schedule: schedule.value } : {}),
   });
 }
 

@@ -8,6 +8,7 @@ import { decideBoard, finalRanking, pairRound, type Pairing as RoundPairing, tot
 import { roundComplete } from './history.js';
 import { type LotDrawn, type Lots, lotsCommitment, SeededLots } from './lots.js';
 import { impossibleResult, resultShapeProblem } from './results.js';
+import { decideSchedule, evolveSchedule, foundSchedule, pairedTooEarly, type ScheduleCommand, type ScheduleHost, scheduleNextRound, selfRegistrationRefused } from './schedule.js';
 import { type BoardState, currentRound, participantById, type RoundState, type TournamentState, withdrawnBefore } from './state.js';
 
 /**
@@ -22,7 +23,8 @@ export const PARTICIPANT_LIMIT = 1000;
 /** Corrections one board's results take (docs/rules/tournaments.md §R3.8): each may import a record and close a game. */
 export const CORRECTION_LIMIT = 10;
 
-export type TournamentActor = { role: 'organizer' } | { role: 'participant'; participantId: string };
+/** The referee: a scheduled tournament's own steps (P2.9-P2.11), with the organizer's say, recorded with the actor null. */
+export type TournamentActor = { role: 'organizer' } | { role: 'participant'; participantId: string } | { role: 'referee' };
 
 export type TournamentCommand =
   | { type: 'CreateTournament'; tournamentId: string; config: TournamentConfigInput }
@@ -32,7 +34,8 @@ export type TournamentCommand =
   | { type: 'SetRoundSettings'; settings: RoundSettings }
   | { type: 'PairRound'; round: number | null }
   | { type: 'RecordResult'; result: GameResultPayload; correction: boolean }
-  | { type: 'FinishTournament' };
+  | { type: 'FinishTournament' }
+  | ScheduleCommand;
 
 export interface TournamentDecideContext {
   now: string;
@@ -85,11 +88,12 @@ function found(tournamentId: string, first: TournamentEvent, ctx: TournamentEvol
     lots: [],
     finished: false,
     ranking: null,
+    ...foundSchedule(config.schedule),
   });
 }
 
 /** The tournament after one event, or the rule the event breaks. */
-export function evolve(t: TournamentState, e: TournamentEvent, stored: Pick<StoredEvent, 'type'>, ctx: TournamentEvolveContext): Result<TournamentState> {
+export function evolve(t: TournamentState, e: TournamentEvent, stored: Pick<StoredEvent, 'type' | 'actor' | 'createdAt'>, ctx: TournamentEvolveContext): Result<TournamentState> {
   try {
     return evolveChecked(t, e, stored, ctx);
   } catch (err) {
@@ -98,7 +102,7 @@ export function evolve(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
   }
 }
 
-function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<StoredEvent, 'type'>, ctx: TournamentEvolveContext): Result<TournamentState> {
+function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<StoredEvent, 'type' | 'actor' | 'createdAt'>, ctx: TournamentEvolveContext): Result<TournamentState> {
   if (t.finished) return broken('no event may follow TournamentFinished');
   switch (e.type) {
     case 'TournamentCreated':
@@ -137,6 +141,8 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
       const previous = currentRound(t);
       if (previous && !roundComplete(t, previous)) return broken(`round ${previous.round} was paired before round ${previous.round - 1} was finished`);
       if (t.totalRounds !== null && p.round > t.totalRounds) return broken(`the tournament has ${t.totalRounds} rounds`);
+      const early = pairedTooEarly(t, p.round, stored);
+      if (early) return broken(early);
       if (ctx.recompute) {
         const again = pairRound(t, recordedLots(t));
         if (!again.ok) return broken(`round ${p.round} cannot be paired again: ${again.error.message}`);
@@ -181,6 +187,13 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
       }
       return ok({ ...t, finished: true, revealedSeed: e.payload.seed, ranking: e.payload.ranking });
     }
+    case 'RegistrationOpened':
+    case 'RegistrationClosed':
+    case 'CheckInOpened':
+    case 'ParticipantCheckedIn':
+    case 'CheckInClosed':
+    case 'RoundScheduled':
+      return evolveSchedule(t, e, stored);
   }
 }
 
@@ -300,7 +313,7 @@ export function decideTournament(
   return d.run(command);
 }
 
-class Deciding {
+class Deciding implements ScheduleHost<TournamentDecision> {
   readonly drafts: DraftEvent[] = [];
   state: TournamentState;
 
@@ -313,12 +326,21 @@ class Deciding {
   }
 
   private get organizer(): boolean {
-    return this.decide.actor.role === 'organizer';
+    return this.decide.actor.role === 'organizer' || this.decide.actor.role === 'referee';
   }
 
-  private get actorNumber(): number {
+  private get actorNumber(): number | null {
     const a = this.decide.actor;
+    if (a.role === 'referee') return null;
     return a.role === 'organizer' ? ORGANIZER : (participantById(this.state, a.participantId)?.registrationNo ?? ORGANIZER);
+  }
+
+  get now(): string {
+    return this.decide.now;
+  }
+
+  get actor(): TournamentActor {
+    return this.decide.actor;
   }
 
   run(command: Exclude<TournamentCommand, { type: 'CreateTournament' }>): Result<TournamentDecision> {
@@ -326,6 +348,8 @@ class Deciding {
     switch (command.type) {
       case 'RegisterParticipant': {
         if (!this.organizer && !t.config.openRegistration) return refuse('FORBIDDEN', 'registration is by the organizer only');
+        const outsideWindow = this.organizer ? null : selfRegistrationRefused(t, this.decide.now);
+        if (outsideWindow) return outsideWindow;
         const paired = t.rounds.length;
         if (paired > 0 && !['swiss', 'tables'].includes(t.config.format)) return refuse('REGISTRATION_CLOSED', `a ${t.config.format} tournament takes no entries after round 1 is paired (P2.2)`);
         if (paired > 0 && !this.organizer) return refuse('REGISTRATION_CLOSED', 'registration closed when round 1 was paired; a late entry is added by the organizer (P2.1, P2.2)');
@@ -361,6 +385,9 @@ class Deciding {
         if (!roundComplete(t, last)) return refuse('ROUND_NOT_FINISHED', `round ${last.round} still has games without a result`);
         return this.finish();
       }
+      case 'CheckIn':
+      case 'RunSchedule':
+        return decideSchedule(this, command);
     }
   }
 
@@ -426,7 +453,7 @@ class Deciding {
     return this.apply({ type: 'RoundSettingsSet', payload: s });
   }
 
-  private pair(requested: number | null): Result<TournamentDecision> {
+  pair(requested: number | null): Result<TournamentDecision> {
     const t = this.state;
     if (!this.organizer) return refuse('FORBIDDEN', 'only the organizer pairs rounds');
     const round = t.rounds.length + 1;
@@ -496,7 +523,7 @@ class Deciding {
       }
     }
     if (t.totalRounds !== null && round.round === this.state.totalRounds && roundComplete(this.state, round)) return this.finish();
-    return this.done();
+    return scheduleNextRound(this);
   }
 
   private finish(): Result<TournamentDecision> {
@@ -531,7 +558,7 @@ class Deciding {
   }
 
   /** Evolves through one event and keeps it; answers the refusal if evolve refuses it. */
-  private apply(e: TournamentEvent): Result<TournamentDecision> {
+  apply(e: TournamentEvent): Result<TournamentDecision> {
     const draft = draftOf(e, this.decide.now, this.actorNumber);
     const next = evolve(this.state, e, draft, this.ctx);
     if (!next.ok) return next;

@@ -95,7 +95,14 @@ export type TournamentEvent =
   | { type: 'GamesScheduled'; payload: { round: number; board: number; games: ScheduledGame[] } }
   | { type: 'ResultRecorded'; payload: GameResultPayload }
   | { type: 'ResultCorrected'; payload: GameResultPayload }
-  | { type: 'TournamentFinished'; payload: { seed: string; ranking: { participantId: string; rank: number }[] } };
+  | { type: 'TournamentFinished'; payload: { seed: string; ranking: { participantId: string; rank: number }[] } }
+  // A tournament that runs itself (P2.9-P2.11): its timed steps, and its participants' check-ins.
+  | { type: 'RegistrationOpened'; payload: { opensAt: string } }
+  | { type: 'RegistrationClosed'; payload: { closesAt: string } }
+  | { type: 'CheckInOpened'; payload: { closesAt: string } }
+  | { type: 'ParticipantCheckedIn'; payload: { participantId: string } }
+  | { type: 'CheckInClosed'; payload: { unconfirmed: string[] } }
+  | { type: 'RoundScheduled'; payload: { round: number; at: string } };
 
 export type TournamentEventType = TournamentEvent['type'];
 
@@ -126,6 +133,12 @@ const REQUIRED: Record<TournamentEventType, (p: Record<string, unknown>) => bool
   ResultRecorded: isResult,
   ResultCorrected: isResult,
   TournamentFinished: (p) => typeof p.seed === 'string' && Array.isArray(p.ranking),
+  RegistrationOpened: (p) => typeof p.opensAt === 'string',
+  RegistrationClosed: (p) => typeof p.closesAt === 'string',
+  CheckInOpened: (p) => typeof p.closesAt === 'string',
+  ParticipantCheckedIn: (p) => typeof p.participantId === 'string',
+  CheckInClosed: (p) => isStrings(p.unconfirmed),
+  RoundScheduled: (p) => isRound(p.round) && typeof p.at === 'string',
 };
 
 function isResult(p: Record<string, unknown>): boolean {

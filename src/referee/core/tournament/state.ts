@@ -2,6 +2,7 @@ import type { TournamentConfig } from './config.js';
 import type { BoardPlan, GameResultPayload, RoundSettings } from './events.js';
 import type { LotDrawn } from './lots.js';
 import { parse, type Rational } from './rational.js';
+import type { ScheduleProgress } from './schedule-config.js';
 import type { Participant, PointValues } from './types.js';
 
 /** Everything a tournament's events say, folded (the stream head aside). */
@@ -48,6 +49,8 @@ export interface TournamentState {
   lots: LotDrawn[];
   finished: boolean;
   ranking: { participantId: string; rank: number }[] | null;
+  /** A tournament that runs itself: where its timed steps stand (P2.9-P2.11); absent without a schedule. */
+  schedule?: ScheduleProgress;
 }
 
 export type TournamentStatus = 'REGISTERING' | 'RUNNING' | 'FINISHED';
