@@ -33,7 +33,11 @@ export const REJECTION_CODES = {
   TOURNAMENT_COMPLETE: 'Every round of the tournament is paired; nothing more to pair.',
   TOO_FEW_PARTICIPANTS: 'A tournament needs at least 2 participants to pair its first round.',
   TOO_MANY_PARTICIPANTS: 'The tournament has 1000 participants, the most one takes (docs/rules/tournaments.md P2.8).',
-  REGISTRATION_CLOSED: 'Registration closed when round 1 was paired (late entries: Swiss and tables, by the organizer).',
+  REGISTRATION_CLOSED:
+    "Registration closed when round 1 was paired (late entries: Swiss and tables, by the organizer), or self-registration is outside the tournament's registration window (docs/rules/tournaments.md P2.9).",
+  CHECK_IN_CLOSED: "The tournament's check-in is not open: it has none, it opens later (`schedule.checkInOpensAt`), or it closed at the start (docs/rules/tournaments.md P2.10).",
+  ALREADY_CHECKED_IN: 'The participant has checked in already.',
+  NOTHING_DUE: "No step of the tournament's schedule is due (the referee's own check before a timed step; no API call answers it).",
   ALREADY_WITHDRAWN: 'The participant has already withdrawn.',
   ROUND_NOT_FINISHED: 'The last round still has games without a result: record them before pairing the next round (or finishing).',
   ROUND_ALREADY_PAIRED: 'Settings are for the next round to pair; a paired round (or knockout bracket) stands.',

@@ -27,6 +27,8 @@ export { format as rationalText } from './core/tournament/rational.js';
 export { crosstable } from './core/tournament/standings.js';
 export { type BoardState, type RoundState, statusOf as tournamentStatusOf, type TournamentState } from './core/tournament/state.js';
 export type { Format } from './core/tournament/types.js';
+export { nextStepAt } from './core/tournament/schedule.js';
+export { checkInOpensAt } from './core/tournament/schedule-config.js';
 
 // The stores, and the registry of the projections' SQL writers.
 export { EventStore, type GameRow, type SeatRow } from './store/event-store.js';

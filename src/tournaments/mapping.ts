@@ -28,6 +28,7 @@ import type { RoundSettingsInput } from './dto/round-settings.input.js';
 import { EncounterResult, ResultSource, type RoundEntryKind, type SeatResultKind, TournamentFormat, type TournamentStatus } from './models/enums.js';
 import type { CrosstableRow, ParticipantRef, StandingRow, Tournament, TournamentBoard, TournamentEvent, TournamentGameResult, TournamentRound, TournamentSummary } from './models/tournament.js';
 import type { TournamentConnection } from './models/answers.js';
+import { scheduleView } from './schedule-view.js';
 
 /**
  * Tournaments as the API shows them, the same plain objects for GraphQL and REST: participants
@@ -77,6 +78,7 @@ export function configInputOf(input: CreateTournamentInput): TournamentConfigInp
     openRegistration: given(input.openRegistration),
     selfWithdrawal: given(input.selfWithdrawal),
     timeControl: timeControlOf(input.timeControl),
+    schedule: given(input.schedule),
   };
 }
 
@@ -171,6 +173,7 @@ export function tournamentView(t: LiveTournament): Tournament {
     rounds: t.rounds.map((r) => roundView(t, r, ref)),
     games: t.rounds.flatMap((r) => r.boards.flatMap((b) => b.games.map((g) => g.gameId))),
     createdAt: t.row.createdAt,
+    schedule: scheduleView(t),
   };
 }
 

@@ -77,6 +77,19 @@ export class TournamentsResolver {
   }
 
   @Needs('tournaments')
+  @Mutation(() => TournamentResult, {
+    description: "Checks a participant in while the tournament's check-in is open (its own token, or the organizer's): who has not checked in by the start is withdrawn before round 1",
+  })
+  async checkIn(
+    @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
+    @Args('participantId', { type: () => ID, description: 'The participant' }) participantId: string,
+    @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
+    @Context() ctx: GqlContext,
+  ): Promise<TournamentModel | Rejection> {
+    return this.answer(() => this.service.checkIn(tournamentId, tokenOf(ctx), participantId, commandId));
+  }
+
+  @Needs('tournaments')
   @Mutation(() => TournamentResult, { description: "Sets the organizer's settings for the next round to pair: manual pairings, byes, tables, absences, forbidden pairs, seeds" })
   async setPairings(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,

@@ -15,7 +15,11 @@ function scheduled(schedule: Record<string, unknown>, format = 'swiss', rounds: 
 
 /** The stream with one event changed, chained again (as a forger would): only the tournament's own rules can catch it. */
 const tampered = (d: Driver, index: number, change: Partial<StoredEvent>): StoredEvent[] =>
-  chainEvents(d.id, emptyHead(), d.events.map(({ seq: _s, prevHash: _p, hash: _h, ...e }, i) => (i === index ? { ...e, ...change } : e)));
+  chainEvents(
+    d.id,
+    emptyHead(),
+    d.events.map(({ seq: _s, prevHash: _p, hash: _h, ...e }, i) => (i === index ? { ...e, ...change } : e)),
+  );
 
 const types = (events: { type: string }[]) => events.map((e) => e.type);
 

@@ -38,11 +38,16 @@ import {
   TournamentWriter,
 } from './tournament-streams.js';
 import { type GameResults, TournamentWorkflows } from './tournament-workflows.js';
+import { TournamentSchedules } from './tournament-schedules.js';
 
 export type { EnteredResult, LiveTournament, TournamentEventsAppended };
 
 /** The organizer: the creator of a tournament, and the actor of the referee's own commands in it (a refereed game's result). */
 const ORGANIZER: TournamentActor = { role: 'organizer' };
+/** The referee taking a scheduled tournament's own steps (P2.9-P2.11). */
+const REFEREE: TournamentActor = { role: 'referee' };
+/** How often the schedules look for steps due, at most, and scan for other instances' (ms). */
+const SCHEDULES = { pollMs: 60_000, sweepMs: 60_000 };
 
 type Path = StreamCommands<LiveTournament, TournamentEventsAppended, TournamentStep, AdvancedTournament>;
 
@@ -60,6 +65,8 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   private readonly workflows: TournamentWorkflows;
   private readonly entries: OrganizerEntries;
   private readonly freshness: Freshness;
+  /** The timed steps of tournaments that run themselves (tests tick it with their clock). */
+  readonly schedules: TournamentSchedules;
 
   constructor(
     private readonly store: TournamentStore,
@@ -73,6 +80,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     this.path = new StreamCommands(referee.gate, this.held, new TournamentWriter(store, referee), 'the tournament kept changing; try again');
     this.workflows = new TournamentWorkflows(referee, this.held, store, this);
     this.freshness = new Freshness(this.held);
+    this.schedules = new TournamentSchedules(this.held, store, this, this.clock, SCHEDULES);
     this.entries = new OrganizerEntries(referee, this.held, this.workflows, (t, command) => this.step(t, ORGANIZER, null, command));
   }
 
@@ -85,9 +93,11 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   /** Takes the steps a stopped process left undone, in the background. */
   onApplicationBootstrap(): void {
     void this.workflows.catchUpAll();
+    this.schedules.start();
   }
 
   async onModuleDestroy(): Promise<void> {
+    await this.schedules.stop();
     await this.workflows.stop();
     await this.freshness.stop();
   }
@@ -158,6 +168,29 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     // The last games may have ended a moment ago on another instance, their results still on the way: take them first.
     await this.workflows.catchUp(id);
     return this.command(id, token, commandId, { type: 'PairRound', round: round ?? null }, { allowance });
+  }
+
+  /** A participant confirms it plays (its own token, or the organizer's), while check-in is open (P2.10). */
+  checkIn(id: string, token: string | null, participantId: string, commandId?: string | null): Promise<LiveTournament> {
+    return this.command(id, token, commandId, { type: 'CheckIn', participantId });
+  }
+
+  /**
+   * The referee takes a scheduled tournament's steps due now (P2.9-P2.11): registration and
+   * check-in opening and closing, the start, the next round of an autoPair tournament. Its games
+   * are charged to no caller's quota. The schedules' step.
+   */
+  async runSchedule(id: string): Promise<LiveTournament> {
+    // The last games may have ended a moment ago on another instance: their results first.
+    await this.workflows.catchUp(id);
+    return this.path.run(id, {
+      replay: () => null,
+      decide: (t) => this.step(t, REFEREE, null, { type: 'RunSchedule' }),
+      accepted: ({ next }) => {
+        this.logger.log(`tournament ${id}: its scheduled steps taken (version ${next.version})`);
+        return next;
+      },
+    });
   }
 
   async finish(id: string, token: string | null, commandId?: string | null): Promise<LiveTournament> {

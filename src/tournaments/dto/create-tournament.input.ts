@@ -2,6 +2,7 @@ import { Field, InputType, Int } from '@nestjs/graphql';
 import { JSONScalar } from '../../api/json.scalar.js';
 import { TimeControlInput } from '../../api/models.js';
 import { TournamentFormat } from '../models/enums.js';
+import { TournamentScheduleInput } from './schedule.input.js';
 
 @InputType({ description: 'Tournament points for a 2-seat result, whole numbers or halves as text ("1", "1/2", "0.5")' })
 export class PointsInput {
@@ -41,4 +42,6 @@ export class CreateTournamentInput {
   @Field(() => Boolean, { nullable: true, description: 'Participants may register themselves (registerParticipant without a token); omitted: false' }) openRegistration?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'Participants may withdraw themselves with their own token; omitted: false' }) selfWithdrawal?: boolean | null;
   @Field(() => TimeControlInput, { nullable: true, description: "Every game's clock, as createGame takes it; omitted: none" }) timeControl?: TimeControlInput | null;
+  @Field(() => TournamentScheduleInput, { nullable: true, description: 'A start time, a registration window, check-in and automatic pairings; omitted: the organizer runs every step' })
+  schedule?: TournamentScheduleInput | null;
 }

@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { JSONScalar } from '../../api/json.scalar.js';
 import { TimeControl } from '../../api/models.js';
+import { TournamentSchedule } from './schedule.js';
 import { EncounterResult, ResultSource, RoundEntryKind, SeatResultKind, TournamentFormat, TournamentStatus } from './enums.js';
 
 @ObjectType({ description: 'A participant named where it plays: its id, registration number and name' })
@@ -123,6 +124,7 @@ export class Tournament {
   @Field(() => [TournamentRound], { description: 'The paired rounds, round 1 first' }) rounds: TournamentRound[];
   @Field(() => [ID], { description: 'The ids of every game its rounds scheduled' }) games: string[];
   @Field({ description: 'When it was created' }) createdAt: Date;
+  @Field(() => TournamentSchedule, { nullable: true, description: 'Its schedule and where its timed steps stand; null: the organizer runs every step' }) schedule: TournamentSchedule | null;
 }
 
 @ObjectType({ description: 'A tournament in a list' })
@@ -140,7 +142,7 @@ export class TournamentEvent {
   @Field(() => Int, { description: 'Its position in the log, from 1; the tournament version after it' }) seq: number;
   @Field({
     description:
-      'The event type: TournamentCreated, ParticipantRegistered, ParticipantWithdrawn, RoundSettingsSet, LotsDrawn, RoundPaired, GamesScheduled, ResultRecorded, ResultCorrected or TournamentFinished',
+      "The event type: TournamentCreated, ParticipantRegistered, ParticipantWithdrawn, RoundSettingsSet, LotsDrawn, RoundPaired, GamesScheduled, ResultRecorded, ResultCorrected, TournamentFinished; a scheduled tournament's RegistrationOpened, RegistrationClosed, CheckInOpened, ParticipantCheckedIn, CheckInClosed, RoundScheduled",
   })
   type: string;
   @Field(() => Int, { nullable: true, description: "Who caused it: -1 the organizer, a participant's registration number, null the referee" }) actor: number | null;

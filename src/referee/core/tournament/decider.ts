@@ -65,8 +65,8 @@ export const tournamentAggregate: TournamentAggregate = {
   decode: decodeTournamentEvent,
   found,
   evolve,
-  // A result may bring the lots it needed, a replay game, and the tournament's end.
-  follows: (type) => type === 'LotsDrawn' || type === 'GamesScheduled' || type === 'RoundPaired' || type === 'TournamentFinished' || type === 'ResultRecorded',
+  // A result may bring the lots it needed, a replay game, the next round's schedule (P2.11) and the tournament's end.
+  follows: (type) => type === 'LotsDrawn' || type === 'GamesScheduled' || type === 'RoundPaired' || type === 'TournamentFinished' || type === 'ResultRecorded' || type === 'RoundScheduled',
 };
 
 const broken = (message: string): Result<never> => fail(MALFORMED, message);

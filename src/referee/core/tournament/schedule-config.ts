@@ -57,7 +57,8 @@ function instant(input: unknown): string | null | undefined {
 /** The complete schedule (null: none was given), or the first thing wrong with it. */
 export function parseSchedule(input: unknown): Result<ScheduleConfig | null> {
   if (input === undefined || input === null) return ok(null);
-  if (typeof input !== 'object' || Array.isArray(input)) return invalid('schedule: an object with startAt, registrationOpensAt, registrationClosesAt, checkInMinutes, autoPair, pairingIntervalSeconds');
+  if (typeof input !== 'object' || Array.isArray(input))
+    return invalid('schedule: an object with startAt, registrationOpensAt, registrationClosesAt, checkInMinutes, autoPair, pairingIntervalSeconds');
   const s = input as ScheduleInput;
   const known = ['startAt', 'registrationOpensAt', 'registrationClosesAt', 'checkInMinutes', 'autoPair', 'pairingIntervalSeconds'];
   const unknown = Object.keys(s).find((k) => !known.includes(k));
@@ -65,7 +66,8 @@ export function parseSchedule(input: unknown): Result<ScheduleConfig | null> {
   const startAt = instant(s.startAt);
   const opensAt = instant(s.registrationOpensAt);
   const closesAt = instant(s.registrationClosesAt);
-  if (startAt === undefined || opensAt === undefined || closesAt === undefined) return invalid('schedule: startAt, registrationOpensAt and registrationClosesAt are ISO 8601 instants (e.g. 2026-12-24T18:00:00Z)');
+  if (startAt === undefined || opensAt === undefined || closesAt === undefined)
+    return invalid('schedule: startAt, registrationOpensAt and registrationClosesAt are ISO 8601 instants (e.g. 2026-12-24T18:00:00Z)');
   if (opensAt && closesAt && opensAt >= closesAt) return invalid('schedule: registration closes after it opens (P2.9)');
   if (startAt && closesAt && closesAt > startAt) return invalid('schedule: registration closes at the start or before (P2.9)');
   if (startAt && opensAt && opensAt >= startAt) return invalid('schedule: registration opens before the start (P2.9)');

@@ -25,8 +25,7 @@ const plusSeconds = (at: string, seconds: number): string => new Date(Date.parse
 export const foundSchedule = (s: ScheduleConfig | undefined): { schedule?: ScheduleProgress } => (s ? { schedule: initialProgress(s) } : {});
 
 /** P2.10: the participants still in who did not check in, in registration order. */
-export const unconfirmed = (t: TournamentState): string[] =>
-  t.participants.filter((p) => p.withdrawnAfterRound === null && !(t.schedule?.checkedIn ?? []).includes(p.id)).map((p) => p.id);
+export const unconfirmed = (t: TournamentState): string[] => t.participants.filter((p) => p.withdrawnAfterRound === null && !(t.schedule?.checkedIn ?? []).includes(p.id)).map((p) => p.id);
 
 /** The tournament after one of its timed steps or a check-in, or the rule the event breaks. */
 export function evolveSchedule(t: TournamentState, e: ScheduleEvent, stored: Pick<StoredEvent, 'createdAt'>): Result<TournamentState> {
@@ -109,7 +108,10 @@ export function pendingSteps(t: TournamentState): Step[] {
     if (s.autoPair && due && due.round === t.rounds.length + 1 && roundComplete(t, last)) steps.push({ at: due.at, event: null });
   }
   // Stable: at one instant, the order above (registration, check-in, start).
-  return steps.map((step, i) => ({ step, i })).sort((a, b) => (a.step.at < b.step.at ? -1 : a.step.at > b.step.at ? 1 : a.i - b.i)).map((x) => x.step);
+  return steps
+    .map((step, i) => ({ step, i }))
+    .sort((a, b) => (a.step.at < b.step.at ? -1 : a.step.at > b.step.at ? 1 : a.i - b.i))
+    .map((x) => x.step);
 }
 
 /** When the tournament's next timed step is due (null: none is pending). */
