@@ -1,0 +1,187 @@
+import request from 'supertest';
+import { backgammonEngine } from '../../src/games/backgammon/engine/index.js';
+import { seededRandom } from '../../src/engines/kit/index.js';
+import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
+import { type TournamentBundle, verifyTournamentBundle } from '../../src/referee/core/tournament/audit.js';
+import { TournamentService } from '../../src/referee/application/tournament.service.js';
+import { Bot } from '../../tools/bot.js';
+import type { TestApp } from '../support/app.js';
+import { ManualClock, startAppWithClock } from '../support/clock.js';
+import { ownStorage } from '../support/own-database.js';
+
+/**
+ * Tournaments that run themselves (docs/rules/tournaments.md §P2.9-P2.11), end to end over the
+ * API: after creation and registration nobody organizes. Time is a clock moved by hand, and the
+ * referee's schedules are ticked once it is moved; a round's end pairs the next by itself (a
+ * workflow). On PostgreSQL the suite has a database of its own: its clock runs hours ahead.
+ */
+const clock = new ManualClock(new Date('2026-12-01T08:00:00.000Z'));
+let storage: Awaited<ReturnType<typeof ownStorage>>;
+let t: TestApp;
+
+beforeAll(async () => {
+  storage = await ownStorage('tournament_schedules');
+  t = await startAppWithClock(clock, storage.settings);
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+  await storage?.drop();
+}, 120_000);
+
+const MINUTE = 60_000;
+const schedules = () => t.app.get(TournamentService).schedules;
+
+const SCHEDULE = 'schedule { startAt registrationOpensAt registrationClosesAt registration checkInOpensAt checkIn checkedIn autoPair pairingIntervalSeconds nextRound nextStepAt }';
+const ROUNDS = 'rounds { round complete byes { id } boards { board seats { id } games { gameId seats { id } result { source kinds } } } }';
+const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id ${SCHEDULE} } } ... on Rejection { code message } } }`;
+const REGISTER = `mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { __typename ... on ParticipantRegistered { participantId participantToken } ... on Rejection { code message } } }`;
+const CHECK_IN = `mutation($id: ID!, $p: ID!) { checkIn(tournamentId: $id, participantId: $p) { __typename ... on Tournament { ${SCHEDULE} } ... on Rejection { code message } } }`;
+const TOURNAMENT = `query($id: ID!) { tournament(id: $id) { status completedRounds totalRounds participants { id withdrawnAfterRound } ${SCHEDULE} ${ROUNDS}
+  standings { rank participantId tp } events(afterSeq: 0) { seq type actor payload } } }`;
+
+interface Round {
+  round: number;
+  complete: boolean;
+  byes: { id: string }[];
+  boards: { board: number; seats: { id: string }[]; games: { gameId: string; seats: { id: string }[]; result: { source: string; kinds: string[] } | null }[] }[];
+}
+interface Tournament {
+  status: string;
+  completedRounds: number;
+  totalRounds: number | null;
+  participants: { id: string; withdrawnAfterRound: number | null }[];
+  schedule: { registration: string; checkIn: string; checkedIn: string[]; nextRound: number | null; nextStepAt: string | null; autoPair: boolean };
+  rounds: Round[];
+  standings: { rank: number; participantId: string; tp: string }[];
+  events: { seq: number; type: string; actor: number | null; payload: Record<string, any> }[];
+}
+
+async function gql<T = any>(query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
+  const res = await t.gql(query, variables, token);
+  if (res.errors) throw new Error(`${res.errors[0].extensions?.code}: ${res.errors[0].message}`);
+  return res.data;
+}
+
+const read = async (id: string): Promise<Tournament> => (await gql(TOURNAMENT, { id })).tournament;
+
+/** Registers each name itself (open registration, no token): the participants' ids and tokens. */
+async function registerAll(id: string, names: string[]): Promise<Map<string, string>> {
+  const tokens = new Map<string, string>();
+  for (const name of names) {
+    const r = (await gql(REGISTER, { id, name })).registerParticipant;
+    expect(r.__typename).toBe('ParticipantRegistered');
+    tokens.set(r.participantId, r.participantToken);
+  }
+  return tokens;
+}
+
+/** Bots play a game to its end, each seat with its participant's token. */
+async function playOut(gameId: string, seats: string[], tokens: Map<string, string>, seed: number): Promise<void> {
+  const bot = new Bot(t.url, backgammonEngine, { matchLength: 1 }, seededRandom(seed), `bot-${gameId}`);
+  await bot.play(
+    gameId,
+    seats.map((s) => tokens.get(s)!),
+  );
+  while (!bot.finished()) {
+    const moved = await bot.move();
+    if (!moved.accepted) throw new Error(`game ${gameId}: ${moved.code}`);
+  }
+}
+
+/**
+ * The tournament once `done` holds for it. The steps after a game's end are the service's own
+ * (its result, then the next round's pairing): this waits for them, not for a time.
+ */
+async function once(id: string, done: (s: Tournament) => boolean, what: string): Promise<Tournament> {
+  for (let i = 0; i < 2000; i++) {
+    const s = await read(id);
+    if (done(s)) return s;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`tournament ${id}: ${what} did not happen`);
+}
+
+async function exported(id: string): Promise<TournamentBundle> {
+  const res = await request(t.app.getHttpServer()).get(`/api/tournaments/${id}/bundle`);
+  expect(res.status).toBe(200);
+  return JSON.parse(res.text) as TournamentBundle;
+}
+
+/** Every game of the tournament's current round played out by bots, all at once. */
+async function playRound(round: Round, tokens: Map<string, string>, seed: number): Promise<void> {
+  await Promise.all(
+    round.boards.flatMap((b, i) =>
+      b.games.map((g) =>
+        playOut(
+          g.gameId,
+          g.seats.map((s) => s.id),
+          tokens,
+          seed + i,
+        ),
+      ),
+    ),
+  );
+}
+
+describe('a correspondence Swiss that runs itself', () => {
+  it('opens check-in, withdraws who did not check in, starts on time, pairs each round as the last ends, and finishes; the bundle verifies', async () => {
+    const now = clock.now().getTime();
+    const startAt = new Date(now + 3 * 60 * MINUTE).toISOString();
+    const created = (
+      await gql(CREATE, {
+        input: {
+          name: 'Winter correspondence Swiss',
+          kind: 'backgammon',
+          ruleset: { matchLength: 1 },
+          format: 'SWISS',
+          rounds: 3,
+          openRegistration: true,
+          timeControl: { kind: 'CORRESPONDENCE', perMoveSeconds: 86_400, bankCapSeconds: 3 * 86_400 },
+          schedule: { startAt, registrationClosesAt: startAt, checkInMinutes: 60, autoPair: true },
+        },
+      })
+    ).createTournament;
+    expect(created.__typename).toBe('TournamentCreated');
+    const id: string = created.tournament.id;
+    expect(created.tournament.schedule).toMatchObject({ startAt, registration: 'OPEN', checkIn: 'PENDING', autoPair: true, nextStepAt: new Date(now + 2 * 60 * MINUTE).toISOString() });
+    const tokens = await registerAll(id, ['Ann', 'Bob', 'Cid', 'Dee', 'Eve', 'Fay', 'Gus']);
+    const ids = [...tokens.keys()];
+
+    // Nobody checks in before check-in opens.
+    expect((await gql(CHECK_IN, { id, p: ids[0] }, tokens.get(ids[0]))).checkIn).toMatchObject({ code: 'CHECK_IN_CLOSED' });
+    clock.advance(2 * 60 * MINUTE);
+    await schedules().tick();
+    expect((await read(id)).schedule.checkIn).toBe('OPEN');
+    // Six check in with their own tokens; Gus does not.
+    for (const p of ids.slice(0, 6)) expect((await gql(CHECK_IN, { id, p }, tokens.get(p))).checkIn.__typename).toBe('Tournament');
+    expect((await gql(CHECK_IN, { id, p: ids[0] }, tokens.get(ids[0]))).checkIn).toMatchObject({ code: 'ALREADY_CHECKED_IN' });
+
+    // The start: check-in closes, Gus is withdrawn before round 1, and round 1 is paired.
+    clock.advance(60 * MINUTE);
+    await schedules().tick();
+    let s = await once(id, (x) => x.rounds.length === 1, 'round 1');
+    expect(s.participants.find((p) => p.id === ids[6])!.withdrawnAfterRound).toBe(0);
+    expect(s.schedule).toMatchObject({ registration: 'CLOSED', checkIn: 'CLOSED' });
+    expect((await gql(REGISTER, { id, name: 'Hal' })).registerParticipant).toMatchObject({ code: 'REGISTRATION_CLOSED' });
+
+    // Each round's games end; the next round is paired by itself, and the last result finishes the tournament.
+    for (let r = 1; r <= 3; r++) {
+      const round = s.rounds[r - 1];
+      expect(round.boards).toHaveLength(3);
+      expect(round.boards.flatMap((b) => b.seats.map((x) => x.id))).not.toContain(ids[6]);
+      await playRound(round, tokens, 100 * r);
+      s = await once(id, (x) => (r < 3 ? x.rounds.length === r + 1 : x.status === 'FINISHED'), r < 3 ? `round ${r + 1}` : 'the finish');
+    }
+    expect(s.completedRounds).toBe(3);
+    expect(s.standings).toHaveLength(7);
+    const types = s.events.map((e) => e.type);
+    expect(types.filter((x) => x === 'ParticipantCheckedIn')).toHaveLength(6);
+    expect(types.filter((x) => x === 'RoundScheduled')).toHaveLength(2);
+    expect(s.events.filter((e) => ['CheckInOpened', 'CheckInClosed', 'RoundPaired'].includes(e.type)).map((e) => e.actor)).toEqual([null, null, null, null, null]);
+    expect(s.events.find((e) => e.type === 'CheckInClosed')!.payload).toEqual({ unconfirmed: [ids[6]] });
+
+    const verdict = verifyTournamentBundle(t.app.get(EngineRegistry), await exported(id));
+    expect(verdict.summary).toMatch(/finished/);
+    expect(verdict.ok).toBe(true);
+  }, 300_000);
+});
