@@ -17,6 +17,7 @@ export function scheduleView(t: TournamentState): TournamentSchedule | null {
     checkedIn: p.checkedIn,
     autoPair: s.autoPair,
     pairingIntervalSeconds: s.pairingIntervalSeconds,
+    scheduleAll: s.scheduleAll,
     nextRound: p.nextRound && p.nextRound.round === t.rounds.length + 1 ? p.nextRound.round : null,
     nextStepAt: nextStepAt(t),
   };

@@ -9,7 +9,7 @@ const REFEREE = { role: 'referee' } as const;
 const at = (iso: string) => new Date(iso).toISOString();
 const START = at('2026-12-01T18:00:00Z');
 
-function scheduled(schedule: Record<string, unknown>, format = 'swiss', rounds: number | undefined = 2): Driver {
+function scheduled(schedule: Record<string, unknown>, format = 'swiss', rounds: number | null = 2): Driver {
   return new Driver({ kind: 'backgammon', ruleset: { matchLength: 1 }, format, ...(rounds ? { rounds } : {}), openRegistration: true, schedule });
 }
 
@@ -25,12 +25,12 @@ const types = (events: { type: string }[]) => events.map((e) => e.type);
 
 describe('a schedule as the organizer gives it (P2.9-P2.11)', () => {
   it('is recorded complete, and refused with what is wrong', () => {
-    expect(parseSchedule({ startAt: '2026-12-01T18:00:00Z', checkInMinutes: 30, autoPair: true })).toEqual({
+    expect(parseSchedule({ startAt: '2026-12-01T18:00:00Z', checkInMinutes: 30, autoPair: true }, 'swiss')).toEqual({
       ok: true,
-      value: { startAt: START, registrationOpensAt: null, registrationClosesAt: null, checkInMinutes: 30, autoPair: true, pairingIntervalSeconds: 0 },
+      value: { startAt: START, registrationOpensAt: null, registrationClosesAt: null, checkInMinutes: 30, autoPair: true, pairingIntervalSeconds: 0, scheduleAll: false },
     });
     const refused = (input: unknown) => {
-      const r = parseSchedule(input);
+      const r = parseSchedule(input, 'swiss');
       return r.ok ? null : r.error.message;
     };
     expect(refused({ checkInMinutes: 30 })).toMatch(/give startAt/);
@@ -38,6 +38,7 @@ describe('a schedule as the organizer gives it (P2.9-P2.11)', () => {
     expect(refused({ startAt: START, registrationClosesAt: '2026-12-02T00:00:00Z' })).toMatch(/at the start or before/);
     expect(refused({ pairingIntervalSeconds: 60 })).toMatch(/needs autoPair/);
     expect(refused({ autopair: true })).toMatch(/unknown option autopair; it takes startAt/);
+    expect(refused({ scheduleAll: true })).toMatch(/only a round-robin/);
   });
 });
 
@@ -117,5 +118,41 @@ describe('autoPair (P2.11)', () => {
   it('lets only the referee take the steps', () => {
     const d = scheduled({ startAt: START, autoPair: true });
     expect(() => d.run({ type: 'RunSchedule' })).toThrow(/FORBIDDEN/);
+  });
+});
+
+describe('scheduleAll (P2.11)', () => {
+  it('pairs every round of a double round-robin with round 1, counts each game in its round, and finishes when the last game of any round ends', () => {
+    const d = scheduled({ startAt: START, scheduleAll: true }, 'doubleRoundRobin', null);
+    for (const n of ['A', 'B', 'C', 'D']) d.register(n);
+    d.now = START;
+    const paired = d.run({ type: 'RunSchedule' }, REFEREE);
+    // 4 participants: 3 rounds each way, 2 games a round, all at once.
+    expect(types(paired).filter((x) => x === 'RoundPaired')).toHaveLength(6);
+    expect(d.t.rounds.flatMap((r) => r.boards.flatMap((b) => b.games))).toHaveLength(12);
+    expect(() => d.pair()).toThrow(/TOURNAMENT_COMPLETE/);
+    // Played last round first: the tournament waits for every round.
+    const games = [...d.t.rounds].reverse().flatMap((r) => r.boards.flatMap((b) => b.games.map((game) => ({ round: r.round, board: b.board, game }))));
+    for (const [i, g] of games.entries()) {
+      expect(d.t.finished).toBe(false);
+      d.finish(g, [i % 2], i % 2 === 0 ? [1, 0] : [0, 1]);
+    }
+    expect(d.t.finished).toBe(true);
+    expect(d.refold().finished).toBe(true);
+  });
+
+  it('forfeits every unplayed game of a participant who withdraws, in every round', () => {
+    const d = scheduled({ scheduleAll: true }, 'roundRobin', null);
+    for (const n of ['A', 'B', 'C', 'D']) d.register(n);
+    d.pair();
+    expect(d.t.rounds).toHaveLength(3);
+    const board = d.t.rounds[0].boards[0];
+    const first = board.games[0];
+    d.finish({ round: 1, board: board.board, game: first }, [0], [1, 0]);
+    const leaving = first.seats[1];
+    const forfeits = d.run({ type: 'WithdrawParticipant', participantId: leaving, reason: 'left' }).filter((e) => e.type === 'ResultRecorded');
+    // Its two other games (rounds 2 and 3) are forfeited; its played game stands.
+    expect(forfeits.map((e) => (e.payload as { round: number }).round)).toEqual([2, 3]);
+    expect(d.refold().rounds).toHaveLength(3);
   });
 });

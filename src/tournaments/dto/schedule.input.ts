@@ -14,4 +14,6 @@ export class TournamentScheduleInput {
   autoPair?: boolean | null;
   @Field(() => Int, { nullable: true, description: 'With autoPair: seconds to wait after a round finishes before pairing the next (0 to 604800); omitted: 0' })
   pairingIntervalSeconds?: number | null;
+  @Field(() => Boolean, { nullable: true, description: 'Round-robins: every round is paired with round 1, all its games created at once (each counts in its own round); omitted: false' })
+  scheduleAll?: boolean | null;
 }

@@ -11,6 +11,7 @@ export class TournamentSchedule {
   @Field(() => [ID], { description: 'The participants who checked in, in the order they did' }) checkedIn: string[];
   @Field({ description: 'The referee pairs the next round when the current one finishes' }) autoPair: boolean;
   @Field(() => Int, { description: 'Seconds between a round finishing and the next being paired, at least' }) pairingIntervalSeconds: number;
+  @Field({ description: 'Round-robins: every round was (or is) paired with round 1, all its games at once' }) scheduleAll: boolean;
   @Field(() => Int, { nullable: true, description: 'The round the referee pairs next, once scheduled' }) nextRound: number | null;
   @Field(() => String, { nullable: true, description: 'When the next timed step is due (registration, check-in, the start, the next round); null: none is pending' })
   nextStepAt: string | null;

@@ -208,7 +208,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   const recorded = storedTimeControl(input.timeControl);
   const timeControl = recorded ? ok(recorded) : parseTimeControl(input.timeControl);
   if (!timeControl.ok) return timeControl;
-  const schedule = parseSchedule(input.schedule);
+  const schedule = parseSchedule(input.schedule, fmt);
   if (!schedule.ok) return schedule;
 
   return ok({

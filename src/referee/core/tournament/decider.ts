@@ -8,7 +8,18 @@ import { decideBoard, finalRanking, pairRound, type Pairing as RoundPairing, tot
 import { roundComplete } from './history.js';
 import { type LotDrawn, type Lots, lotsCommitment, SeededLots } from './lots.js';
 import { impossibleResult, resultShapeProblem } from './results.js';
-import { decideSchedule, evolveSchedule, foundSchedule, pairedTooEarly, type ScheduleCommand, type ScheduleHost, scheduleNextRound, selfRegistrationRefused } from './schedule.js';
+import {
+  decideSchedule,
+  evolveSchedule,
+  foundSchedule,
+  pairedTooEarly,
+  playedRounds,
+  type ScheduleCommand,
+  type ScheduleHost,
+  scheduleNextRound,
+  selfRegistrationRefused,
+  unfinishedRound,
+} from './schedule.js';
 import { type BoardState, currentRound, participantById, type RoundState, type TournamentState, withdrawnBefore } from './state.js';
 
 /**
@@ -139,7 +150,7 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
       const p = e.payload;
       if (p.round !== t.rounds.length + 1) return broken(`expected round ${t.rounds.length + 1}`);
       const previous = currentRound(t);
-      if (previous && !roundComplete(t, previous)) return broken(`round ${previous.round} was paired before round ${previous.round - 1} was finished`);
+      if (previous && !roundComplete(t, previous) && !t.config.schedule?.scheduleAll) return broken(`round ${previous.round} was paired before round ${previous.round - 1} was finished`);
       if (t.totalRounds !== null && p.round > t.totalRounds) return broken(`the tournament has ${t.totalRounds} rounds`);
       const early = pairedTooEarly(t, p.round, stored);
       if (early) return broken(early);
@@ -179,8 +190,8 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
       if (lotsCommitment(e.payload.seed) !== t.seedCommitment) return broken('the revealed seed does not match the published commitment (L9.1)');
       if (ctx.seed !== null && ctx.seed !== e.payload.seed) return broken("the revealed seed is not the tournament's seed");
       for (const lot of t.lots) if (!lotMatchesSeed(lot, e.payload.seed, t.tournamentId)) return broken(`the lot ${lot.label} is not the one the revealed seed gives (L9.2)`);
-      const last = currentRound(t);
-      if (last && !roundComplete(t, last)) return broken(`the tournament finished while round ${last.round} was being played`);
+      const open = unfinishedRound(t);
+      if (open) return broken(`the tournament finished while round ${open.round} was being played`);
       if (ctx.recompute) {
         const ranking = finalRanking(t, recordedLots(t));
         if (canonicalJson(ranking) !== canonicalJson(e.payload.ranking)) return broken('the final ranking is not the one the standings give (V10.3 step 4)');
@@ -380,9 +391,9 @@ class Deciding implements ScheduleHost<TournamentDecision> {
       case 'FinishTournament': {
         // Finishing freezes the standings and reveals the seed: the organizer's act alone.
         if (!this.organizer) return refuse('FORBIDDEN', 'only the organizer finishes a tournament');
-        const last = currentRound(t);
-        if (!last) return refuse('ROUND_NOT_FINISHED', 'no round was played');
-        if (!roundComplete(t, last)) return refuse('ROUND_NOT_FINISHED', `round ${last.round} still has games without a result`);
+        if (!currentRound(t)) return refuse('ROUND_NOT_FINISHED', 'no round was played');
+        const open = unfinishedRound(t);
+        if (open) return refuse('ROUND_NOT_FINISHED', `round ${open.round} still has games without a result`);
         return this.finish();
       }
       case 'CheckIn':
@@ -405,16 +416,18 @@ class Deciding implements ScheduleHost<TournamentDecision> {
     // knockout match included (K6.8: the first decides the match, docs/rules/tournaments.md §K6.8).
     // They are all recorded before the round goes on, which may end the tournament.
     // A table plays on without them: the organizer records the table's result (R3.5).
-    const round = t.config.format === 'tables' ? null : currentRound(this.state);
-    if (!round) return this.done();
-    for (const board of round.boards) {
-      for (const game of board.games) {
-        if (!game.seats.includes(participantId) || board.results[game.gameId]) continue;
-        const forfeit = forfeitResult(this.state, round.round, board.board, game, participantId, reason ?? 'withdrawn (P2.4)');
-        const r = this.apply({ type: 'ResultRecorded', payload: forfeit });
-        if (!r.ok) return r;
+    // Every round of a round-robin scheduled at once is being played (P2.11): each forfeits its unplayed games.
+    const rounds = t.config.format === 'tables' ? [] : playedRounds(this.state);
+    if (rounds.length === 0) return this.done();
+    for (const round of rounds)
+      for (const board of round.boards) {
+        for (const game of board.games) {
+          if (!game.seats.includes(participantId) || board.results[game.gameId]) continue;
+          const forfeit = forfeitResult(this.state, round.round, board.board, game, participantId, reason ?? 'withdrawn (P2.4)');
+          const r = this.apply({ type: 'ResultRecorded', payload: forfeit });
+          if (!r.ok) return r;
+        }
       }
-    }
     return this.afterResult();
   }
 
@@ -459,7 +472,7 @@ class Deciding implements ScheduleHost<TournamentDecision> {
     const round = t.rounds.length + 1;
     if (requested !== null && requested !== round) return refuse('ROUND_NOT_FINISHED', `the next round to pair is round ${round}`);
     const last = currentRound(t);
-    if (last && !roundComplete(t, last)) return refuse('ROUND_NOT_FINISHED', `round ${last.round} still has games without a result`);
+    if (last && !roundComplete(t, last) && !t.config.schedule?.scheduleAll) return refuse('ROUND_NOT_FINISHED', `round ${last.round} still has games without a result`);
     if (t.totalRounds !== null && round > t.totalRounds) return refuse('TOURNAMENT_COMPLETE', `all ${t.totalRounds} rounds are paired`);
     const active = t.participants.filter((p) => p.withdrawnAfterRound === null);
     if (round === 1 && active.length < 2) return refuse('TOO_FEW_PARTICIPANTS', 'a tournament needs at least 2 participants');
@@ -522,7 +535,7 @@ class Deciding implements ScheduleHost<TournamentDecision> {
         }
       }
     }
-    if (t.totalRounds !== null && round.round === this.state.totalRounds && roundComplete(this.state, round)) return this.finish();
+    if (t.totalRounds !== null && round.round === this.state.totalRounds && !unfinishedRound(this.state)) return this.finish();
     return scheduleNextRound(this);
   }
 

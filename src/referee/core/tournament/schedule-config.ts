@@ -19,6 +19,8 @@ export interface ScheduleConfig {
   autoPair: boolean;
   /** P2.11: ... at least this many seconds after it finished. */
   pairingIntervalSeconds: number;
+  /** P2.11: a round-robin's every round is paired with round 1, its games all created at once. */
+  scheduleAll: boolean;
 }
 
 export interface ScheduleInput {
@@ -28,6 +30,7 @@ export interface ScheduleInput {
   checkInMinutes?: unknown;
   autoPair?: unknown;
   pairingIntervalSeconds?: unknown;
+  scheduleAll?: unknown;
 }
 
 /** Where a scheduled tournament's steps stand (folded from its events; absent without a schedule). */
@@ -55,12 +58,12 @@ function instant(input: unknown): string | null | undefined {
 }
 
 /** The complete schedule (null: none was given), or the first thing wrong with it. */
-export function parseSchedule(input: unknown): Result<ScheduleConfig | null> {
+export function parseSchedule(input: unknown, format: string): Result<ScheduleConfig | null> {
   if (input === undefined || input === null) return ok(null);
   if (typeof input !== 'object' || Array.isArray(input))
-    return invalid('schedule: an object with startAt, registrationOpensAt, registrationClosesAt, checkInMinutes, autoPair, pairingIntervalSeconds');
+    return invalid('schedule: an object with startAt, registrationOpensAt, registrationClosesAt, checkInMinutes, autoPair, pairingIntervalSeconds, scheduleAll');
   const s = input as ScheduleInput;
-  const known = ['startAt', 'registrationOpensAt', 'registrationClosesAt', 'checkInMinutes', 'autoPair', 'pairingIntervalSeconds'];
+  const known = ['startAt', 'registrationOpensAt', 'registrationClosesAt', 'checkInMinutes', 'autoPair', 'pairingIntervalSeconds', 'scheduleAll'];
   const unknown = Object.keys(s).find((k) => !known.includes(k));
   if (unknown) return invalid(`schedule: unknown option ${unknown}; it takes ${known.join(', ')}`);
   const startAt = instant(s.startAt);
@@ -81,6 +84,9 @@ export function parseSchedule(input: unknown): Result<ScheduleConfig | null> {
   if (!(Number.isInteger(interval) && (interval as number) >= 0 && (interval as number) <= MAX_INTERVAL_SECONDS))
     return invalid(`schedule.pairingIntervalSeconds: 0 to ${MAX_INTERVAL_SECONDS} (P2.11)`);
   if (interval !== 0 && !autoPair) return invalid('schedule.pairingIntervalSeconds: the wait before an automatic pairing needs autoPair (P2.11)');
+  if (s.scheduleAll !== undefined && s.scheduleAll !== null && typeof s.scheduleAll !== 'boolean') return invalid('schedule.scheduleAll: true or false');
+  const scheduleAll = s.scheduleAll === true;
+  if (scheduleAll && format !== 'roundRobin' && format !== 'doubleRoundRobin') return invalid('schedule.scheduleAll: only a round-robin has every round known in advance (P2.11, RR4)');
   return ok({
     startAt,
     registrationOpensAt: opensAt,
@@ -88,6 +94,7 @@ export function parseSchedule(input: unknown): Result<ScheduleConfig | null> {
     checkInMinutes: checkIn as number | null,
     autoPair,
     pairingIntervalSeconds: interval as number,
+    scheduleAll,
   });
 }
 

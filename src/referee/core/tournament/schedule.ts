@@ -4,7 +4,7 @@ import { MALFORMED, type StoredEvent } from '../stream.js';
 import type { TournamentEvent } from './events.js';
 import { roundComplete } from './history.js';
 import { checkInOpensAt, initialProgress, type ScheduleConfig, type ScheduleProgress } from './schedule-config.js';
-import { currentRound, participantById, type TournamentState } from './state.js';
+import { currentRound, participantById, type RoundState, type TournamentState } from './state.js';
 
 /**
  * A tournament that runs itself (docs/rules/tournaments.md §P2.9-P2.11), pure: how its timed
@@ -75,11 +75,30 @@ export function evolveSchedule(t: TournamentState, e: ScheduleEvent, stored: Pic
   }
 }
 
+/**
+ * The first round still being played: the current one, or with `scheduleAll` (P2.11) any round,
+ * since every round of the round-robin is played at once; null when all have their results.
+ */
+export function unfinishedRound(t: TournamentState): RoundState | null {
+  if (t.config.schedule?.scheduleAll) return t.rounds.find((r) => !roundComplete(t, r)) ?? null;
+  const last = currentRound(t);
+  return last && !roundComplete(t, last) ? last : null;
+}
+
+/** The rounds whose games are being played: the current one, or with `scheduleAll` every round (P2.11). */
+export function playedRounds(t: TournamentState): RoundState[] {
+  const last = currentRound(t);
+  if (!last) return [];
+  return t.config.schedule?.scheduleAll ? t.rounds : [last];
+}
+
 /** A round the referee paired (actor null) before it was due, or without a schedule saying so; null: in time, or the organizer's. */
 export function pairedTooEarly(t: TournamentState, round: number, stored: Pick<StoredEvent, 'actor' | 'createdAt'>): string | null {
   if (stored.actor !== null) return null;
   const s = t.config.schedule;
   if (round === 1) return s?.startAt && stored.createdAt >= s.startAt ? null : 'round 1 was paired by the referee before the start (P2.9)';
+  // Every round of a scheduleAll round-robin is paired with round 1 (P2.11).
+  if (s?.scheduleAll) return null;
   const due = t.schedule?.nextRound;
   return s?.autoPair && due?.round === round && stored.createdAt >= due.at ? null : `round ${round} was paired by the referee before it was due (P2.11)`;
 }
@@ -168,10 +187,15 @@ export function selfRegistrationRefused(t: TournamentState, now: string): Result
   return null;
 }
 
-/** P2.11: a finished round of an autoPair tournament with rounds to come schedules the next one, `pairingIntervalSeconds` from now. */
+/**
+ * P2.11: a round-robin scheduled at once pairs every round with round 1 (each pairing is the one
+ * the round would have had, RR4). A finished round of an autoPair tournament with rounds to come
+ * schedules the next one, `pairingIntervalSeconds` from now.
+ */
 export function scheduleNextRound<D>(host: ScheduleHost<D>): Result<D> {
   const t = host.state;
   const s = t.config.schedule;
+  if (s?.scheduleAll && t.rounds.length > 0 && t.totalRounds !== null && t.rounds.length < t.totalRounds) return host.pair(null);
   const last = currentRound(t);
   const round = t.rounds.length + 1;
   if (!s?.autoPair || !last || t.finished || !roundComplete(t, last) || (t.totalRounds !== null && round > t.totalRounds) || t.schedule?.nextRound?.round === round) return host.done();
