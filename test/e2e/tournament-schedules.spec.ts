@@ -185,3 +185,46 @@ describe('a correspondence Swiss that runs itself', () => {
     expect(verdict.ok).toBe(true);
   }, 300_000);
 });
+
+describe('a double round-robin scheduled at once', () => {
+  it('creates every game of every round at the start, counts each in its round, and finishes when the last one ends; the bundle verifies', async () => {
+    const startAt = new Date(clock.now().getTime() + 30 * MINUTE).toISOString();
+    const created = (
+      await gql(CREATE, {
+        input: { name: 'Correspondence league', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'DOUBLE_ROUND_ROBIN', openRegistration: true, schedule: { startAt, scheduleAll: true } },
+      })
+    ).createTournament;
+    expect(created.__typename).toBe('TournamentCreated');
+    const id: string = created.tournament.id;
+    const tokens = await registerAll(id, ['Ann', 'Bob', 'Cid', 'Dee']);
+    clock.advance(30 * MINUTE);
+    await schedules().tick();
+    const s = await once(id, (x) => x.rounds.length > 0, 'the start');
+    // 4 participants: 3 rounds each way, 2 games a round, all at once.
+    expect(s.totalRounds).toBe(6);
+    expect(s.rounds).toHaveLength(6);
+    const games = s.rounds.flatMap((r) => r.boards.flatMap((b) => b.games));
+    expect(games).toHaveLength(12);
+    expect(new Set(games.map((g) => [...g.seats.map((x) => x.id)].sort().join())).size).toBe(6);
+    // Every game played at once, in no round order.
+    await Promise.all(
+      games.map((g, i) =>
+        playOut(
+          g.gameId,
+          g.seats.map((x) => x.id),
+          tokens,
+          500 + i,
+        ),
+      ),
+    );
+    const final = await once(id, (x) => x.status === 'FINISHED', 'the finish');
+    expect(final.completedRounds).toBe(6);
+    expect(final.standings).toHaveLength(4);
+    // Each participant played 6 games (one a round): its points are its wins.
+    const points = final.standings.reduce((sum, r) => sum + Number(r.tp), 0);
+    expect(points).toBe(12);
+    const verdict = verifyTournamentBundle(t.app.get(EngineRegistry), await exported(id));
+    expect(verdict.summary).toMatch(/finished/);
+    expect(verdict.ok).toBe(true);
+  }, 300_000);
+});
