@@ -1,11 +1,9 @@
 import request from 'supertest';
-import { backgammonEngine } from '../../src/games/backgammon/engine/index.js';
-import { seededRandom } from '../../src/engines/kit/index.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { type TournamentBundle, verifyTournamentBundle } from '../../src/referee/core/tournament/audit.js';
 import { TournamentService } from '../../src/referee/application/tournament.service.js';
-import { Bot } from '../../tools/bot.js';
 import type { TestApp } from '../support/app.js';
+import { playOutBackgammon } from '../support/bots.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
 import { ownStorage } from '../support/own-database.js';
 
@@ -75,18 +73,8 @@ async function registerAll(id: string, names: string[]): Promise<Map<string, str
   return tokens;
 }
 
-/** Bots play a game to its end, each seat with its participant's token. */
-async function playOut(gameId: string, seats: string[], tokens: Map<string, string>, seed: number): Promise<void> {
-  const bot = new Bot(t.url, backgammonEngine, { matchLength: 1 }, seededRandom(seed), `bot-${gameId}`);
-  await bot.play(
-    gameId,
-    seats.map((s) => tokens.get(s)!),
-  );
-  while (!bot.finished()) {
-    const moved = await bot.move();
-    if (!moved.accepted) throw new Error(`game ${gameId}: ${moved.code}`);
-  }
-}
+/** Bots play a game to its end through the API, each seat with its participant's token. */
+const playOut = (gameId: string, seats: string[], tokens: Map<string, string>, seed: number) => playOutBackgammon(t.url, gameId, seats, tokens, seed);
 
 /**
  * The tournament once `done` holds for it. The steps after a game's end are the service's own

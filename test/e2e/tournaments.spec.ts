@@ -3,13 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { Bot } from '../../tools/bot.js';
-import { backgammonEngine } from '../../src/games/backgammon/engine/index.js';
-import { seededRandom } from '../../src/engines/kit/index.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { eventHash } from '../../src/referee/core/stream.js';
 import { type TournamentBundle, verifyTournamentBundle } from '../../src/referee/core/tournament/audit.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { playOutBackgammon } from '../support/bots.js';
 
 /**
  * Whole tournaments as organizers and players run them, over the public API on a real database:
@@ -81,17 +79,7 @@ async function tournament(input: Record<string, unknown>, entrants: [string, num
 }
 
 /** Bots play a game to its end through the API, each seat with its participant's token. */
-async function playOut(gameId: string, seats: string[], tokens: Map<string, string>, seed: number): Promise<void> {
-  const bot = new Bot(t.url, backgammonEngine, { matchLength: 1 }, seededRandom(seed), `bot-${gameId}`);
-  await bot.play(
-    gameId,
-    seats.map((s) => tokens.get(s)!),
-  );
-  while (!bot.finished()) {
-    const moved = await bot.move();
-    if (!moved.accepted) throw new Error(`game ${gameId}: ${moved.code}`);
-  }
-}
+const playOut = (gameId: string, seats: string[], tokens: Map<string, string>, seed: number) => playOutBackgammon(t.url, gameId, seats, tokens, seed);
 
 /** The bundle as the REST export gives it, and the offline verifier's verdict on it. */
 async function exported(id: string): Promise<TournamentBundle> {
