@@ -34,6 +34,8 @@ export function bundledGameIds(t: TournamentState): string[] {
       for (const g of board.games) ids.add(g.gameId);
       for (const r of Object.values(board.results)) if (r.record) ids.add(r.record.gameId);
     }
+  // R3.10: a record a participant attached to its report, accepted or not.
+  for (const game of Object.values(t.reports ?? {})) for (const r of Object.values(game.reports)) if (r.record) ids.add(r.record.gameId);
   return [...ids];
 }
 
@@ -115,13 +117,16 @@ export function verifyTournamentBundle(registry: EngineRegistry, bundle: Tournam
   for (const e of bundle.events) {
     // A malformed event is the fold's to name.
     const decoded = decodeTournamentEvent(e);
-    if (!config || !decoded.ok || (decoded.value.type !== 'ResultRecorded' && decoded.value.type !== 'ResultCorrected')) continue;
-    const r = decoded.value.payload;
+    if (!config || !decoded.ok) continue;
+    // A participant's report (R3.10) is checked as an entered result is: possible, and agreeing with its record.
+    const v = decoded.value;
+    const r = v.type === 'ResultReported' ? v.payload.result : v.type === 'ResultRecorded' || v.type === 'ResultCorrected' ? v.payload : null;
+    if (!r) continue;
     // A result its game cannot end with is named by the rule it breaks, before what it contradicts.
     const problem =
       impossibleResult(registry.get(config.kind), config, r) ??
       resultProblem(config, r, games) ??
-      (decoded.value.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
+      (v.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
     if (problem) {
       resultFailure = { seq: e.seq, problem: `${problem} (V10.3 step 3)` };
       break;

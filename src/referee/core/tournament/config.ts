@@ -53,6 +53,8 @@ export interface TournamentConfig {
   /** Whether participants may register themselves (P2.1) and withdraw themselves (P2.3). */
   openRegistration: boolean;
   selfWithdrawal: boolean;
+  /** R3.10: participants report their over-the-board games' results (written only when true). */
+  playerReports?: true;
   /**
    * The clock every game of the tournament is created with, in its stored form (as GameCreated
    * records it). Absent: no clock (written only when there is one, so the configurations recorded
@@ -85,6 +87,7 @@ export interface TournamentConfigInput {
   tableRulesets?: unknown;
   openRegistration?: unknown;
   selfWithdrawal?: unknown;
+  playerReports?: unknown;
   /** As createGame takes it (seconds: see parseTimeControl), or as a recorded configuration has it. */
   timeControl?: unknown;
 }
@@ -199,6 +202,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   if (!tableSeating) return invalid('tableSeating: greedy or avoidRepeats');
   if (input.openRegistration !== undefined && input.openRegistration !== null && typeof input.openRegistration !== 'boolean') return invalid('openRegistration: true or false');
   if (input.selfWithdrawal !== undefined && input.selfWithdrawal !== null && typeof input.selfWithdrawal !== 'boolean') return invalid('selfWithdrawal: true or false');
+  if (input.playerReports !== undefined && input.playerReports !== null && typeof input.playerReports !== 'boolean') return invalid('playerReports: true or false');
   // A recorded configuration holds the stored form; an organizer gives seconds, refused as createGame refuses them.
   const recorded = storedTimeControl(input.timeControl);
   const timeControl = recorded ? ok(recorded) : parseTimeControl(input.timeControl);
@@ -231,6 +235,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     tableRulesets,
     openRegistration: input.openRegistration === true,
     selfWithdrawal: input.selfWithdrawal === true,
+    ...(input.playerReports === true ? { playerReports: true as const } : {}),
     ...(timeControl.value ? { timeControl: timeControl.value } : {}),
   });
 }

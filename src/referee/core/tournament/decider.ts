@@ -8,6 +8,9 @@ import { decideBoard, finalRanking, pairRound, type Pairing as RoundPairing, tot
 import { roundComplete } from './history.js';
 import { type LotDrawn, type Lots, lotsCommitment, SeededLots } from './lots.js';
 import { impossibleResult, resultShapeProblem } from './results.js';
+import { extrasProblem, type RegistrationExtras, withRegisteredByes } from './bulk.js';
+import { matchForfeits } from './match-forfeits.js';
+import { afterReport, decideReport, evolveReport, type ReportCommand, reportsAfterResult, resultAgainstReports, settlementBy } from './reports.js';
 import { type BoardState, currentRound, participantById, type RoundState, type TournamentState, withdrawnBefore } from './state.js';
 
 /**
@@ -27,7 +30,10 @@ export type TournamentActor = { role: 'organizer' } | { role: 'participant'; par
 export type TournamentCommand =
   | { type: 'CreateTournament'; tournamentId: string; config: TournamentConfigInput }
   /** `player`: the player registering (its games' seats are bound to it); absent: anonymous. */
-  | { type: 'RegisterParticipant'; participantId: string; name: string; rating: number; player?: string | null }
+  | ({ type: 'RegisterParticipant'; participantId: string; name: string; rating: number; player?: string | null } & RegistrationExtras)
+  /** Many at once, all or none (bulk.ts). */
+  | { type: 'RegisterParticipants'; entries: Omit<Extract<TournamentCommand, { type: 'RegisterParticipant' }>, 'type'>[] }
+  | ReportCommand
   | { type: 'WithdrawParticipant'; participantId: string; reason: string | null }
   | { type: 'SetRoundSettings'; settings: RoundSettings }
   | { type: 'PairRound'; round: number | null }
@@ -89,7 +95,7 @@ function found(tournamentId: string, first: TournamentEvent, ctx: TournamentEvol
 }
 
 /** The tournament after one event, or the rule the event breaks. */
-export function evolve(t: TournamentState, e: TournamentEvent, stored: Pick<StoredEvent, 'type'>, ctx: TournamentEvolveContext): Result<TournamentState> {
+export function evolve(t: TournamentState, e: TournamentEvent, stored: Pick<StoredEvent, 'type' | 'actor'>, ctx: TournamentEvolveContext): Result<TournamentState> {
   try {
     return evolveChecked(t, e, stored, ctx);
   } catch (err) {
@@ -98,7 +104,7 @@ export function evolve(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
   }
 }
 
-function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<StoredEvent, 'type'>, ctx: TournamentEvolveContext): Result<TournamentState> {
+function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<StoredEvent, 'type' | 'actor'>, ctx: TournamentEvolveContext): Result<TournamentState> {
   if (t.finished) return broken('no event may follow TournamentFinished');
   switch (e.type) {
     case 'TournamentCreated':
@@ -112,7 +118,17 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
         ...t,
         participants: [
           ...t.participants,
-          { id: p.participantId, registrationNo: p.registrationNo, name: p.name, rating: p.rating, entryRound: p.entryRound, withdrawnAfterRound: null, ...(p.player ? { player: p.player } : {}) },
+          {
+            id: p.participantId,
+            registrationNo: p.registrationNo,
+            name: p.name,
+            rating: p.rating,
+            entryRound: p.entryRound,
+            withdrawnAfterRound: null,
+            ...(p.player ? { player: p.player } : {}),
+            ...(p.externalId ? { externalId: p.externalId } : {}),
+            ...(p.requestedByes ? { requestedByes: p.requestedByes } : {}),
+          },
         ],
       });
     }
@@ -168,7 +184,11 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, _stored: Pick<Sto
     }
     case 'ResultRecorded':
     case 'ResultCorrected':
-      return recorded(t, e.payload, e.type === 'ResultCorrected', ctx);
+      return recorded(t, e.payload, e.type === 'ResultCorrected', ctx, stored.actor);
+    case 'ResultReported':
+    case 'ResultDisputed':
+    case 'DisputeSettled':
+      return evolveReport(t, e, stored, ctx.registry);
     case 'TournamentFinished': {
       if (lotsCommitment(e.payload.seed) !== t.seedCommitment) return broken('the revealed seed does not match the published commitment (L9.1)');
       if (ctx.seed !== null && ctx.seed !== e.payload.seed) return broken("the revealed seed is not the tournament's seed");
@@ -204,7 +224,7 @@ function replaceBoard(t: TournamentState, round: RoundState, board: BoardState):
   return { ...t, rounds: t.rounds.map((r) => (r.round === round.round ? next : r)) };
 }
 
-function recorded(t: TournamentState, result: GameResultPayload, correction: boolean, ctx: TournamentEvolveContext): Result<TournamentState> {
+function recorded(t: TournamentState, result: GameResultPayload, correction: boolean, ctx: TournamentEvolveContext, actor: number | null): Result<TournamentState> {
   const found = boardAt(t, result.round, result.board);
   if (!found) return fail('NOT_IN_TOURNAMENT', `round ${result.round} has no board ${result.board}`);
   const { round, board } = found;
@@ -217,6 +237,9 @@ function recorded(t: TournamentState, result: GameResultPayload, correction: boo
   if (correction && t.config.format === 'knockout' && t.rounds.length > round.round) return fail('ROUND_ALREADY_PAIRED', 'the next knockout round is paired: its bracket stands (R3.7)');
   const shape = resultShapeProblem(t, game.seats, result) ?? impossibleResult(ctx.registry.get(t.config.kind), t.config, result);
   if (shape) return fail('INVALID_RESULT', shape);
+  const unreported = resultAgainstReports(t, result, actor);
+  if (unreported) return broken(unreported);
+  t = reportsAfterResult(t, result.gameId);
   let next: BoardState = { ...board, results: { ...board.results, [result.gameId]: result }, ...(correction ? { corrections: (board.corrections ?? 0) + 1 } : {}) };
   if (t.config.format === 'knockout') {
     const decision = decideBoard(t, next, recordedLots(t));
@@ -331,8 +354,10 @@ class Deciding {
         if (paired > 0 && !this.organizer) return refuse('REGISTRATION_CLOSED', 'registration closed when round 1 was paired; a late entry is added by the organizer (P2.1, P2.2)');
         if (t.totalRounds !== null && paired >= t.totalRounds) return refuse('REGISTRATION_CLOSED', 'every round is paired');
         if (t.participants.length >= PARTICIPANT_LIMIT) return refuse('TOO_MANY_PARTICIPANTS', `a tournament takes at most ${PARTICIPANT_LIMIT} participants (P2.8)`);
-        const { player } = command;
+        const { player, externalId, requestedByes } = command;
         if (player && t.participants.some((p) => p.player === player)) return refuse('PLAYER_ALREADY_SEATED', 'this player is a participant of this tournament already');
+        const extras = extrasProblem(t, command);
+        if (!extras.ok) return extras;
         return this.apply({
           type: 'ParticipantRegistered',
           payload: {
@@ -342,9 +367,22 @@ class Deciding {
             rating: command.rating,
             entryRound: paired + 1,
             ...(player ? { player } : {}),
+            ...(externalId ? { externalId } : {}),
+            ...(requestedByes?.length ? { requestedByes } : {}),
           },
         });
       }
+      case 'RegisterParticipants': {
+        if (!this.organizer) return refuse('FORBIDDEN', 'the organizer registers participants in bulk');
+        for (const entry of command.entries) {
+          const r = this.run({ type: 'RegisterParticipant', ...entry });
+          if (!r.ok) return r;
+        }
+        return this.done();
+      }
+      case 'ReportResult':
+      case 'SettleDispute':
+        return this.report(command);
       case 'WithdrawParticipant':
         return this.withdraw(command.participantId, command.reason);
       case 'SetRoundSettings':
@@ -436,8 +474,14 @@ class Deciding {
     if (t.totalRounds !== null && round > t.totalRounds) return refuse('TOURNAMENT_COMPLETE', `all ${t.totalRounds} rounds are paired`);
     const active = t.participants.filter((p) => p.withdrawnAfterRound === null);
     if (round === 1 && active.length < 2) return refuse('TOO_FEW_PARTICIPANTS', 'a tournament needs at least 2 participants');
+    // P2.6: the byes participants asked for when they registered are the round's settings too.
+    const byes = withRegisteredByes(t, round);
+    if (byes) {
+      const r = this.apply({ type: 'RoundSettingsSet', payload: byes });
+      if (!r.ok) return r;
+    }
     const lots = this.recordingLots();
-    const pairing = pairRound(t, lots);
+    const pairing = pairRound(this.state, lots);
     if (!pairing.ok) return pairing;
     for (const lot of lots.drawn) {
       const r = this.apply({ type: 'LotsDrawn', payload: lot });
@@ -457,8 +501,15 @@ class Deciding {
     return this.afterResult();
   }
 
-  private record(result: GameResultPayload, correction: boolean): Result<TournamentDecision> {
-    if (result.source === 'organizer' && !this.organizer) return refuse('FORBIDDEN', 'only the organizer records results');
+  private record(result: GameResultPayload, correction: boolean, agreed = false): Result<TournamentDecision> {
+    if (result.source === 'organizer' && !this.organizer && !agreed) return refuse('FORBIDDEN', 'only the organizer records results');
+    // R3.11: an organizer's result for a disputed game settles the dispute.
+    const settles = settlementBy(this.state, result);
+    if (!settles.ok) return settles;
+    if (settles.value) {
+      const s = this.apply(settles.value);
+      if (!s.ok) return s;
+    }
     const t = this.state;
     const lots = this.recordingLots();
     const at = boardAt(t, result.round, result.board);
@@ -476,7 +527,27 @@ class Deciding {
     }
     const r = this.apply({ type: correction ? 'ResultCorrected' : 'ResultRecorded', payload: result });
     if (!r.ok) return r;
+    for (const forfeit of matchForfeits(this.state, result, correction)) {
+      const f = this.apply({ type: 'ResultRecorded', payload: forfeit });
+      if (!f.ok) return f;
+    }
     return this.afterResult();
+  }
+
+  /** A participant's report, or the organizer's settlement of a dispute (reports.ts, R3.10, R3.11). */
+  private report(command: ReportCommand): Result<TournamentDecision> {
+    const decided = decideReport(this.state, command, this.decide.actor);
+    if (!decided.ok) return decided;
+    const then = [decided.value];
+    for (let i = 0; i < then.length; i++) {
+      for (const e of then[i].events) {
+        const r = this.apply(e);
+        if (!r.ok) return r;
+      }
+      if (then[i].result) return this.record(then[i].result!, false, true);
+      if (command.type === 'ReportResult' && i === 0) then.push(afterReport(this.state, command.result.gameId));
+    }
+    return this.done();
   }
 
   /** After a result: a knockout match may need another game; the last round's last result ends the tournament. */

@@ -10,6 +10,19 @@ export interface ParticipantRecord extends Participant {
   name: string;
   /** The player the participant is (its games' seats are bound to it); absent: an anonymous participant. */
   player?: string;
+  externalId?: string;
+  /** P2.6: rounds it asked a bye for when it registered. */
+  requestedByes?: number[];
+}
+
+/** Participants' reports of one over-the-board game (R3.10, R3.11). */
+export interface GameReports {
+  /** The result each participant reported, by participant id (a later report replaces its own). */
+  reports: Record<string, GameResultPayload>;
+  /** Open from ResultDisputed until DisputeSettled. */
+  disputed: boolean;
+  /** After DisputeSettled: the report the organizer accepted (its result follows), or null (the organizer's own follows). */
+  settledWith?: string | null;
 }
 
 export interface BoardState extends BoardPlan {
@@ -48,6 +61,8 @@ export interface TournamentState {
   lots: LotDrawn[];
   finished: boolean;
   ranking: { participantId: string; rank: number }[] | null;
+  /** Reports and disputes by game id (R3.10); absent until the first report. */
+  reports?: Record<string, GameReports>;
 }
 
 export type TournamentStatus = 'REGISTERING' | 'RUNNING' | 'FINISHED';
