@@ -57,4 +57,4 @@ export { RefereeModule } from './application/referee.module.js';
 export { RefereeService } from './application/referee.service.js';
 export type { CreationAllowance } from './application/stream-commands.js';
 export { isCleanText, tokenHash } from './application/seat-tokens.js';
-export { type EnteredResult, type LiveTournament, type TournamentEventsAppended, TournamentService } from './application/tournament.service.js';
+export { type BulkRow, type EnteredResult, type LiveTournament, type RowRefusal, type TournamentEventsAppended, TournamentService } from './application/tournament.service.js';

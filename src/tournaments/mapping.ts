@@ -26,7 +26,18 @@ import type { CreateTournamentInput } from './dto/create-tournament.input.js';
 import type { ResultInput } from './dto/result.input.js';
 import type { RoundSettingsInput } from './dto/round-settings.input.js';
 import { EncounterResult, ResultSource, type RoundEntryKind, type SeatResultKind, TournamentFormat, type TournamentStatus } from './models/enums.js';
-import type { CrosstableRow, ParticipantRef, StandingRow, Tournament, TournamentBoard, TournamentEvent, TournamentGameResult, TournamentRound, TournamentSummary } from './models/tournament.js';
+import type {
+  CrosstableRow,
+  ParticipantRef,
+  StandingRow,
+  Tournament,
+  TournamentBoard,
+  TournamentEvent,
+  TournamentGame,
+  TournamentGameResult,
+  TournamentRound,
+  TournamentSummary,
+} from './models/tournament.js';
 import type { TournamentConnection } from './models/answers.js';
 
 /**
@@ -76,6 +87,7 @@ export function configInputOf(input: CreateTournamentInput): TournamentConfigInp
     tableSeating: given(input.tableSeating),
     openRegistration: given(input.openRegistration),
     selfWithdrawal: given(input.selfWithdrawal),
+    playerReports: given(input.playerReports),
     timeControl: timeControlOf(input.timeControl),
   };
 }
@@ -117,6 +129,12 @@ export function resultView(r: GameResultPayload): TournamentGameResult {
   };
 }
 
+/** A game's reports and whether they are disputed (R3.10, R3.11). */
+function reportsView(t: TournamentState, gameId: string, ref: (id: string) => ParticipantRef): Pick<TournamentGame, 'reports' | 'disputed'> {
+  const game = t.reports?.[gameId];
+  return { reports: Object.entries(game?.reports ?? {}).map(([id, r]) => ({ participant: ref(id), result: resultView(r) })), disputed: game?.disputed ?? false };
+}
+
 function boardView(t: TournamentState, b: BoardState, ref: (id: string) => ParticipantRef): TournamentBoard {
   return {
     board: b.board,
@@ -125,7 +143,7 @@ function boardView(t: TournamentState, b: BoardState, ref: (id: string) => Parti
     walkover: b.walkover ? ref(b.walkover) : null,
     winner: b.winner ? ref(b.winner) : null,
     complete: boardComplete(t, b),
-    games: b.games.map((g) => ({ gameId: g.gameId, seats: g.seats.map(ref), result: b.results[g.gameId] ? resultView(b.results[g.gameId]) : null })),
+    games: b.games.map((g) => ({ gameId: g.gameId, seats: g.seats.map(ref), result: b.results[g.gameId] ? resultView(b.results[g.gameId]) : null, ...reportsView(t, g.gameId, ref) })),
   };
 }
 
@@ -167,6 +185,8 @@ export function tournamentView(t: LiveTournament): Tournament {
       rating: p.rating,
       entryRound: p.entryRound,
       withdrawnAfterRound: p.withdrawnAfterRound,
+      externalId: p.externalId ?? null,
+      requestedByes: p.requestedByes ?? [],
     })),
     rounds: t.rounds.map((r) => roundView(t, r, ref)),
     games: t.rounds.flatMap((r) => r.boards.flatMap((b) => b.games.map((g) => g.gameId))),

@@ -153,7 +153,9 @@ describe('bulk registration', () => {
     ];
     // Each row decided on what the rows before it leave: the second row's external id is the first's.
     const one = (t: typeof d.t, row: (typeof rows)[number]) =>
-      row.externalId && t.participants.some((p) => p.externalId === row.externalId) ? fail('EXTERNAL_ID_TAKEN', 'taken') : ok({ ...t, participants: [...t.participants, { ...t.participants[0], externalId: row.externalId }] });
+      row.externalId && t.participants.some((p) => p.externalId === row.externalId)
+        ? fail('EXTERNAL_ID_TAKEN', 'taken')
+        : ok({ ...t, participants: [...t.participants, { ...t.participants[0], externalId: row.externalId }] });
     expect(rowRefusals(d.t, rows, one)).toEqual([{ row: 2, code: 'EXTERNAL_ID_TAKEN', message: 'taken' }]);
     const before = d.events.length;
     expect(refusal(d, { type: 'RegisterParticipants', entries: rows })).toMatch(/^EXTERNAL_ID_TAKEN/);

@@ -60,8 +60,7 @@ export class PostgresTournamentStore extends TournamentStore {
             events[0].seq - 1,
           );
           if (moved !== 1) throw new AppendConflict('version taken');
-          const p = extras.participant;
-          if (p)
+          for (const p of extras.participants ?? [])
             await tx.$executeRawUnsafe('INSERT INTO participants (id, tournament_id, registration_no, name, token_hash) VALUES ($1, $2, $3, $4, $5)', p.id, id, p.registrationNo, p.name, p.tokenHash);
           for (const g of extras.games ?? []) await insertGame(tx, this.writers, g);
         },

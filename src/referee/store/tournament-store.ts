@@ -26,8 +26,8 @@ export interface TournamentHead {
 export interface TournamentExtras {
   /** Games a pairing (or a knockout replay) schedules, with what their creation implies: all stored, or none. */
   games?: NewGameRows[];
-  /** A participant registered by these events, with its token's hash. */
-  participant?: { id: string; registrationNo: number; name: string; tokenHash: string };
+  /** The participants registered by these events (one, or a bulk registration's), with their tokens' hashes. */
+  participants?: { id: string; registrationNo: number; name: string; tokenHash: string }[];
 }
 
 /**

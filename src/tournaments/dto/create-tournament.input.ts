@@ -40,5 +40,10 @@ export class CreateTournamentInput {
   @Field(() => String, { nullable: true, description: 'Tables: "greedy" (default) or "avoidRepeats" (seat participants who met least often together)' }) tableSeating?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Participants may register themselves (registerParticipant without a token); omitted: false' }) openRegistration?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'Participants may withdraw themselves with their own token; omitted: false' }) selfWithdrawal?: boolean | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Participants report their games' results (reportResult); agreeing reports record them, disagreeing ones open a dispute (docs/rules/tournaments.md R3.10); omitted: false",
+  })
+  playerReports?: boolean | null;
   @Field(() => TimeControlInput, { nullable: true, description: "Every game's clock, as createGame takes it; omitted: none" }) timeControl?: TimeControlInput | null;
 }

@@ -124,9 +124,7 @@ export function verifyTournamentBundle(registry: EngineRegistry, bundle: Tournam
     if (!r) continue;
     // A result its game cannot end with is named by the rule it breaks, before what it contradicts.
     const problem =
-      impossibleResult(registry.get(config.kind), config, r) ??
-      resultProblem(config, r, games) ??
-      (v.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
+      impossibleResult(registry.get(config.kind), config, r) ?? resultProblem(config, r, games) ?? (v.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
     if (problem) {
       resultFailure = { seq: e.seq, problem: `${problem} (V10.3 step 3)` };
       break;

@@ -49,7 +49,8 @@ function verdict(t: TournamentState, gameId: string): { agreed: GameResultPayloa
 /** The events a report or a settlement causes, or its refusal (checked again, event by event, by `evolveReport`). */
 export function decideReport(t: TournamentState, command: ReportCommand, actor: Actor): Result<ReportDecision> {
   if (command.type === 'ReportResult') {
-    if (actor.role !== 'participant' || actor.participantId !== command.participantId) return fail('FORBIDDEN', "a participant reports its own games' results; the organizer enters them with recordResult");
+    if (actor.role !== 'participant' || actor.participantId !== command.participantId)
+      return fail('FORBIDDEN', "a participant reports its own games' results; the organizer enters them with recordResult");
     return ok({ events: [{ type: 'ResultReported', payload: { participantId: command.participantId, result: command.result } }], result: null });
   }
   if (actor.role !== 'organizer') return fail('FORBIDDEN', 'only the organizer settles a dispute');
@@ -121,7 +122,8 @@ export function evolveReport(
       return reported(t, e.payload, stored.actor, registry);
     case 'ResultDisputed': {
       const reports = reportsOf(t, e.payload.gameId);
-      if (!reports || reports.disputed || verdict(t, e.payload.gameId) !== 'DISPUTED') return fail(MALFORMED, `game ${e.payload.gameId}'s reports do not disagree, or its dispute is open already (R3.11)`);
+      if (!reports || reports.disputed || verdict(t, e.payload.gameId) !== 'DISPUTED')
+        return fail(MALFORMED, `game ${e.payload.gameId}'s reports do not disagree, or its dispute is open already (R3.11)`);
       return ok({ ...t, reports: { ...t.reports, [e.payload.gameId]: { ...reports, disputed: true } } });
     }
     case 'DisputeSettled': {
