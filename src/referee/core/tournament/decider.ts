@@ -10,7 +10,7 @@ import { type LotDrawn, type Lots, lotsCommitment, SeededLots } from './lots.js'
 import { impossibleResult, resultShapeProblem } from './results.js';
 import { extrasProblem, type RegistrationExtras, withRegisteredByes } from './bulk.js';
 import { matchForfeits } from './match-forfeits.js';
-import { afterReport, decideReport, evolveReport, type ReportCommand, reportsAfterResult, resultAgainstReports, settlementBy } from './reports.js';
+import { decideReport, evolveReport, type ReportCommand, reportsAfterResult, resultAgainstReports, settlementBy } from './reports.js';
 import { type BoardState, currentRound, participantById, type RoundState, type TournamentState, withdrawnBefore } from './state.js';
 
 /**
@@ -110,6 +110,7 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
     case 'TournamentCreated':
       return broken('TournamentCreated may only start the stream');
     case 'ParticipantRegistered': {
+      const { participantId, ...rest } = e.payload;
       const p = e.payload;
       if (participantById(t, p.participantId)) return broken(`participant ${p.participantId} is registered twice`);
       if (p.registrationNo !== t.participants.length + 1) return broken(`the next registration number is ${t.participants.length + 1} (P2.1)`);
@@ -118,17 +119,8 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
         ...t,
         participants: [
           ...t.participants,
-          {
-            id: p.participantId,
-            registrationNo: p.registrationNo,
-            name: p.name,
-            rating: p.rating,
-            entryRound: p.entryRound,
-            withdrawnAfterRound: null,
-            ...(p.player ? { player: p.player } : {}),
-            ...(p.externalId ? { externalId: p.externalId } : {}),
-            ...(p.requestedByes ? { requestedByes: p.requestedByes } : {}),
-          },
+          // The player, external id and requested byes, as far as given.
+          { id: participantId, withdrawnAfterRound: null, ...rest },
         ],
       });
     }
@@ -381,8 +373,13 @@ class Deciding {
         return this.done();
       }
       case 'ReportResult':
-      case 'SettleDispute':
-        return this.report(command);
+      case 'SettleDispute': {
+        // R3.10, R3.11: a report (and the dispute it opens), or a settlement, then the result they record.
+        const d = decideReport(t, command, this.decide.actor, this.ctx);
+        const applied = d.ok ? this.applyAll(d.value.events) : d;
+        if (!applied.ok || !d.ok) return applied;
+        return d.value.result ? this.record(d.value.result, false, true) : this.done();
+      }
       case 'WithdrawParticipant':
         return this.withdraw(command.participantId, command.reason);
       case 'SetRoundSettings':
@@ -476,10 +473,8 @@ class Deciding {
     if (round === 1 && active.length < 2) return refuse('TOO_FEW_PARTICIPANTS', 'a tournament needs at least 2 participants');
     // P2.6: the byes participants asked for when they registered are the round's settings too.
     const byes = withRegisteredByes(t, round);
-    if (byes) {
-      const r = this.apply({ type: 'RoundSettingsSet', payload: byes });
-      if (!r.ok) return r;
-    }
+    const set = this.applyAll(byes ? [{ type: 'RoundSettingsSet', payload: byes }] : []);
+    if (!set.ok) return set;
     const lots = this.recordingLots();
     const pairing = pairRound(this.state, lots);
     if (!pairing.ok) return pairing;
@@ -505,11 +500,8 @@ class Deciding {
     if (result.source === 'organizer' && !this.organizer && !agreed) return refuse('FORBIDDEN', 'only the organizer records results');
     // R3.11: an organizer's result for a disputed game settles the dispute.
     const settles = settlementBy(this.state, result);
-    if (!settles.ok) return settles;
-    if (settles.value) {
-      const s = this.apply(settles.value);
-      if (!s.ok) return s;
-    }
+    const settled = settles.ok ? this.applyAll(settles.value ? [settles.value] : []) : settles;
+    if (!settled.ok) return settled;
     const t = this.state;
     const lots = this.recordingLots();
     const at = boardAt(t, result.round, result.board);
@@ -527,27 +519,9 @@ class Deciding {
     }
     const r = this.apply({ type: correction ? 'ResultCorrected' : 'ResultRecorded', payload: result });
     if (!r.ok) return r;
-    for (const forfeit of matchForfeits(this.state, result, correction)) {
-      const f = this.apply({ type: 'ResultRecorded', payload: forfeit });
-      if (!f.ok) return f;
-    }
+    const forfeits = this.applyAll(matchForfeits(this.state, result, correction).map((payload) => ({ type: 'ResultRecorded' as const, payload })));
+    if (!forfeits.ok) return forfeits;
     return this.afterResult();
-  }
-
-  /** A participant's report, or the organizer's settlement of a dispute (reports.ts, R3.10, R3.11). */
-  private report(command: ReportCommand): Result<TournamentDecision> {
-    const decided = decideReport(this.state, command, this.decide.actor);
-    if (!decided.ok) return decided;
-    const then = [decided.value];
-    for (let i = 0; i < then.length; i++) {
-      for (const e of then[i].events) {
-        const r = this.apply(e);
-        if (!r.ok) return r;
-      }
-      if (then[i].result) return this.record(then[i].result!, false, true);
-      if (command.type === 'ReportResult' && i === 0) then.push(afterReport(this.state, command.result.gameId));
-    }
-    return this.done();
   }
 
   /** After a result: a knockout match may need another game; the last round's last result ends the tournament. */
@@ -599,6 +573,14 @@ class Deciding {
         return result;
       },
     };
+  }
+
+  private applyAll(events: readonly TournamentEvent[]): Result<TournamentDecision> {
+    for (const e of events) {
+      const r = this.apply(e);
+      if (!r.ok) return r;
+    }
+    return this.done();
   }
 
   /** Evolves through one event and keeps it; answers the refusal if evolve refuses it. */

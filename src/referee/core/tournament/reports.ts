@@ -46,12 +46,19 @@ function verdict(t: TournamentState, gameId: string): { agreed: GameResultPayloa
   return { agreed: { ...(all.find((r) => r.record) ?? all[all.length - 1]), reason: all.find((r) => r.reason)?.reason ?? 'reported by both sides (R3.10)' } };
 }
 
-/** The events a report or a settlement causes, or its refusal (checked again, event by event, by `evolveReport`). */
-export function decideReport(t: TournamentState, command: ReportCommand, actor: Actor): Result<ReportDecision> {
+/**
+ * The events a report or a settlement causes, or its refusal (each checked by `evolveReport`, as
+ * folding checks it): a report, and the dispute it opens or the result the reports agree on.
+ */
+export function decideReport(t: TournamentState, command: ReportCommand, actor: Actor, ctx: { registry: EngineRegistry }): Result<ReportDecision> {
   if (command.type === 'ReportResult') {
     if (actor.role !== 'participant' || actor.participantId !== command.participantId)
       return fail('FORBIDDEN', "a participant reports its own games' results; the organizer enters them with recordResult");
-    return ok({ events: [{ type: 'ResultReported', payload: { participantId: command.participantId, result: command.result } }], result: null });
+    const report = { type: 'ResultReported' as const, payload: { participantId: command.participantId, result: command.result } };
+    const after = evolveReport(t, report, { actor: participantById(t, command.participantId)?.registrationNo ?? null }, ctx.registry);
+    if (!after.ok) return after;
+    const then = afterReport(after.value, command.result.gameId);
+    return ok({ events: [report, ...then.events], result: then.result });
   }
   if (actor.role !== 'organizer') return fail('FORBIDDEN', 'only the organizer settles a dispute');
   const reports = reportsOf(t, command.gameId);
@@ -63,8 +70,8 @@ export function decideReport(t: TournamentState, command: ReportCommand, actor: 
   return ok({ events: [{ type: 'DisputeSettled', payload: settled }], result: { ...accepted, reason: command.reason } });
 }
 
-/** After a report was applied: the dispute it opens (the reports disagree) or the result they agree on. */
-export function afterReport(t: TournamentState, gameId: string): ReportDecision {
+/** After a report: the dispute it opens (the reports disagree) or the result they agree on. */
+function afterReport(t: TournamentState, gameId: string): ReportDecision {
   const v = verdict(t, gameId);
   if (v === 'DISPUTED') {
     const first = Object.values(reportsOf(t, gameId)!.reports)[0];
