@@ -101,7 +101,7 @@ export class GamesResolver {
   @Query(() => GameEventConnection, {
     complexity: 50,
     description:
-      'A game\'s events as the caller may see them, oldest first, as a Relay cursor connection whose cursor is the seq: `first` after a cursor pages forwards (1000 by default), `last` before a cursor pages backwards (not both); resume the gameEvents subscription with the last seq',
+      "A game's events as the caller may see them, oldest first, as a Relay cursor connection whose cursor is the seq: `first` after a cursor pages forwards (1000 by default), `last` before a cursor pages backwards (not both); resume the gameEvents subscription with the last seq",
   })
   async gameEvents(@Args('gameId', { type: () => ID, description: 'The game' }) gameId: string, @Args() page: EventPageArgs, @Context() ctx: GqlContext): Promise<GameEventConnection> {
     gameIdOf(gameId);
