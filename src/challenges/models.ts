@@ -1,6 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { JSONScalar } from '../api/json.scalar.js';
-import { Game, orRejection, PageInfo, TimeControl, TimeControlInput } from '../api/models.js';
+import { type Connection, connectionOf } from '../api/connection.js';
+import { Game, orRejection, TimeControl, TimeControlInput } from '../api/models.js';
 
 /** The challenger's seat, as GraphQL names the choices (the core's: first, second, random). */
 export enum ChallengeSeat {
@@ -85,18 +86,13 @@ export class IssueChallengeInput {
   @Field(() => Boolean, { nullable: true, description: "The game counts for both players' ratings (docs/ratings.md); omitted: false" }) rated?: boolean | null;
 }
 
-@ObjectType({ description: 'A challenge with its cursor' })
-export class ChallengeEdge {
-  @Field({ description: 'Opaque: pass it as `after`' }) cursor: string;
-  @Field(() => Challenge, { description: 'The challenge' }) node: Challenge;
-}
-
-@ObjectType({ description: 'A page of challenges, newest first (Relay cursor connection)' })
-export class ChallengeConnection {
-  @Field(() => [ChallengeEdge], { description: "The page's challenges with their cursors" }) edges: ChallengeEdge[];
-  @Field(() => [Challenge], { description: "The page's challenges (the edges' nodes)" }) nodes: Challenge[];
-  @Field(() => PageInfo, { description: 'Where the page ends, and whether more challenges follow it' }) pageInfo: PageInfo;
-}
+export const ChallengeConnection = connectionOf(Challenge, 'Challenge', {
+  connection: 'A page of challenges, newest first (Relay cursor connection)',
+  edge: 'A challenge with its cursor',
+  node: 'The challenge',
+  items: 'challenges',
+});
+export type ChallengeConnection = Connection<Challenge>;
 
 /** A page of a list of challenges, newest first. */
 @ArgsType()

@@ -1,3 +1,4 @@
+import { pageOf } from '../api/connection.js';
 import { timeControlOf, toTimeControl } from '../api/mapping.js';
 import { normaliseRuleset } from '../games/index.js';
 import {
@@ -182,13 +183,10 @@ function summaryView(row: TournamentRow): TournamentSummary {
 
 /** A page of tournaments as a connection: each tournament's id is its cursor. */
 export function tournamentConnection(page: { rows: TournamentRow[]; hasNextPage: boolean }): TournamentConnection {
-  const nodes = page.rows.map(summaryView);
-  const last = nodes.at(-1)?.id ?? null;
-  return {
-    edges: nodes.map((node) => ({ cursor: node.id, node })),
-    nodes,
-    pageInfo: { startCursor: nodes[0]?.id ?? null, endCursor: last, hasNextPage: page.hasNextPage, hasPreviousPage: false },
-  };
+  return pageOf(
+    page.rows.map(summaryView).map((node) => ({ cursor: node.id, node })),
+    { hasNextPage: page.hasNextPage },
+  );
 }
 
 /** Standings rows from the service's answer: a knockout's placings rank it, without points or tie-breaks. */

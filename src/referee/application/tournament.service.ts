@@ -247,9 +247,10 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return unwrap(standingsAfter(t, new SeededLots(t.row.seed, t.tournamentId), afterRound));
   }
 
-  async events(id: string, afterSeq = 0): Promise<StoredEvent[]> {
+  /** The stored events after `afterSeq` (up to `untilSeq`, if given). */
+  async events(id: string, afterSeq = 0, untilSeq?: number): Promise<StoredEvent[]> {
     await this.held.get(id);
-    return this.store.events(id, afterSeq);
+    return this.store.events(id, afterSeq, untilSeq);
   }
 
   /** Everything to verify the tournament offline: its stream and every game's own bundle. */

@@ -45,8 +45,8 @@ export class MemoryTournamentStore extends TournamentStore {
     return row ? { ...row } : null;
   }
 
-  async events(id: string, afterSeq = 0): Promise<StoredEvent[]> {
-    return (this.streams.get(id) ?? []).filter((e) => e.seq > afterSeq);
+  async events(id: string, afterSeq = 0, untilSeq = Number.POSITIVE_INFINITY): Promise<StoredEvent[]> {
+    return (this.streams.get(id) ?? []).filter((e) => e.seq > afterSeq && e.seq <= untilSeq);
   }
 
   async versions(ids: readonly string[]): Promise<Map<string, number>> {

@@ -43,7 +43,8 @@ export abstract class TournamentStore {
   abstract append(id: string, events: StoredEvent[], head: TournamentHead, extras?: TournamentExtras): Promise<void>;
   abstract tournament(id: string): Promise<TournamentRow | null>;
   /** Events after `afterSeq`, in order. */
-  abstract events(id: string, afterSeq?: number): Promise<StoredEvent[]>;
+  /** The events after `afterSeq`, up to `untilSeq` (omitted: the last), in seq order. */
+  abstract events(id: string, afterSeq?: number, untilSeq?: number): Promise<StoredEvent[]>;
   async version(id: string): Promise<number | null> {
     return (await this.versions([id])).get(id) ?? null;
   }
