@@ -1,5 +1,5 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { PageInfo } from '../api/models.js';
+import { type Connection, connectionOf, pageOf } from '../api/connection.js';
 import type { PlayerRating, RatingChangeRow, RatingPage, ShownRating } from '../referee/index.js';
 
 /** A time-control family (docs/ratings.md, "Pools and families"). */
@@ -37,20 +37,7 @@ export class RatingChange {
   @Field({ description: 'When it was rated' }) ratedAt: Date;
 }
 
-@ObjectType({ description: 'A rating change with its cursor' })
-export class RatingChangeEdge {
-  @Field({ description: 'Opaque: pass it as `after`' }) cursor: string;
-  @Field(() => RatingChange, { description: 'The change' }) node: RatingChange;
-}
-
-@ObjectType({ description: "A page of a player's rating history, newest first (Relay cursor connection)" })
-export class RatingChangeConnection {
-  @Field(() => [RatingChangeEdge], { description: "The page's changes with their cursors" }) edges: RatingChangeEdge[];
-  @Field(() => [RatingChange], { description: "The page's changes" }) nodes: RatingChange[];
-  @Field(() => PageInfo, { description: 'Where the page ends, and whether more follow' }) pageInfo: PageInfo;
-}
-
-@ObjectType({ description: "A player's rating in one game kind and time-control family" })
+@ObjectType('PlayerRating', { description: "A player's rating in one game kind and time-control family" })
 export class PlayerRatingModel {
   @Field(() => ID, { description: 'The player' }) playerId: string;
   @Field(() => String, { nullable: true, description: "The player's name" }) name: string | null;
@@ -64,18 +51,21 @@ export class PlayerRatingModel {
   @Field(() => Date, { nullable: true, description: 'When its last rated game ended' }) lastPlayedAt: Date | null;
 }
 
-@ObjectType({ description: 'A rating of a leaderboard with its cursor' })
-export class RatingEdge {
-  @Field({ description: 'Opaque: pass it as `after`' }) cursor: string;
-  @Field(() => PlayerRatingModel, { description: 'The rating' }) node: PlayerRatingModel;
-}
+export const RatingChangeConnection = connectionOf(RatingChange, 'RatingChange', {
+  connection: "A page of a player's rating history, newest first (Relay cursor connection)",
+  edge: 'A rating change with its cursor',
+  node: 'The change',
+  items: 'changes',
+});
+export type RatingChangeConnection = InstanceType<typeof RatingChangeConnection>;
 
-@ObjectType({ description: 'A leaderboard page: the highest rating first (Relay cursor connection)' })
-export class RatingConnection {
-  @Field(() => [RatingEdge], { description: "The page's ratings with their cursors" }) edges: RatingEdge[];
-  @Field(() => [PlayerRatingModel], { description: "The page's ratings" }) nodes: PlayerRatingModel[];
-  @Field(() => PageInfo, { description: 'Where the page ends, and whether more follow' }) pageInfo: PageInfo;
-}
+export const RatingConnection = connectionOf(PlayerRatingModel, 'Rating', {
+  connection: 'A leaderboard page: the highest rating first (Relay cursor connection)',
+  edge: 'A rating of a leaderboard with its cursor',
+  node: 'The rating',
+  items: 'ratings',
+});
+export type RatingConnection = InstanceType<typeof RatingConnection>;
 
 const value = (r: PlayerRating): RatingValue => ({ rating: r.rating, rd: r.rd, volatility: r.volatility, games: r.games });
 
@@ -110,7 +100,9 @@ export function changeModel(c: RatingChangeRow): RatingChange {
   };
 }
 
-export function connection<T, M>(page: RatingPage<T>, model: (t: T) => M) {
-  const edges = page.items.map(({ node, cursor }) => ({ cursor, node: model(node) }));
-  return { edges, nodes: edges.map((e) => e.node), pageInfo: { startCursor: edges[0]?.cursor ?? null, endCursor: page.endCursor, hasNextPage: page.hasNextPage, hasPreviousPage: false } };
-}
+/** A page of the rating service as a connection of `model`s. */
+export const connection = <T, M>(page: RatingPage<T>, model: (t: T) => M): Connection<M> =>
+  pageOf(
+    page.items.map(({ node, cursor }) => ({ cursor, node: model(node) })),
+    { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+  );
