@@ -59,16 +59,26 @@ async function changesOf(on: TestApp, gameId: string): Promise<any[]> {
   throw new Error(`game ${gameId} was not rated`);
 }
 
-describe('ratings on one instance', () => {
+/** A suite's app on storage of its own (its leaderboards hold its players only), closed and dropped after it. */
+function suiteApp(name: string): () => TestApp {
   let t: TestApp;
   let storage: Awaited<ReturnType<typeof ownStorage>>;
   beforeAll(async () => {
-    storage = await ownStorage('ratings');
+    storage = await ownStorage(name);
     t = await startApp(storage.settings);
   });
   afterAll(async () => {
     await t?.close();
     await storage?.drop();
+  });
+  return () => t;
+}
+
+describe('ratings on one instance', () => {
+  const app = suiteApp('ratings');
+  let t: TestApp;
+  beforeAll(() => {
+    t = app();
   });
 
   it('refuses a rated game with a seat that is not a player’s, storing nothing', async () => {
@@ -162,6 +172,32 @@ describe('ratings on one instance', () => {
     expect(rows[0].n).toBe(1);
     expect((await db.pool.query('SELECT count(*)::int AS n FROM rating_queue')).rows[0].n).toBe(0);
     expect(await changesOf(t, game)).toEqual(first);
+  });
+});
+
+describe('ratings after a stop', () => {
+  const app = suiteApp('ratings_stop');
+  let t: TestApp;
+  beforeAll(() => {
+    t = app();
+  });
+
+  it('keeps a game that ended while no workflow ran in the queue, and the next start rates it', async () => {
+    const [ann, bob] = [await newPlayer(t, 'Ann'), await newPlayer(t, 'Bob')];
+    // The workflow stops (as a process stopping between the game's end and its rating would).
+    await t.app.get(RatingService).stop();
+    const game = await ratedGame(t, 'backgammon', [ann, bob]);
+    await resign(t, game, ann);
+    const db = t.app.get(DatabaseService);
+    expect((await db.pool.query('SELECT game_id FROM rating_queue')).rows).toEqual([{ game_id: game }]);
+    expect((await ok(t, GAME, { id: game })).ratingChanges).toEqual([]);
+    // The next start (a new service over the same database) takes the queue.
+    const restarted = new RatingService(new PostgresRatingStore(db), anotherInstance(t.app).referee, t.app.get(EventStore), t.app.get(EngineRegistry));
+    restarted.onApplicationBootstrap();
+    await restarted.drain();
+    expect((await changesOf(t, game)).map((c: any) => c.place)).toEqual([2, 1]);
+    expect((await db.pool.query('SELECT count(*)::int AS n FROM rating_queue')).rows[0].n).toBe(0);
+    await restarted.onModuleDestroy();
   });
 });
 

@@ -88,6 +88,7 @@ export class RatingService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly held: HeldStreams<LivePool, PoolBatch>;
   private readonly path: StreamCommands<LivePool, PoolBatch, Rating, AdvancedPool>;
   private readonly stops: (() => void)[] = [];
+  private readonly untrack: () => void;
   private draining: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -112,18 +113,26 @@ export class RatingService implements OnApplicationBootstrap, OnModuleDestroy {
     // Any instance appends to a pool: every command compares the held pool with its stored version.
     this.held = new HeldStreams(streams, { running: 100, over: 10, readsStoredVersion: true });
     this.path = new StreamCommands(referee.gate, this.held, new PoolWriter(store), 'the ratings pool kept changing; the queue takes the game again');
-    this.stops.push(consequences.register(new RatingQueueRows()));
+    this.untrack = consequences.register(new RatingQueueRows());
   }
 
+  /** Rates what the queue holds and, from now on, every rated game's end this process publishes. */
   onApplicationBootstrap(): void {
+    this.stopped = false;
     this.stops.push(this.referee.bus.react((_id, { game, steps }) => (game.rated && steps.some((s) => s.event.type === 'GameEnded') ? this.drain() : undefined)));
     void this.drain();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Takes no more steps (games that end are still queued, with their ends); waits for a drain under way. */
+  async stop(): Promise<void> {
     this.stopped = true;
     for (const stop of this.stops.splice(0)) stop();
     await this.draining;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+    this.untrack();
   }
 
   /** Rates every queued game, oldest first; one drain at a time here (a call during one makes it go round again). */
