@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { RatingService } from '../../src/referee/application/ratings.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
@@ -198,6 +199,43 @@ describe('ratings after a stop', () => {
     expect((await changesOf(t, game)).map((c: any) => c.place)).toEqual([2, 1]);
     expect((await db.pool.query('SELECT count(*)::int AS n FROM rating_queue')).rows[0].n).toBe(0);
     await restarted.onModuleDestroy();
+  });
+});
+
+describe('npm run ratings:recompute', () => {
+  let storage: Awaited<ReturnType<typeof ownStorage>>;
+  afterAll(async () => {
+    await storage?.drop();
+  });
+
+  /** The built command on the suite's database (the service stopped: PGlite has one user). */
+  const recompute = () => {
+    const { databaseUrl, dataDir } = storage.settings;
+    const env: NodeJS.ProcessEnv = { ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir as string }) };
+    if (!databaseUrl) delete env.DATABASE_URL;
+    return spawnSync(process.execPath, ['dist/src/cli/ratings.js'], { encoding: 'utf8', env });
+  };
+
+  it('agrees with every stored rating, and says which update a changed game no longer gives', async () => {
+    storage = await ownStorage('ratings_cli');
+    const t = await startApp(storage.settings);
+    const [ann, bob] = [await newPlayer(t, 'Ann'), await newPlayer(t, 'Bob')];
+    const game = await ratedGame(t, 'cerke', [ann, bob]);
+    await resign(t, game, bob);
+    await changesOf(t, game);
+    await t.close();
+    const agreed = recompute();
+    expect(agreed.stdout).toContain('1 pools, 1 rated games recomputed');
+    expect(agreed.stdout).toContain('every stored rating agrees');
+    expect(agreed.status).toBe(0);
+
+    // The game's end altered in the database: its events no longer verify, and its rating is reported.
+    const again = await startApp(storage.settings);
+    await again.app.get(DatabaseService).pool.query(`UPDATE events SET payload = jsonb_set(payload, '{outcome,winners}', '[1]') WHERE game_id = $1 AND type = 'GameEnded'`, [game]);
+    await again.close();
+    const differs = recompute();
+    expect(differs.stdout).toContain(`MISMATCH ratings:cerke:untimed event 2 (game ${game})`);
+    expect(differs.status).toBe(1);
   });
 });
 

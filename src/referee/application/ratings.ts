@@ -17,7 +17,7 @@ import {
   ratingSystemOf,
 } from '../core/rating/pool.js';
 import { type RatingMismatch, ratingCommandId, ratingDrafts, recomputePool } from '../core/rating/recompute.js';
-import { chainEvents, emptyHead, type Folded, foldStream, type StoredEvent } from '../core/stream.js';
+import { chainEvents, emptyHead, type Folded, foldStream, type StoredEvent, StreamError } from '../core/stream.js';
 import { AppendConflict, EventStore } from '../store/event-store.js';
 import { type QueuedGame, RATING_QUEUE, type RatingChangeRow, type RatingRow, RatingStore } from '../store/rating-store.js';
 import { Clock, SystemClock } from './clock.js';
@@ -237,10 +237,15 @@ export class RatingService implements OnApplicationBootstrap, OnModuleDestroy {
       const rated = new Map<string, RatedGame | null>();
       for (const e of events.slice(1)) {
         const gameId = String(e.payload.gameId);
-        rated.set(gameId, await this.gameFromLog(gameId));
+        // A game whose events do not verify gives nothing to rate: its update is reported.
+        rated.set(gameId, await this.gameFromLog(gameId).catch(() => null));
         games++;
       }
-      mismatches.push(...recomputePool(poolId, events, (id) => rated.get(id) ?? null));
+      try {
+        mismatches.push(...recomputePool(poolId, events, (id) => rated.get(id) ?? null));
+      } catch (err) {
+        mismatches.push({ poolId, seq: err instanceof StreamError ? err.seq : 0, gameId: '', reason: `the pool's stream does not verify: ${(err as Error).message}` });
+      }
     }
     return { pools: pools.length, games, mismatches };
   }
