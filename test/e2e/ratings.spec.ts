@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import request from 'supertest';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { RatingService } from '../../src/referee/application/ratings.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
@@ -144,6 +145,20 @@ describe('ratings on one instance', () => {
     expect(rest.nodes).toMatchObject([{ playerId: dan.id, name: 'Dan', games: 1, provisional: true }]);
     const bgBoard = await ok(t, BOARD, { kind: 'backgammon', family: 'UNTIMED' });
     expect(bgBoard.nodes.map((n: any) => n.games)).toEqual([2, 2]);
+
+    // The same over REST.
+    const get = (path: string) => request(t.app.getHttpServer()).get(path);
+    const annRest = await get(`/api/players/${ann.id}/ratings`);
+    expect(annRest.status).toBe(200);
+    expect(annRest.body.ratings.find((r: any) => r.kind === 'backgammon')).toMatchObject({ family: 'untimed', games: 2, provisional: true });
+    const historyRest = await get(`/api/players/${ann.id}/ratings/backgammon/untimed/history?first=1`);
+    expect(historyRest.body).toMatchObject({ changes: [{ gameId: bg2, place: 2 }], hasNextPage: true });
+    const older = await get(`/api/players/${ann.id}/ratings/backgammon/untimed/history?first=1&after=${historyRest.body.endCursor}`);
+    expect(older.body).toMatchObject({ changes: [{ gameId: bg, place: 1, change: bgChanges[0].change }], hasNextPage: false });
+    const boardRest = await get('/api/leaderboards/chicken-foot/untimed?first=3');
+    expect(boardRest.body.ratings.map((r: any) => r.playerId)).toEqual(board.nodes.map((n: any) => n.playerId));
+    expect((await get('/api/players/pl-nobody/ratings')).status).toBe(404);
+    expect((await get('/api/leaderboards/backgammon/blitz')).body.error.code).toBe('INVALID_INPUT');
 
     // Recomputed from the games' stored events: every stored update agrees.
     const recomputed = await t.app.get(RatingService).recomputeAll();
