@@ -19,6 +19,7 @@ import { ownStorage } from '../support/own-database.js';
  */
 const CREATE_PLAYER = `mutation($name: String!) { createPlayer(name: $name) { ... on PlayerCreated { player { id } key { secret } } ... on Rejection { code message } } }`;
 const CREATE = `mutation($input: CreateGameInput!) { createGame(input: $input) { __typename ... on GameCreated { game { id rated status } } ... on Rejection { code message } } }`;
+const TYPED = `mutation($input: CerkeGameInput!) { createCerkeGame(input: $input) { __typename ... on GameCreated { game { rated } } ... on Rejection { code message } } }`;
 const RESIGN = `mutation($id: ID!, $moveId: String!) { resignGame(gameId: $id, moveId: $moveId) { __typename ... on MoveAccepted { status } ... on Rejection { code message } } }`;
 const ISSUE = `mutation($input: IssueChallengeInput!) { issueChallenge(input: $input) { __typename ... on Challenge { id rated } ... on Rejection { code message } } }`;
 const ACCEPT = `mutation($id: ID!) { acceptChallenge(id: $id) { __typename ... on ChallengeAccepted { game { id rated } } ... on Rejection { code message } } }`;
@@ -87,6 +88,11 @@ describe('ratings on one instance', () => {
     const ann = await newPlayer(t, 'Ann');
     const refused = await ok(t, CREATE, { input: { kind: 'backgammon', rated: true, seats: [{ player: ann.id }, { name: 'guest' }] } }, ann.key);
     expect(refused).toMatchObject({ __typename: 'Rejection', code: 'RATED_NEEDS_PLAYERS' });
+    // The typed create mutations take `rated` too.
+    const bob = await newPlayer(t, 'Bob');
+    const typed = (seats: unknown[]) => ok(t, TYPED, { input: { rated: true, seats } }, ann.key);
+    expect(await typed([{ player: ann.id }, { open: true }])).toMatchObject({ __typename: 'Rejection', code: 'RATED_NEEDS_PLAYERS' });
+    expect(await typed([{ player: ann.id }, { player: bob.id }])).toMatchObject({ __typename: 'GameCreated', game: { rated: true } });
   });
 
   it('rates backgammon and Cerke between two players, and a Chicken Foot table of four; histories, leaderboards and recomputation agree', async () => {
@@ -188,6 +194,12 @@ describe('ratings on one instance', () => {
     expect(rows[0].n).toBe(1);
     expect((await db.pool.query('SELECT count(*)::int AS n FROM rating_queue')).rows[0].n).toBe(0);
     expect(await changesOf(t, game)).toEqual(first);
+
+    // Two workflows opening a new pool with the same game at once: one update is stored.
+    const opening = { ...again, gameId: 'race-1', family: 'correspondence' as const };
+    await Promise.all([other.rate(opening), t.app.get(RatingService).rate(opening), other.rate(opening)]);
+    const { rows: raced } = await db.pool.query("SELECT type FROM rating_events WHERE pool_id = 'ratings:cerke:correspondence' ORDER BY seq");
+    expect(raced.map((r: { type: string }) => r.type)).toEqual(['PoolOpened', 'GameRated']);
   });
 });
 
