@@ -304,24 +304,36 @@ export function losersRoundPlace(size: number, lbRound: number): number {
 }
 
 /**
- * K6.10 placings from the decided WB rounds, LB rounds and grand finals (one or two). Both sides
- * of a WB double forfeit are out at once; they share the place of the LB round their losses
- * would have entered (2nd when S = 2), since they would forfeit it too (K6.8).
+ * K6.10 placings from the WB rounds, LB rounds and grand finals (one or two) so far. As K6.9 does
+ * for a single knockout (*In Arbiter* at K6.9), only who is out is placed: a match still played
+ * (winner undefined) places nobody, and the champion is named only once the grand finals are
+ * over (not after a first grand final the LB champion won while `bracketReset` calls a second).
+ * Both sides of a WB double forfeit are out at once; they share the place of the LB round their
+ * losses would have entered (2nd when S = 2), since they would forfeit it too (K6.8).
  */
-export function doubleEliminationPlacings(size: number, wb: readonly (readonly DecidedMatch[])[], lb: readonly (readonly DecidedMatch[])[], grandFinals: readonly DecidedMatch[]): Placing[] {
-  const last = grandFinals[grandFinals.length - 1];
+export function doubleEliminationPlacings(
+  size: number,
+  wb: readonly (readonly DecidedMatch[])[],
+  lb: readonly (readonly DecidedMatch[])[],
+  grandFinals: readonly DecidedMatch[],
+  bracketReset = true,
+): Placing[] {
+  const over = (m: DecidedMatch | undefined): m is DecidedMatch => m !== undefined && m.winner !== undefined;
+  const finals = grandFinals.filter(over);
+  const last = finals.length === grandFinals.length ? finals[finals.length - 1] : undefined;
+  const decisive = last !== undefined && !(finals.length === 1 && secondGrandFinalNeeded(last, bracketReset));
   const placings: Placing[] = [];
-  if (last?.winner) placings.push({ participantId: last.winner, place: 1 });
+  if (decisive && last.winner) placings.push({ participantId: last.winner, place: 1 });
   const place = (ids: readonly string[], at: number) => {
     for (const id of ids) placings.push({ participantId: id, place: at });
   };
   /** WB double forfeits out in WB round t, placed with the LB round their losers would enter. */
   const wbDoubleForfeits = (t: number): string[] => (wb[t - 1] ?? []).filter((m) => m.winner === null).flatMap((m) => m.slots.filter((s): s is string => s !== null));
-  if (last) place(losers(last), 2);
+  if (decisive) place(losers(last), 2);
   if (size === 2) place(wbDoubleForfeits(1), 2);
   for (let j = losersRoundCount(size); j >= 1; j--) {
     const at = losersRoundPlace(size, j);
-    place((lb[j - 1] ?? []).flatMap(losers), at);
+    place((lb[j - 1] ?? []).filter(over).flatMap(losers), at);
     const feeding = winnersRoundFeeding(j);
     if (feeding !== null) place(wbDoubleForfeits(feeding), at);
   }
