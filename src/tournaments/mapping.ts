@@ -70,6 +70,7 @@ export function configInputOf(input: CreateTournamentInput): TournamentConfigInp
     koSeeding: given(input.koSeeding),
     gamesPerMatch: given(input.gamesPerMatch),
     koTieRule: given(input.koTieRule),
+    thirdPlaceMatch: given(input.thirdPlaceMatch),
     minSeats: given(input.minSeats),
     placementPoints: given(input.placementPoints),
     tableByePoints: given(input.tableByePoints),

@@ -33,6 +33,8 @@ export class CreateTournamentInput {
   @Field(() => Int, { nullable: true, description: 'Knockout: games per match, 1 to 15; omitted: 1' }) gamesPerMatch?: number | null;
   @Field(() => [String], { nullable: true, description: 'Knockout: how a tied match is decided, in order: REPLAY(n), GAME_POINTS, LOTS (e.g. ["REPLAY(1)", "LOTS"])' })
   koTieRule?: string[] | null;
+  @Field(() => Boolean, { nullable: true, description: "Knockout: the semi-finals' losers play a third-place match (board 2 of the last round) for 3rd and 4th; omitted: false" })
+  thirdPlaceMatch?: boolean | null;
   @Field(() => Int, { nullable: true, description: 'Tables: the fewest seats present for a table to play; omitted: 2' }) minSeats?: number | null;
   @Field(() => JSONScalar, { nullable: true, description: 'Tables: placement points per table size, e.g. {"3": ["2", "1", "0"]}; sizes not listed use the default' })
   placementPoints?: unknown;

@@ -40,6 +40,8 @@ export interface TournamentConfig {
   gamesPerMatch: number;
   /** K6.7, written form (read with parseTieRule). */
   koTieRule: string[];
+  /** K6.11: the semi-finals' losers play for 3rd place (knockout only; written only when on). */
+  thirdPlaceMatch?: true;
   minSeats: number;
   /**
    * Tables: the ruleset of a game at each table size from minSeats to T (TA7.3 seats a remainder
@@ -78,6 +80,7 @@ export interface TournamentConfigInput {
   koSeeding?: unknown;
   gamesPerMatch?: unknown;
   koTieRule?: unknown;
+  thirdPlaceMatch?: unknown;
   minSeats?: unknown;
   placementPoints?: unknown;
   tableByePoints?: unknown;
@@ -186,6 +189,9 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   if (gamesPerMatch === null) return invalid('gamesPerMatch: 1 to 15');
   const koTieRule = parseTieRule(input.koTieRule ?? undefined);
   if (!koTieRule.ok) return koTieRule;
+  const thirdPlaceMatch = input.thirdPlaceMatch ?? false;
+  if (typeof thirdPlaceMatch !== 'boolean') return invalid('thirdPlaceMatch: true or false');
+  if (thirdPlaceMatch && fmt !== 'knockout') return invalid('thirdPlaceMatch: a third-place match is for the knockout format (K6.11)');
 
   const tableRulesets = twoSeat ? {} : rulesetsBySize(engine, input.ruleset ?? {}, input.tableRulesets, seatCount);
   if (tableRulesets === null) return invalid('tableRulesets: recorded rulesets per table size must be complete and seat that many');
@@ -224,6 +230,8 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     koSeeding,
     gamesPerMatch,
     koTieRule: writtenTieRule(koTieRule.value),
+    // Written only when on, so configurations recorded before it existed stay complete.
+    ...(thirdPlaceMatch ? { thirdPlaceMatch: true as const } : {}),
     minSeats,
     placementPoints: placement.value,
     tableByePoints: format(tableByeValue),

@@ -15,6 +15,7 @@ import {
   nextRound,
   openMatch,
   parseTieRule,
+  thirdPlaceMatch,
 } from './knockout.js';
 import type { Lots } from './lots.js';
 import { rat, type Rational } from './rational.js';
@@ -142,7 +143,10 @@ function knockoutBoards(t: TournamentState, round: number, lots: Lots): Result<P
     matches = firstRound(seeds);
   } else {
     seeds = t.rounds[0].order!;
-    matches = nextRound(t.rounds[round - 2].boards.map((b) => b.winner ?? null));
+    const previous = t.rounds[round - 2].boards;
+    matches = nextRound(previous.map((b) => b.winner ?? null));
+    // K6.11: the last round also holds the third-place match, between the semi-finals' losers.
+    if (t.config.thirdPlaceMatch && round === knockoutRoundCount(seeds.length)) matches.push(thirdPlaceMatch(previous.map(decidedMatch)));
   }
   const boards = matches.map((m) => {
     const opening = openMatch(m, seeds);
@@ -210,11 +214,12 @@ export function standingsOf(t: TournamentState, lots: Lots, rounds = completedRo
 export function placingsOf(t: TournamentState): { participantId: string; place: number }[] {
   const seeds = t.rounds[0]?.order;
   if (!seeds) return [];
-  const rounds: DecidedMatch[][] = t.rounds.map((r) =>
-    r.boards.flatMap((b) => (b.winner === undefined ? [] : [{ match: b.board, slots: [b.seats[0] ?? null, b.seats[1] ?? null], winner: b.winner }])),
-  );
-  return knockoutPlacings(seeds.length, rounds);
+  const rounds: DecidedMatch[][] = t.rounds.map((r) => r.boards.flatMap((b) => (b.winner === undefined ? [] : [decidedMatch(b)])));
+  return knockoutPlacings(seeds.length, rounds, t.config.thirdPlaceMatch === true);
 }
+
+/** A knockout board as a bracket match (its winner as decided; null while undecided). */
+const decidedMatch = (b: BoardState): DecidedMatch => ({ match: b.board, slots: [b.seats[0] ?? null, b.seats[1] ?? null], winner: b.winner ?? null });
 
 /** What a tournament's standings answer after `afterRound` completed rounds (all, without it): a knockout's placings, else the rows (TB8.11). */
 export function standingsAfter(t: TournamentState, lots: Lots, afterRound?: number | null): Result<{ knockout: ReturnType<typeof placingsOf> | null; rows: Standings['rows'] }> {
