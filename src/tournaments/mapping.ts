@@ -43,6 +43,7 @@ const FORMAT_NAMES: Readonly<Record<Format, TournamentFormat>> = {
   doubleRoundRobin: TournamentFormat.DOUBLE_ROUND_ROBIN,
   swiss: TournamentFormat.SWISS,
   knockout: TournamentFormat.KNOCKOUT,
+  doubleElimination: TournamentFormat.DOUBLE_ELIMINATION,
   tables: TournamentFormat.TABLES,
 };
 const FORMATS = Object.fromEntries(Object.entries(FORMAT_NAMES).map(([word, name]) => [name, word])) as Readonly<Record<TournamentFormat, Format>>;
@@ -71,6 +72,7 @@ export function configInputOf(input: CreateTournamentInput): TournamentConfigInp
     gamesPerMatch: given(input.gamesPerMatch),
     koTieRule: given(input.koTieRule),
     thirdPlaceMatch: given(input.thirdPlaceMatch),
+    bracketReset: given(input.bracketReset),
     minSeats: given(input.minSeats),
     placementPoints: given(input.placementPoints),
     tableByePoints: given(input.tableByePoints),

@@ -42,6 +42,8 @@ export interface TournamentConfig {
   koTieRule: string[];
   /** K6.11: the semi-finals' losers play for 3rd place (knockout only; written only when on). */
   thirdPlaceMatch?: true;
+  /** K6.10: a second grand final after the LB champion wins the first (doubleElimination only, always written there). */
+  bracketReset?: boolean;
   minSeats: number;
   /**
    * Tables: the ruleset of a game at each table size from minSeats to T (TA7.3 seats a remainder
@@ -81,6 +83,7 @@ export interface TournamentConfigInput {
   gamesPerMatch?: unknown;
   koTieRule?: unknown;
   thirdPlaceMatch?: unknown;
+  bracketReset?: unknown;
   minSeats?: unknown;
   placementPoints?: unknown;
   tableByePoints?: unknown;
@@ -92,7 +95,7 @@ export interface TournamentConfigInput {
   timeControl?: unknown;
 }
 
-const FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'tables'];
+const FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'doubleElimination', 'tables'];
 const MAX_ROUNDS = 64;
 const MAX_NAME = 120;
 
@@ -178,8 +181,9 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   const maxRequestedByes = whole(input.maxRequestedByes, 1, 0, MAX_ROUNDS);
   if (maxRequestedByes === null) return invalid('maxRequestedByes: a whole number, 0 or more');
 
-  // K6.9: a knockout ranks by placings, not by tie-breaks.
-  const tieBreaks = fmt === 'knockout' ? ok([]) : input.tieBreaks === undefined || input.tieBreaks === null ? ok(defaultTieBreaks(fmt)) : parseTieBreaks(input.tieBreaks, fmt);
+  // K6.9, K6.10: a knockout or double elimination ranks by placings, not by tie-breaks.
+  const tieBreaks =
+    fmt === 'knockout' || fmt === 'doubleElimination' ? ok([]) : input.tieBreaks === undefined || input.tieBreaks === null ? ok(defaultTieBreaks(fmt)) : parseTieBreaks(input.tieBreaks, fmt);
   if (!tieBreaks.ok) return tieBreaks;
   const rrNumbering = oneOf(input.rrNumbering, ['lots', 'rating'] as const, 'lots');
   if (!rrNumbering) return invalid('rrNumbering: lots or rating');
@@ -192,6 +196,9 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   const thirdPlaceMatch = input.thirdPlaceMatch ?? false;
   if (typeof thirdPlaceMatch !== 'boolean') return invalid('thirdPlaceMatch: true or false');
   if (thirdPlaceMatch && fmt !== 'knockout') return invalid('thirdPlaceMatch: a third-place match is for the knockout format (K6.11)');
+  const bracketReset = input.bracketReset ?? true;
+  if (typeof bracketReset !== 'boolean') return invalid('bracketReset: true or false');
+  if (input.bracketReset !== undefined && input.bracketReset !== null && fmt !== 'doubleElimination') return invalid('bracketReset: a bracket reset is for the doubleElimination format (K6.10)');
 
   const tableRulesets = twoSeat ? {} : rulesetsBySize(engine, input.ruleset ?? {}, input.tableRulesets, seatCount);
   if (tableRulesets === null) return invalid('tableRulesets: recorded rulesets per table size must be complete and seat that many');
@@ -232,6 +239,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     koTieRule: writtenTieRule(koTieRule.value),
     // Written only when on, so configurations recorded before it existed stay complete.
     ...(thirdPlaceMatch ? { thirdPlaceMatch: true as const } : {}),
+    ...(fmt === 'doubleElimination' ? { bracketReset } : {}),
     minSeats,
     placementPoints: placement.value,
     tableByePoints: format(tableByeValue),

@@ -1,3 +1,4 @@
+import { isBracket } from './brackets.js';
 import type { TournamentConfig } from './config.js';
 import type { GameResultPayload } from './events.js';
 import { type ScoredSeat, scoreTable } from './tables.js';
@@ -12,7 +13,7 @@ import { type History, type RoundEntry, roundEntry } from './types.js';
 
 /** Whether every game of a board has its result (a board without games is complete at once). */
 export function boardComplete(t: TournamentState, board: BoardState): boolean {
-  if (t.config.format === 'knockout') return board.winner !== undefined;
+  if (isBracket(t.config.format)) return board.winner !== undefined;
   return board.games.every((g) => board.results[g.gameId] !== undefined);
 }
 

@@ -11,7 +11,7 @@ import { type EntryKind, type Format, type GamePointsOrder, type History, type P
  */
 
 /** Formats that have standings: knockout ranks by placings instead (TB8.3, K6.9). */
-export type StandingsFormat = Exclude<Format, 'knockout'>;
+export type StandingsFormat = Exclude<Format, 'knockout' | 'doubleElimination'>;
 
 export interface StandingsInput {
   participants: readonly Participant[];
