@@ -85,8 +85,8 @@ export function tournamentPage(app: HTMLElement, id: string): Stop {
   };
 }
 
-/** Knockout and double elimination rank by placings (no points, no crosstable). */
-const byPlacings = (t: Tournament): boolean => t.format === 'KNOCKOUT' || t.format === 'DOUBLE_ELIMINATION';
+/** The bracket formats (knockout, double elimination, groups then knockout) rank by placings (no points, no crosstable). */
+const byPlacings = (t: Tournament): boolean => t.format === 'KNOCKOUT' || t.format === 'DOUBLE_ELIMINATION' || t.format === 'GROUPS_KNOCKOUT';
 
 function view(t: Tournament): Markup {
   const knockout = t.format === 'KNOCKOUT';

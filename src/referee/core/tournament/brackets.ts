@@ -1,4 +1,5 @@
-import type { DecidedMatch, KnockoutMatch, MatchOpening } from './knockout.js';
+import { groupStageRoundCount, groupsOf } from './groups.js';
+import { type DecidedMatch, firstRound, type KnockoutMatch, knockoutRoundCount, type MatchOpening, nextRound, thirdPlaceMatch } from './knockout.js';
 import { type BoardState, type TournamentState, withdrawnBefore } from './state.js';
 import type { Format } from './types.js';
 
@@ -7,10 +8,43 @@ import type { Format } from './types.js';
  * and a board read back as a bracket match. Rules cited: docs/rules/tournaments.md §K6.
  */
 
-/** Formats whose boards are matches that a winner leaves (K6.6-K6.8) rather than games that score. */
-export const BRACKET_FORMATS: readonly Format[] = ['knockout', 'doubleElimination'];
+/** Formats ranked by placings (K6.9, K6.10, K6.12) rather than standings. */
+export const BRACKET_FORMATS: readonly Format[] = ['knockout', 'doubleElimination', 'groupsKnockout'];
 
 export const isBracket = (format: Format): boolean => BRACKET_FORMATS.includes(format);
+
+/** The rounds of a group stage (K6.12), 0 outside groupsKnockout or before round 1. */
+export function groupStageRounds(t: TournamentState): number {
+  if (t.config.format !== 'groupsKnockout') return 0;
+  const groups = groupsOf(t);
+  return groups ? groupStageRoundCount(groups) : 0;
+}
+
+/** Whether round `round`'s boards are matches that a winner leaves (K6.6-K6.8), not games that score: a group round's are not (round 1 always is one). */
+export function matchesIn(t: TournamentState, round: number): boolean {
+  if (t.config.format !== 'groupsKnockout') return t.config.format === 'knockout' || t.config.format === 'doubleElimination';
+  const groups = groupsOf(t);
+  return groups !== null && round > groupStageRoundCount(groups);
+}
+
+/** R3.7 with K6.4, K6.12: a result of round `round` can no longer be corrected once what it decided is paired (the bracket, or the knockout seeded from the groups). */
+export function bracketStands(t: TournamentState, round: number): boolean {
+  if (matchesIn(t, round)) return t.rounds.length > round;
+  return t.config.format === 'groupsKnockout' && t.rounds.length > groupStageRounds(t);
+}
+
+/**
+ * K6.3-K6.5, K6.11: the matches of round `round` of a knockout stage that starts with round
+ * `start` from `seeds`: round 1 of the bracket from the seeds, later rounds from the winners, the
+ * last one with the third-place match when the organizer asked for it.
+ */
+export function knockoutStageMatches(t: TournamentState, round: number, start: number, seeds: readonly string[]): KnockoutMatch[] {
+  if (round === start) return firstRound(seeds);
+  const previous = t.rounds[round - 2].boards;
+  const matches = nextRound(previous.map((b) => b.winner ?? null));
+  if (t.config.thirdPlaceMatch && round === start - 1 + knockoutRoundCount(seeds.length)) matches.push(thirdPlaceMatch(previous.map(boardMatch)));
+  return matches;
+}
 
 export interface MatchBoard {
   seats: string[];

@@ -1,29 +1,15 @@
 import { fail, ok, type Result } from '../../../engines/kit/index.js';
 import type { GameResultPayload } from './events.js';
 import { completedRounds, historyOf, pointsOf, roundComplete } from './history.js';
-import {
-  type DecidedMatch,
-  decideMatch,
-  firstRound,
-  type KnockoutMatch,
-  knockoutPlacings,
-  knockoutRoundCount,
-  knockoutSeeds,
-  koTieLabel,
-  type MatchGame,
-  type MatchState,
-  nextRound,
-  openMatch,
-  parseTieRule,
-  thirdPlaceMatch,
-} from './knockout.js';
+import { type DecidedMatch, decideMatch, knockoutPlacings, knockoutRoundCount, knockoutSeeds, koTieLabel, type MatchGame, type MatchState, openMatch, parseTieRule } from './knockout.js';
 import type { Lots } from './lots.js';
 import { rat, type Rational } from './rational.js';
 import { roundRobinNumbers, roundRobinRound, roundRobinRoundCount } from './round-robin.js';
 import { type Standings, standings } from './standings.js';
 import { type BoardState, pointValues, rational, type TournamentState, withdrawnBefore } from './state.js';
 import { pairSwiss } from './swiss.js';
-import { boardMatch, isBracket, matchBoards } from './brackets.js';
+import { boardMatch, isBracket, knockoutStageMatches, matchBoards } from './brackets.js';
+import { groupsKnockoutBoards, groupsKnockoutPlacings, groupsKnockoutRounds } from './group-stage.js';
 import { doubleEliminationBoards, doubleEliminationLabel, doubleEliminationOver, doubleEliminationPlacingsOf, doubleEliminationRounds } from './double-elimination.js';
 import { seatTables } from './tables.js';
 
@@ -99,6 +85,8 @@ export function pairRound(t: TournamentState, lots: Lots): Result<Pairing> {
       return ok(roundRobinBoards(t, round, lots));
     case 'knockout':
       return knockoutBoards(t, round, lots);
+    case 'groupsKnockout':
+      return groupsKnockoutBoards(t, round, lots);
     case 'doubleElimination': {
       const paired = doubleEliminationBoards(t, round, lots);
       return paired.ok ? ok({ boards: paired.value.boards, byes: [], rest: null, warnings: [], ...(paired.value.order ? { order: paired.value.order } : {}) }) : paired;
@@ -110,6 +98,7 @@ export function pairRound(t: TournamentState, lots: Lots): Result<Pairing> {
 export function totalRoundsFor(t: TournamentState, order: readonly string[]): number | null {
   if (t.config.format === 'knockout') return knockoutRoundCount(order.length);
   // K6.10: at most; an event without a bracket reset to play ends a round earlier (eventOver).
+  if (t.config.format === 'groupsKnockout') return groupsKnockoutRounds(t.config, order);
   if (t.config.format === 'doubleElimination') return doubleEliminationRounds(order.length, t.config.bracketReset !== false);
   if (t.config.format === 'roundRobin' || t.config.format === 'doubleRoundRobin') return roundRobinRoundCount(order.length, t.config.format === 'doubleRoundRobin');
   return t.config.rounds;
@@ -142,21 +131,13 @@ function roundRobinBoards(t: TournamentState, round: number, lots: Lots): Pairin
 
 function knockoutBoards(t: TournamentState, round: number, lots: Lots): Result<Pairing> {
   let seeds: string[];
-  let matches: KnockoutMatch[];
   if (round === 1) {
     const entrants = t.participants.filter((p) => p.withdrawnAfterRound === null);
     const seeded = knockoutSeeds(entrants, t.config.koSeeding, lots, t.settings[1]?.seeds ?? undefined);
     if (!seeded.ok) return seeded;
     seeds = seeded.value;
-    matches = firstRound(seeds);
-  } else {
-    seeds = t.rounds[0].order!;
-    const previous = t.rounds[round - 2].boards;
-    matches = nextRound(previous.map((b) => b.winner ?? null));
-    // K6.11: the last round also holds the third-place match, between the semi-finals' losers.
-    if (t.config.thirdPlaceMatch && round === knockoutRoundCount(seeds.length)) matches.push(thirdPlaceMatch(previous.map(boardMatch)));
-  }
-  const boards = matchBoards(t, round, matches, (m) => openMatch(m, seeds));
+  } else seeds = t.rounds[0].order!;
+  const boards = matchBoards(t, round, knockoutStageMatches(t, round, 1, seeds), (m) => openMatch(m, seeds));
   return ok({ boards, byes: [], rest: null, warnings: [], ...(round === 1 ? { order: seeds } : {}) });
 }
 
@@ -211,6 +192,7 @@ export function standingsOf(t: TournamentState, lots: Lots, rounds = completedRo
 /** K6.9 placings of a knockout (K6.10: of a double elimination): who is out so far, and the champion once the final is decided. */
 export function placingsOf(t: TournamentState): { participantId: string; place: number }[] {
   if (t.config.format === 'doubleElimination') return doubleEliminationPlacingsOf(t);
+  if (t.config.format === 'groupsKnockout') return groupsKnockoutPlacings(t);
   const seeds = t.rounds[0]?.order;
   if (!seeds) return [];
   const rounds: DecidedMatch[][] = t.rounds.map((r) => r.boards.flatMap((b) => (b.winner === undefined ? [] : [boardMatch(b)])));

@@ -73,6 +73,7 @@ export function defaultTieBreaks(format: StandingsFormat): TieBreak[] {
       return ['BH-C1', 'BH', 'SB', 'WON', 'GP', 'LOTS'];
     case 'roundRobin':
     case 'doubleRoundRobin':
+    case 'groupsKnockout':
       return ['DE', 'SB', 'WON', 'GP', 'LOTS'];
     case 'tables':
       return ['GP', 'WON', 'LOTS'];
