@@ -12,6 +12,7 @@ import { startApp, type TestApp } from '../support/app.js';
  * or PostgreSQL with TEST_DATABASE_URL): a double elimination whose grand final is reset, and a
  * knockout with a third-place match. The organizer enters every result over the board; each event
  * ends by itself with its placings, and its bundle verifies offline (the library and `npm run verify`).
+ * Last, a group stage feeding a knockout with a third-place match.
  */
 let t: TestApp;
 let dir: string;
@@ -145,6 +146,41 @@ describe('bracket formats end to end', () => {
       ['P6', 5],
       ['P7', 5],
       ['P8', 5],
+    ]);
+    await verified(id);
+  }, 300_000);
+
+  it('a group stage of 8 in 2 groups feeds a knockout of 4 with a third-place match, ending with placings for everyone', async () => {
+    const { id, organizer } = await event({ name: 'Groups then knockout', format: 'GROUPS_KNOCKOUT', groupCount: 2, advancePerGroup: 2, thirdPlaceMatch: true }, 8);
+    // The better rated wins every game: group 1 (snake) is P1 P4 P5 P8, group 2 P2 P3 P6 P7.
+    const number = (b: Board, seat: number) => Number(b.seats[seat].name.slice(1));
+    const rounds = await runToTheEnd(id, organizer, (_round, board) => number(board, 1) < number(board, 0));
+    expect(rounds.map((r) => r.boards.length)).toEqual([4, 4, 4, 2, 2]);
+    for (const r of rounds.slice(0, 3))
+      for (const b of r.boards) {
+        const members = [1, 4, 5, 8].includes(number(b, 0)) ? [1, 4, 5, 8] : [2, 3, 6, 7];
+        expect(members).toContain(number(b, 1));
+      }
+    // Semi-finals: each group's winner against the other group's runner-up; then the final and the third-place match.
+    expect(rounds[3].boards.map((b) => b.seats.map((s) => s.name))).toEqual([
+      ['P1', 'P3'],
+      ['P2', 'P4'],
+    ]);
+    expect(rounds[4].boards.map((b) => b.seats.map((s) => s.name))).toEqual([
+      ['P1', 'P2'],
+      ['P4', 'P3'],
+    ]);
+    const final = (await gql(TOURNAMENT, { id })).tournament;
+    expect(final).toMatchObject({ status: 'FINISHED', format: 'GROUPS_KNOCKOUT', totalRounds: 5, config: { groupCount: 2, advancePerGroup: 2, thirdPlaceMatch: true } });
+    expect(placings(final.standings)).toEqual([
+      ['P1', 1, null],
+      ['P2', 2, null],
+      ['P3', 3, null],
+      ['P4', 4, null],
+      ['P5', 5, null],
+      ['P6', 5, null],
+      ['P7', 7, null],
+      ['P8', 7, null],
     ]);
     await verified(id);
   }, 300_000);
