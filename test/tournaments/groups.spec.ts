@@ -6,11 +6,11 @@ import { Driver } from './support.js';
 
 /**
  * A group stage feeding a knockout (K6.12 in docs/rules/tournaments.md), read from its text:
- * "seeds 1 to G go to groups 1 to G, the next G to groups G to 1, and so on (snake)"; each group
- * plays a single round-robin; the knockout's seeds are "every group's 1st (groups in order 1..G),
- * then every group's 2nd (groups 1, G, G-1, ..., 2), then the 3rds (1..G) and so on", so a group
- * winner meets the runner-up of the next group; who does not advance is placed after the
- * knockout by group place.
+ * "seeds 1 to G to groups 1 to G, seeds G+1 to 2G to groups G to 1, and so on"; "each group plays a
+ * single round-robin"; "the knockout's seeds are taken place by place: every group's 1st, then
+ * every group's 2nd, and so on. Within an odd place the groups come in order 1, 2, ..., G; within
+ * an even place in order 1, G, G-1, ..., 2", which sets "the winner of group g against the
+ * runner-up of group g + 1"; who did not advance is placed "by group place".
  */
 
 const backgammon = { kind: 'backgammon', ruleset: { matchLength: 3 } };
