@@ -62,4 +62,5 @@ export const REJECTION_CODES = {
   NOT_YOUR_CHALLENGE: 'The challenge is addressed to another player (only it accepts or declines it), an open challenge is declined by nobody, or only its challenger cancels it.',
   CHALLENGE_CLOSED: "The challenge was accepted, declined or cancelled already: nothing more can be done with it (an acceptor's own retry answers its game).",
   CHALLENGE_EXPIRED: "The challenge's expiry (`expiresAt`) has passed: it can no longer be accepted, declined or cancelled; issue a new one.",
+  RATED_NEEDS_PLAYERS: 'A rated game is played between players: every seat bound to a player (not an anonymous or open seat), with fair draws (docs/ratings.md).',
 } as const;
