@@ -146,6 +146,7 @@ export class GamesResolver {
       ruleset: normaliseRuleset(input.kind, input.ruleset),
       seats: seatPlans(input.seats),
       timeControl: timeControlOf(input.timeControl),
+      rated: input.rated === true,
     }));
   }
 

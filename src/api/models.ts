@@ -226,6 +226,8 @@ export class SeatInput {
 @InputType({ isAbstract: true })
 export abstract class TimeControlled {
   @Field(() => TimeControlInput, { nullable: true, description: "The game's clock; omitted: none" }) timeControl?: TimeControlInput | null;
+  @Field(() => Boolean, { nullable: true, description: "The game counts for its players' ratings: every seat bound to a player, or RATED_NEEDS_PLAYERS (docs/ratings.md); omitted: false" })
+  rated?: boolean | null;
 }
 
 @InputType({ description: 'A new game of any kind, its ruleset as JSON (the typed create mutations per game are preferred)' })

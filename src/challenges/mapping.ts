@@ -15,6 +15,7 @@ export async function toChallenge(challenges: ChallengeService, referee: Referee
     kind: c.kind,
     ruleset: c.ruleset,
     timeControl: c.timeControl ? toTimeControl(c.timeControl) : null,
+    rated: c.rated === true,
     seat: c.seat as ChallengeSeat,
     challengerMessage: c.message,
     createdAt: new Date(c.issuedAt),

@@ -61,6 +61,7 @@ export class Challenge {
   @Field(() => ID, { nullable: true, description: 'The game its acceptance created' }) gameId: string | null;
   @Field(() => Int, { nullable: true, description: "The challenger's seat in that game" }) challengerSeat: number | null;
   @Field(() => String, { nullable: true, description: 'The reason the player challenged gave when declining, if any' }) reason: string | null;
+  @Field({ description: "Its game counts for both players' ratings (docs/ratings.md)" }) rated: boolean;
 }
 
 @ObjectType({ description: 'A challenge accepted: the game it created, both seats bound to the two players (their keys act as them)' })
@@ -82,6 +83,7 @@ export class IssueChallengeInput {
   @Field(() => ChallengeSeat, { nullable: true, description: "The challenger's seat; omitted: RANDOM" }) seat?: ChallengeSeat | null;
   @Field(() => String, { nullable: true, description: 'A message to the player challenged, at most 500 characters' }) message?: string | null;
   @Field(() => Int, { nullable: true, description: 'Seconds until it expires, from 60 to 30 days; omitted: 7 days' }) expiresInSeconds?: number | null;
+  @Field(() => Boolean, { nullable: true, description: "The game counts for both players' ratings (docs/ratings.md); omitted: false" }) rated?: boolean | null;
 }
 
 export const ChallengeConnection = connectionOf(Challenge, 'Challenge', {

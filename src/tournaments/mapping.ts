@@ -55,6 +55,8 @@ const FORMAT_NAMES: Readonly<Record<Format, TournamentFormat>> = {
   doubleRoundRobin: TournamentFormat.DOUBLE_ROUND_ROBIN,
   swiss: TournamentFormat.SWISS,
   knockout: TournamentFormat.KNOCKOUT,
+  doubleElimination: TournamentFormat.DOUBLE_ELIMINATION,
+  groupsKnockout: TournamentFormat.GROUPS_KNOCKOUT,
   tables: TournamentFormat.TABLES,
 };
 const FORMATS = Object.fromEntries(Object.entries(FORMAT_NAMES).map(([word, name]) => [name, word])) as Readonly<Record<TournamentFormat, Format>>;
@@ -82,6 +84,11 @@ export function configInputOf(input: CreateTournamentInput): TournamentConfigInp
     koSeeding: given(input.koSeeding),
     gamesPerMatch: given(input.gamesPerMatch),
     koTieRule: given(input.koTieRule),
+    thirdPlaceMatch: given(input.thirdPlaceMatch),
+    bracketReset: given(input.bracketReset),
+    groupCount: given(input.groupCount),
+    groupSize: given(input.groupSize),
+    advancePerGroup: given(input.advancePerGroup),
     minSeats: given(input.minSeats),
     placementPoints: given(input.placementPoints),
     tableByePoints: given(input.tableByePoints),

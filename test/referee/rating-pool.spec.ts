@@ -126,6 +126,28 @@ describe('a ratings pool', () => {
     expect(ann && isProvisional(pool, ann)).toBe(true);
   });
 
+  it('grows an inactive player’s RD before the next game, at most to the initial 350', () => {
+    const game = (i: number, days: number): RatedGame => ({
+      gameId: `g${i}`,
+      kind: 'backgammon',
+      family: 'correspondence',
+      finalHash: 'd'.repeat(64),
+      endedAt: new Date(Date.UTC(2026, 0, 1) + days * 86_400_000).toISOString(),
+      seats: [
+        { player: 'p-ann', place: 1 },
+        { player: 'p-bob', place: 2 },
+      ],
+    });
+    const seatOf = (events: StoredEvent[], gameId: string) => (events.find((e) => e.payload.gameId === gameId)!.payload.seats as { before: { rd: number }; after: { rd: number } }[])[0];
+    const soon = replay([game(0, 0), game(1, 1)]);
+    const late = replay([game(0, 0), game(1, 400)]);
+    // The second game starts from the stored RD; a year without games makes it count for less certainty.
+    expect(seatOf(late, 'g1').before).toEqual(seatOf(soon, 'g1').before);
+    expect(seatOf(late, 'g1').after.rd).toBeGreaterThan(seatOf(soon, 'g1').after.rd);
+    const never = replay([game(0, 0), game(1, 100_000)]);
+    expect(seatOf(never, 'g1').after.rd).toBeLessThan(350);
+  });
+
   it('refuses a stream whose rating before a game is not the one the pool holds', () => {
     const games: RatedGame[] = [0, 1].map((i) => ({
       gameId: `g${i}`,

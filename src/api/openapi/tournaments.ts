@@ -256,7 +256,7 @@ export const tournamentPaths: Paths = {
               id: { type: 'string' },
               name: { type: 'string' },
               kind: { type: 'string', examples: ['backgammon'] },
-              format: { type: 'string', enum: ['ROUND_ROBIN', 'DOUBLE_ROUND_ROBIN', 'SWISS', 'KNOCKOUT', 'TABLES'] },
+              format: { type: 'string', enum: ['ROUND_ROBIN', 'DOUBLE_ROUND_ROBIN', 'SWISS', 'KNOCKOUT', 'DOUBLE_ELIMINATION', 'GROUPS_KNOCKOUT', 'TABLES'] },
               status: { type: 'string', enum: ['REGISTERING', 'RUNNING', 'FINISHED'] },
               version: { type: 'integer' },
               headHash: { type: 'string' },

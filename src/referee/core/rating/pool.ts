@@ -130,9 +130,10 @@ export const ratingPool: Aggregate<PoolState, PoolEvent, null> = {
     for (const s of seats) {
       if (!sameRating(s.before, ratingOf(pool, s.player))) return fail(MALFORMED, `${s.player}'s rating before game ${gameId} is not the one the pool holds`);
     }
-    const players = new Map(pool.players);
-    for (const s of seats) players.set(s.player, s.after);
-    return ok({ ...pool, players, games: new Set(pool.games).add(gameId) });
+    // Shared, not copied (a pool grows long), as a stream head's command ids are: a failed append drops the held pool.
+    for (const s of seats) pool.players.set(s.player, s.after);
+    pool.games.add(gameId);
+    return ok({ ...pool });
   },
   follows: () => true,
 };

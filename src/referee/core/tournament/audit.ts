@@ -5,6 +5,7 @@ import { decodeGameEvent } from '../game/events.js';
 import { type Folded, foldStream, type StoredEvent, StreamError } from '../stream.js';
 import { recordedLots, tournamentAggregate } from './decider.js';
 import { decodeTournamentEvent, type GameResultPayload } from './events.js';
+import { isBracket } from './brackets.js';
 import { placingsOf, standingsOf } from './formats.js';
 import { completedRounds } from './history.js';
 import type { Lots } from './lots.js';
@@ -193,7 +194,7 @@ function summaryOf(t: TournamentState, events: number, games: number): string {
 /** V10.4: the recomputed standings (lots as recorded), or the knockout placings. */
 export function standingsTable(t: TournamentState): TournamentVerdict['standings'] {
   const name = (id: string) => t.participants.find((p) => p.id === id)?.name ?? id;
-  if (t.config.format === 'knockout') {
+  if (isBracket(t.config.format)) {
     return placingsOf(t).map((p) => ({ rank: p.place, participantId: p.participantId, name: name(p.participantId), tp: null, tieBreaks: [] }));
   }
   // A finished tournament recorded every lot its ranking drew. Provisional standings draw none

@@ -40,6 +40,14 @@ export interface TournamentConfig {
   gamesPerMatch: number;
   /** K6.7, written form (read with parseTieRule). */
   koTieRule: string[];
+  /** K6.11: the semi-finals' losers play for 3rd place (knockout only; written only when on). */
+  thirdPlaceMatch?: true;
+  /** K6.10: a second grand final after the LB champion wins the first (doubleElimination only, always written there). */
+  bracketReset?: boolean;
+  /** K6.12 (groupsKnockout only): the group count, or the group size it follows from, and how many advance from each group. */
+  groupCount?: number;
+  groupSize?: number;
+  advancePerGroup?: number;
   minSeats: number;
   /**
    * Tables: the ruleset of a game at each table size from minSeats to T (TA7.3 seats a remainder
@@ -80,6 +88,11 @@ export interface TournamentConfigInput {
   koSeeding?: unknown;
   gamesPerMatch?: unknown;
   koTieRule?: unknown;
+  thirdPlaceMatch?: unknown;
+  bracketReset?: unknown;
+  groupCount?: unknown;
+  groupSize?: unknown;
+  advancePerGroup?: unknown;
   minSeats?: unknown;
   placementPoints?: unknown;
   tableByePoints?: unknown;
@@ -92,7 +105,7 @@ export interface TournamentConfigInput {
   timeControl?: unknown;
 }
 
-const FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'tables'];
+const FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'doubleElimination', 'groupsKnockout', 'tables'];
 const MAX_ROUNDS = 64;
 const MAX_NAME = 120;
 
@@ -139,6 +152,24 @@ function rulesetsBySize(engine: Engine, ruleset: unknown, recorded: unknown, sea
   return out;
 }
 
+/** K6.12: the group options of a groupsKnockout (a count or a size, default groups of 4; 2 advance by default), refused for other formats. */
+function groupOptions(input: TournamentConfigInput, fmt: Format): Result<{ groupCount?: number; groupSize?: number; advancePerGroup?: number }> {
+  const given = (v: unknown) => v !== undefined && v !== null;
+  if (fmt !== 'groupsKnockout') {
+    if (given(input.groupCount) || given(input.groupSize) || given(input.advancePerGroup)) return invalid('groupCount, groupSize and advancePerGroup are for the groupsKnockout format (K6.12)');
+    return ok({});
+  }
+  if (given(input.groupCount) && given(input.groupSize)) return invalid('give groupCount or groupSize, not both (K6.12)');
+  const advancePerGroup = whole(input.advancePerGroup, 2, 1, 16);
+  if (advancePerGroup === null) return invalid('advancePerGroup: 1 to 16');
+  if (given(input.groupCount)) {
+    const groupCount = whole(input.groupCount, 0, 1, 64);
+    return groupCount === null ? invalid('groupCount: 1 to 64') : ok({ groupCount, advancePerGroup });
+  }
+  const groupSize = whole(input.groupSize, 4, 2, 32);
+  return groupSize === null ? invalid('groupSize: 2 to 32') : ok({ groupSize, advancePerGroup });
+}
+
 /** The complete configuration, or the first thing wrong with the input. */
 export function parseConfig(input: TournamentConfigInput, registry: EngineRegistry): Result<TournamentConfig> {
   const name = input.name ?? '';
@@ -178,8 +209,9 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   const maxRequestedByes = whole(input.maxRequestedByes, 1, 0, MAX_ROUNDS);
   if (maxRequestedByes === null) return invalid('maxRequestedByes: a whole number, 0 or more');
 
-  // K6.9: a knockout ranks by placings, not by tie-breaks.
-  const tieBreaks = fmt === 'knockout' ? ok([]) : input.tieBreaks === undefined || input.tieBreaks === null ? ok(defaultTieBreaks(fmt)) : parseTieBreaks(input.tieBreaks, fmt);
+  // K6.9, K6.10: a knockout or double elimination ranks by placings, not by tie-breaks.
+  const tieBreaks =
+    fmt === 'knockout' || fmt === 'doubleElimination' ? ok([]) : input.tieBreaks === undefined || input.tieBreaks === null ? ok(defaultTieBreaks(fmt)) : parseTieBreaks(input.tieBreaks, fmt);
   if (!tieBreaks.ok) return tieBreaks;
   const rrNumbering = oneOf(input.rrNumbering, ['lots', 'rating'] as const, 'lots');
   if (!rrNumbering) return invalid('rrNumbering: lots or rating');
@@ -189,6 +221,14 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   if (gamesPerMatch === null) return invalid('gamesPerMatch: 1 to 15');
   const koTieRule = parseTieRule(input.koTieRule ?? undefined);
   if (!koTieRule.ok) return koTieRule;
+  const thirdPlaceMatch = input.thirdPlaceMatch ?? false;
+  if (typeof thirdPlaceMatch !== 'boolean') return invalid('thirdPlaceMatch: true or false');
+  if (thirdPlaceMatch && fmt !== 'knockout' && fmt !== 'groupsKnockout') return invalid('thirdPlaceMatch: a third-place match is for the knockout and groupsKnockout formats (K6.11)');
+  const groups = groupOptions(input, fmt);
+  if (!groups.ok) return groups;
+  const bracketReset = input.bracketReset ?? true;
+  if (typeof bracketReset !== 'boolean') return invalid('bracketReset: true or false');
+  if (input.bracketReset !== undefined && input.bracketReset !== null && fmt !== 'doubleElimination') return invalid('bracketReset: a bracket reset is for the doubleElimination format (K6.10)');
 
   const tableRulesets = twoSeat ? {} : rulesetsBySize(engine, input.ruleset ?? {}, input.tableRulesets, seatCount);
   if (tableRulesets === null) return invalid('tableRulesets: recorded rulesets per table size must be complete and seat that many');
@@ -228,6 +268,10 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     koSeeding,
     gamesPerMatch,
     koTieRule: writtenTieRule(koTieRule.value),
+    // Written only when on, so configurations recorded before it existed stay complete.
+    ...(thirdPlaceMatch ? { thirdPlaceMatch: true as const } : {}),
+    ...(fmt === 'doubleElimination' ? { bracketReset } : {}),
+    ...groups.value,
     minSeats,
     placementPoints: placement.value,
     tableByePoints: format(tableByeValue),

@@ -4,7 +4,8 @@ import type { EngineRegistry } from '../engine-registry.js';
 import { type Aggregate, type DraftEvent, MALFORMED, type StoredEvent } from '../stream.js';
 import { isCompleteConfig, parseConfig, type TournamentConfigInput } from './config.js';
 import { type BoardPlan, decodeTournamentEvent, draftOf, type GameResultPayload, ORGANIZER, type RoundSettings, type TournamentEvent } from './events.js';
-import { decideBoard, finalRanking, pairRound, type Pairing as RoundPairing, totalRoundsFor } from './formats.js';
+import { bracketStands, matchesIn } from './brackets.js';
+import { decideBoard, eventOver, finalRanking, pairRound, type Pairing as RoundPairing, totalRoundsFor } from './formats.js';
 import { roundComplete } from './history.js';
 import { type LotDrawn, type Lots, lotsCommitment, SeededLots } from './lots.js';
 import { impossibleResult, resultShapeProblem } from './results.js';
@@ -198,7 +199,7 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
 
 function boardState(t: TournamentState, round: number, b: BoardPlan): BoardState {
   const board: BoardState = { ...b, results: {} };
-  if (t.config.format !== 'knockout' || b.games.length > 0) return board;
+  if (!matchesIn(t, round) || b.games.length > 0) return board;
   // K6.5: a match facing an empty slot is over before it starts; K6.8: so is a walkover. Whoever
   // withdrew forfeits it, so from a bye or a match between two who withdrew nobody goes through.
   const through = b.seats.filter((s) => s !== b.walkover && !withdrawnBefore(t, s, round));
@@ -226,14 +227,14 @@ function recorded(t: TournamentState, result: GameResultPayload, correction: boo
   if (!correction && earlier) return fail('RESULT_ALREADY_RECORDED', `game ${result.gameId} already has its result; correct it with a reason instead`);
   if (correction && !earlier) return fail('NO_RESULT_TO_CORRECT', `game ${result.gameId} has no result to correct`);
   if (correction && !result.reason) return fail('INVALID_INPUT', 'a correction needs a reason (P2.7)');
-  if (correction && t.config.format === 'knockout' && t.rounds.length > round.round) return fail('ROUND_ALREADY_PAIRED', 'the next knockout round is paired: its bracket stands (R3.7)');
+  if (correction && bracketStands(t, round.round)) return fail('ROUND_ALREADY_PAIRED', 'the next knockout round is paired: its bracket stands (R3.7)');
   const shape = resultShapeProblem(t, game.seats, result) ?? impossibleResult(ctx.registry.get(t.config.kind), t.config, result);
   if (shape) return fail('INVALID_RESULT', shape);
   const unreported = resultAgainstReports(t, result, actor);
   if (unreported) return broken(unreported);
   t = reportsAfterResult(t, result.gameId);
   let next: BoardState = { ...board, results: { ...board.results, [result.gameId]: result }, ...(correction ? { corrections: (board.corrections ?? 0) + 1 } : {}) };
-  if (t.config.format === 'knockout') {
+  if (matchesIn(t, round.round)) {
     const decision = decideBoard(t, next, recordedLots(t));
     if (!decision.ok) return broken(decision.error.message);
     next = decision.value.kind === 'DECIDED' ? { ...next, winner: decision.value.winner } : { ...next, winner: undefined };
@@ -507,7 +508,7 @@ class Deciding {
     const at = boardAt(t, result.round, result.board);
     if (correction && at && (at.board.corrections ?? 0) >= CORRECTION_LIMIT)
       return refuse('TOO_MANY_CORRECTIONS', `board ${result.board} of round ${result.round} was corrected ${CORRECTION_LIMIT} times, the most allowed (R3.8)`);
-    if (at && t.config.format === 'knockout' && !at.board.results[result.gameId]) {
+    if (at && matchesIn(t, at.round.round) && !at.board.results[result.gameId]) {
       // Draw the match's lot now if the result leaves it to lots (K6.7), so it is recorded before it is used.
       const withResult = { ...at.board, results: { ...at.board.results, [result.gameId]: result } };
       const d = decideBoard(t, withResult, lots);
@@ -529,7 +530,7 @@ class Deciding {
     const t = this.state;
     const round = currentRound(t);
     if (!round) return this.done();
-    if (t.config.format === 'knockout') {
+    if (matchesIn(t, round.round)) {
       for (const board of round.boards) {
         if (board.winner !== undefined || board.games.some((g) => !board.results[g.gameId])) continue;
         const d = decideBoard(t, board, this.recordingLots());
@@ -540,7 +541,7 @@ class Deciding {
         }
       }
     }
-    if (t.totalRounds !== null && round.round === this.state.totalRounds && roundComplete(this.state, round)) return this.finish();
+    if (eventOver(this.state)) return this.finish();
     return this.done();
   }
 
