@@ -30,6 +30,7 @@ import { RefereeModule } from './referee/index.js';
 import { graphqlMetricsPlugin } from './ops/graphql-metrics.plugin.js';
 import { MetricsService } from './ops/metrics.service.js';
 import { PlayersModule } from './players/index.js';
+import { RatingsModule } from './ratings/index.js';
 import { ScopesGuard } from './api/scopes.js';
 import { TournamentsModule } from './tournaments/index.js';
 import { WebhooksModule } from './webhooks/index.js';
@@ -88,6 +89,7 @@ export class AppModule {
         TournamentsModule,
         PlayersModule,
         ChallengesModule,
+        RatingsModule,
         WebhooksModule,
       ],
       controllers: [GamesController, MyGamesController, MyStreamController, OpsController, GraphiqlController, OpenApiController, WebController],

@@ -56,7 +56,7 @@ export async function gql(url: string, query: string, variables: Record<string, 
 
 const CREATE = `mutation($input: CreateGameInput!) { createGame(input: $input) {
   ... on GameCreated { game { id } tokens { seat token } } ... on Rejection { code message } } }`;
-const EVENTS = `query($id: ID!, $after: Int) { gameEvents(gameId: $id, afterSeq: $after) { seq type actor payload } }`;
+const EVENTS = `query($id: ID!, $after: String) { gameEvents(gameId: $id, after: $after) { nodes { seq type actor payload } } }`;
 export const MOVE = `mutation($g: ID!, $m: String!, $a: JSON!, $v: Int) { submitAction(gameId: $g, moveId: $m, action: $a, expectedVersion: $v) {
   __typename ... on MoveAccepted { version status events { seq type actor payload } } ... on Rejection { code message } } }`;
 
@@ -105,7 +105,7 @@ export class Bot {
     this.tokens = tokens;
     this.state = this.engine.init((this.engine.parseRuleset(this.ruleset) as { value: unknown }).value);
     this.version = 0;
-    const events = (await gql(this.url, EVENTS, { id: this.gameId, after: 0 })).data.gameEvents as ServedEvent[];
+    const events = (await gql(this.url, EVENTS, { id: this.gameId, after: '0' })).data.gameEvents.nodes as ServedEvent[];
     this.follow(events);
   }
 

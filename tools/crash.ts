@@ -15,7 +15,7 @@ export interface CrashReport {
   restartedIn: number;
 }
 
-const EVENTS = `query($id: ID!, $after: Int) { gameEvents(gameId: $id, afterSeq: $after, limit: 1000) { seq moveId } }`;
+const EVENTS = `query($id: ID!, $after: String) { gameEvents(gameId: $id, after: $after, first: 1000) { nodes { seq moveId } } }`;
 const VERIFY = `query($id: ID!) { verifyGame(gameId: $id) { ok summary } }`;
 
 /**
@@ -91,7 +91,7 @@ export async function crashCheck(env: Record<string, string>, port: number, clie
     const byGame = new Map<string, { moveId: string; version: number }[]>();
     for (const a of acknowledged) byGame.set(a.gameId, [...(byGame.get(a.gameId) ?? []), a]);
     for (const [gameId, moves] of byGame) {
-      const events = (await gql(service.url, EVENTS, { id: gameId, after: 0 })).data.gameEvents as { seq: number; moveId: string | null }[];
+      const events = (await gql(service.url, EVENTS, { id: gameId, after: '0' })).data.gameEvents.nodes as { seq: number; moveId: string | null }[];
       const stored = new Map(events.filter((e) => e.moveId).map((e) => [e.moveId!, e.seq]));
       const last = events.at(-1)?.seq ?? 0;
       for (const m of moves) {

@@ -383,6 +383,11 @@ export class HostileGenerator {
 
   // ------------------------------------------------------------ GraphQL fields
 
+  /** An events cursor (an event's seq as a string): a real-looking one, a malformed one, or a value of another type. */
+  private seqCursor(): unknown {
+    return this.pick([...ODD_NUMBERS.map(String), '0', '3', '999999999', '1000000000', '-1', '1.5', ' 1', this.string(), null, 5]);
+  }
+
   /** A game id: a real one, one that names no game, or a malformed one. */
   private anyGameId(): unknown {
     switch (this.int(4)) {
@@ -485,9 +490,9 @@ export class HostileGenerator {
       return {
         op: 'query',
         name: 'gameEvents',
-        text: `gameEvents(gameId: ${v('g')}, afterSeq: ${v('s')}, limit: ${v('l')}) { seq type payload }`,
-        defs: [`${v('g')}: ID!`, `${v('s')}: Int`, `${v('l')}: Int`],
-        vars: { [`g${sfx}`]: this.anyGameId(), [`s${sfx}`]: this.pick(ODD_NUMBERS), [`l${sfx}`]: this.pick([...ODD_NUMBERS, undefined]) },
+        text: `gameEvents(gameId: ${v('g')}, ${this.pick(['after', 'before'])}: ${v('s')}, ${this.pick(['first', 'last'])}: ${v('l')}) { nodes { seq type payload } pageInfo { endCursor hasNextPage } totalCount }`,
+        defs: [`${v('g')}: ID!`, `${v('s')}: String`, `${v('l')}: Int`],
+        vars: { [`g${sfx}`]: this.anyGameId(), [`s${sfx}`]: this.seqCursor(), [`l${sfx}`]: this.pick([...ODD_NUMBERS, undefined]) },
         token: this.readToken(),
       };
     }
@@ -906,9 +911,9 @@ export class HostileGenerator {
       return {
         op: 'query',
         name: 'tournament',
-        text: `tournament(id: $i${sfx}) { id status version participants { id name } rounds { round boards { board games { gameId game { id status } } } } standings(afterRound: $a${sfx}) { rank tp } crosstable(afterRound: $c${sfx}) { participantId } events(afterSeq: $s${sfx}) { seq type } }`,
-        defs: [`$i${sfx}: ID!`, `$a${sfx}: Int`, `$c${sfx}: Int`, `$s${sfx}: Int`],
-        vars: { [`i${sfx}`]: this.anyTournamentId(), [`a${sfx}`]: read, [`c${sfx}`]: this.pick([read, ...ODD_NUMBERS]), [`s${sfx}`]: this.pick([undefined, ...ODD_NUMBERS]) },
+        text: `tournament(id: $i${sfx}) { id status version participants { id name } rounds { round boards { board games { gameId game { id status } } } } standings(afterRound: $a${sfx}) { rank tp } crosstable(afterRound: $c${sfx}) { participantId } events(after: $s${sfx}) { nodes { seq type } pageInfo { hasNextPage } } }`,
+        defs: [`$i${sfx}: ID!`, `$a${sfx}: Int`, `$c${sfx}: Int`, `$s${sfx}: String`],
+        vars: { [`i${sfx}`]: this.anyTournamentId(), [`a${sfx}`]: read, [`c${sfx}`]: this.pick([read, ...ODD_NUMBERS]), [`s${sfx}`]: this.pick([undefined, this.seqCursor()]) },
         token: this.readToken(),
       };
     }

@@ -74,6 +74,8 @@ export function httpStatusOf(code: string): number {
     case 'FORBIDDEN':
     case 'SCOPE_MISSING':
     case 'NOT_YOUR_CHALLENGE':
+    case 'NOT_YOUR_BOARD':
+    case 'REPORTS_NOT_ALLOWED':
       return 403;
     case 'VERSION_CONFLICT':
     case 'GAME_NOT_FINISHED':
@@ -83,6 +85,7 @@ export function httpStatusOf(code: string): number {
     case 'TOO_MANY_KEYS':
     case 'CHALLENGE_CLOSED':
     case 'CHALLENGE_EXPIRED':
+    case 'DISPUTE_OPEN':
       return 409;
     case 'RATE_LIMITED':
       return 429;

@@ -5,6 +5,7 @@ import { normaliseRuleset } from '../games/index.js';
 import { createTypedGame, seatPlans } from '../games/rulesets.js';
 import { tokenOf, type GqlContext } from './caller.js';
 import { asGraphQLError } from './error.filter.js';
+import { pageOf } from './connection.js';
 import { Limits } from './limits.js';
 import { JSONScalar } from './json.scalar.js';
 import {
@@ -30,6 +31,7 @@ import {
   GameClock,
   GameConnection,
   GameEvent,
+  GameEventConnection,
   GameFilterInput,
   JoinGameInput,
   JoinGameResult,
@@ -38,6 +40,7 @@ import {
   PastGame,
   Verdict,
 } from './models.js';
+import { EventPageArgs, seqConnection, seqRange } from './seq-pages.js';
 import { gameEventStream, mapped, requireWebSocket } from './subscriptions.js';
 import { GameOutcome, typedOutcome } from './typed.js';
 import { Needs } from './scopes.js';
@@ -89,29 +92,24 @@ export class GamesResolver {
       { kind: filter?.kind ?? undefined, status: filter?.status ?? undefined, imported: filter?.imported ?? undefined, tournamentId: tournamentId ?? undefined, round: round ?? undefined },
       { first, after, last, before },
     );
-    const nodes = page.games.map(toGameSummary);
-    return {
-      edges: nodes.map((node, i) => ({ node, cursor: page.cursors[i] })),
-      nodes,
-      pageInfo: { startCursor: page.startCursor, endCursor: page.endCursor, hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage },
-      count: page.totalCount,
-    };
+    const edges = page.games.map((g, i) => ({ node: toGameSummary(g), cursor: page.cursors[i] }));
+    const { startCursor, endCursor, hasNextPage, hasPreviousPage } = page;
+    return { ...pageOf(edges, { startCursor, endCursor, hasNextPage, hasPreviousPage }), count: page.totalCount };
   }
 
   @Needs('read')
-  @Query(() => [GameEvent], { complexity: 50, description: 'Events after a sequence number, as the caller may see them' })
-  async gameEvents(
-    @Args('gameId', { type: () => ID, description: 'The game' }) gameId: string,
-    @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0, description: 'Only events with a higher seq (0: from the first event)' }) afterSeq: number | null,
-    @Args('limit', { type: () => Int, nullable: true, defaultValue: 1000, description: 'At most this many events, 1 to 1000' }) limit: number | null,
-    @Context() ctx: GqlContext,
-  ): Promise<GameEvent[]> {
+  @Query(() => GameEventConnection, {
+    complexity: 50,
+    description:
+      "A game's events as the caller may see them, oldest first, as a Relay cursor connection whose cursor is the seq: `first` after a cursor pages forwards (1000 by default), `last` before a cursor pages backwards (not both); resume the gameEvents subscription with the last seq",
+  })
+  async gameEvents(@Args('gameId', { type: () => ID, description: 'The game' }) gameId: string, @Args() page: EventPageArgs, @Context() ctx: GqlContext): Promise<GameEventConnection> {
     gameIdOf(gameId);
-    const after = checkAfterSeq(afterSeq);
-    const most = limit ?? 1000;
-    if (most < 1 || most > 1000) throw new RefereeError('INVALID_INPUT', 'limit must be between 1 and 1000');
+    const viewer = await this.viewer(gameId, ctx);
     const game = await this.referee.game(gameId);
-    return ofGame(game, await this.referee.events(gameId, after, await this.viewer(gameId, ctx), most));
+    const range = seqRange(page, game.version);
+    const events = range.count > 0 ? ofGame(game, await this.referee.events(gameId, range.afterSeq, viewer, range.count)) : [];
+    return seqConnection(events, range, game.version);
   }
 
   @Limits({ expensive: true })
@@ -148,6 +146,7 @@ export class GamesResolver {
       ruleset: normaliseRuleset(input.kind, input.ruleset),
       seats: seatPlans(input.seats),
       timeControl: timeControlOf(input.timeControl),
+      rated: input.rated === true,
     }));
   }
 

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { Field, Float, ID, InputType, Int, ObjectType, createUnionType, registerEnumType } from '@nestjs/graphql';
+import { type Connection, connectionOf } from './connection.js';
 import { JSONScalar } from './json.scalar.js';
 
 export enum GameStatusEnum {
@@ -134,28 +135,30 @@ export const CreateGameResult = orRejection('CreateGameResult', 'The game create
 export const JoinGameResult = orRejection('JoinGameResult', 'The seat taken (SeatJoined), or why not (Rejection)', () => SeatJoined);
 export const MoveResult = orRejection('MoveResult', 'The move stored (MoveAccepted), or why it was refused, nothing changed (Rejection)', () => MoveAccepted);
 
-@ObjectType({ description: 'Where a page of a list starts and ends (Relay cursor connections)' })
-export class PageInfo {
-  @Field(() => String, { nullable: true, description: "The first item's cursor (`before` it pages backwards)" }) startCursor: string | null;
-  @Field(() => String, { nullable: true, description: "The last item's cursor (`after` it pages forwards)" }) endCursor: string | null;
-  @Field({ description: 'More items follow the page (known when paging forwards with `first`; false with `last`)' }) hasNextPage: boolean;
-  @Field({ description: 'More items precede the page (known when paging backwards with `last`; false with `first`)' }) hasPreviousPage: boolean;
-}
+export { PageInfo } from './connection.js';
 
-@ObjectType({ description: 'A game of a page, with its cursor' })
-export class GameEdge {
-  @Field({ description: 'Opaque: pass it as `after` or `before`' }) cursor: string;
-  @Field(() => Game, { description: 'The game' }) node: Game;
-}
+export const GameConnection = connectionOf(Game, 'Game', {
+  connection: 'A page of games, newest first (Relay cursor connection)',
+  edge: 'A game of a page, with its cursor',
+  node: 'The game',
+  items: 'games',
+  cursor: 'Opaque: pass it as `after` or `before`',
+  nodes: "The page's games without their cursors (the edges' nodes)",
+  pageInfo: 'Where the page starts and ends, and whether more games follow or precede it',
+});
+/** A page of games; `count` counts the filter's matches, resolved only when `totalCount` is asked for. */
+export type GameConnection = Connection<Game> & { count: () => Promise<number> };
 
-@ObjectType({ description: 'A page of games, newest first (Relay cursor connection)' })
-export class GameConnection {
-  @Field(() => [GameEdge], { description: "The page's games with their cursors" }) edges: GameEdge[];
-  @Field(() => [Game], { description: "The page's games without their cursors (the edges' nodes)" }) nodes: Game[];
-  @Field(() => PageInfo, { description: 'Where the page starts and ends, and whether more games follow or precede it' }) pageInfo: PageInfo;
-  /** Counts the filter's matches; resolved only when `totalCount` is asked for. */
-  count: () => Promise<number>;
-}
+export const GameEventConnection = connectionOf(GameEvent, 'GameEvent', {
+  connection: "A page of a game's events, oldest first (Relay cursor connection): the cursor is the event's seq, so a page resumes as the gameEvents subscription does",
+  edge: 'An event of a page, with its cursor',
+  node: 'The event',
+  items: 'events',
+  cursor: "The event's seq as a string: pass it as `after` or `before` (or its number as the subscription's afterSeq)",
+  pageInfo: 'Where the page starts and ends, and whether more events follow or precede it',
+  totalCount: "How many events the game's log holds (its version)",
+});
+export type GameEventConnection = Connection<GameEvent>;
 
 @ObjectType('GameSnapshot', { description: 'A game as it was just after one event of its log' })
 export class PastGame {
@@ -223,6 +226,8 @@ export class SeatInput {
 @InputType({ isAbstract: true })
 export abstract class TimeControlled {
   @Field(() => TimeControlInput, { nullable: true, description: "The game's clock; omitted: none" }) timeControl?: TimeControlInput | null;
+  @Field(() => Boolean, { nullable: true, description: "The game counts for its players' ratings: every seat bound to a player, or RATED_NEEDS_PLAYERS (docs/ratings.md); omitted: false" })
+  rated?: boolean | null;
 }
 
 @InputType({ description: 'A new game of any kind, its ruleset as JSON (the typed create mutations per game are preferred)' })

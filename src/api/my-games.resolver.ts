@@ -2,29 +2,36 @@ import { Args, ArgsType, Context, Field, Int, ObjectType, Query, ResolveField, R
 import { Me } from '../players/index.js';
 import { type FeedItem, type InboxPage, RefereeService } from '../referee/index.js';
 import { type GqlContext, tokenOf } from './caller.js';
+import { type Connection, connectionOf, type Edge, pageOf } from './connection.js';
 import { JSONScalar } from './json.scalar.js';
 import { Limits } from './limits.js';
 import { feedStream, requireWebSocket } from './subscriptions.js';
 import { Needs } from './scopes.js';
 import { toGame } from './mapping.js';
-import { Game, GameStatusEnum, PageInfo } from './models.js';
+import { Game, GameStatusEnum } from './models.js';
 
-@ObjectType({ description: "One of a player's games, with the player's seat in it and its cursor" })
-export class MyGameEdge {
-  @Field({ description: 'Opaque: pass it as `after`' }) cursor: string;
-  @Field(() => Game, { description: 'The game' }) node: Game;
+/** What an edge of a player's games carries besides the game and its cursor. */
+@ObjectType({ isAbstract: true })
+class MySeatFields {
   @Field(() => Int, { description: "The player's seat" }) seat: number;
   @Field({ description: 'The game waits for this seat now' }) toAct: boolean;
   @Field(() => Date, { nullable: true, description: "When the seat's time runs out, if its clock runs" }) deadline: Date | null;
   @Field(() => Date, { description: "The time of the game's last event" }) updatedAt: Date;
 }
 
-@ObjectType({ description: "A page of a player's games (Relay cursor connection): with toAct, the most pressing deadline first; else the most recently moved first" })
-export class MyGameConnection {
-  @Field(() => [MyGameEdge], { description: "The page's games with the player's seat and their cursors" }) edges: MyGameEdge[];
-  @Field(() => [Game], { description: "The page's games (the edges' nodes)" }) nodes: Game[];
-  @Field(() => PageInfo, { description: 'Where the page ends, and whether more games follow it' }) pageInfo: PageInfo;
-}
+export const MyGameConnection = connectionOf(
+  Game,
+  'MyGame',
+  {
+    connection: "A page of a player's games (Relay cursor connection): with toAct, the most pressing deadline first; else the most recently moved first",
+    edge: "One of a player's games, with the player's seat in it and its cursor",
+    node: 'The game',
+    items: 'games',
+    edges: "The page's games with the player's seat and their cursors",
+  },
+  MySeatFields,
+);
+export type MyGameConnection = Connection<Game, Edge<Game> & MySeatFields>;
 
 @ObjectType({ description: "A notice for a player (the player's stream): a game started, it is the player's turn, a game is over, a challenge came, ..." })
 export class PlayerNotice {
@@ -55,11 +62,8 @@ export class MyGamesArgs {
 export async function myGames(referee: RefereeService, token: string | null, args: MyGamesArgs): Promise<MyGameConnection> {
   const page: InboxPage = await referee.myGames(token, { toAct: args.toAct ?? undefined, status: args.status ?? undefined, kind: args.kind ?? undefined, first: args.first, after: args.after });
   const nodes = await Promise.all(page.items.map(async ({ row }) => toGame(await referee.game(row.gameId))));
-  return {
-    edges: page.items.map(({ row, cursor }, i) => ({ cursor, node: nodes[i], seat: row.seat, toAct: row.toAct, deadline: row.deadline, updatedAt: row.updatedAt })),
-    nodes,
-    pageInfo: { startCursor: page.items[0]?.cursor ?? null, endCursor: page.endCursor, hasNextPage: page.hasNextPage, hasPreviousPage: false },
-  };
+  const edges = page.items.map(({ row, cursor }, i) => ({ cursor, node: nodes[i], seat: row.seat, toAct: row.toAct, deadline: row.deadline, updatedAt: row.updatedAt }));
+  return pageOf(edges, { endCursor: page.endCursor, hasNextPage: page.hasNextPage });
 }
 
 /** The inbox: the games of the player whose key calls, the ones waiting for it first if asked. */

@@ -61,6 +61,7 @@ export class ChallengesController {
       seat: seat as SeatChoice,
       message: text(body, 'message'),
       expiresInSeconds: (expires as number | null | undefined) ?? null,
+      rated: body.rated === true,
     });
     return this.document(challenge);
   }

@@ -35,6 +35,7 @@ export class ChallengesResolver {
         seat: input.seat ?? ChallengeSeat.RANDOM,
         message: input.message ?? null,
         expiresInSeconds: input.expiresInSeconds ?? null,
+        rated: input.rated === true,
       }),
     );
   }

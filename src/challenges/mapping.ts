@@ -1,3 +1,4 @@
+import { pageOf } from '../api/connection.js';
 import { toTimeControl } from '../api/mapping.js';
 import type { ChallengePage, ChallengeService, LiveChallenge, RefereeService } from '../referee/index.js';
 import { type Challenge, type ChallengeConnection, type ChallengePlayer, type ChallengeSeat, ChallengeStatusEnum } from './models.js';
@@ -14,6 +15,7 @@ export async function toChallenge(challenges: ChallengeService, referee: Referee
     kind: c.kind,
     ruleset: c.ruleset,
     timeControl: c.timeControl ? toTimeControl(c.timeControl) : null,
+    rated: c.rated === true,
     seat: c.seat as ChallengeSeat,
     challengerMessage: c.message,
     createdAt: new Date(c.issuedAt),
@@ -27,11 +29,10 @@ export async function toChallenge(challenges: ChallengeService, referee: Referee
 
 export async function toChallengeConnection(challenges: ChallengeService, referee: RefereeService, page: ChallengePage): Promise<ChallengeConnection> {
   const nodes = await Promise.all(page.items.map(({ challenge }) => toChallenge(challenges, referee, challenge)));
-  return {
-    edges: page.items.map(({ cursor }, i) => ({ cursor, node: nodes[i] })),
-    nodes,
-    pageInfo: { startCursor: page.items[0]?.cursor ?? null, endCursor: page.endCursor, hasNextPage: page.hasNextPage, hasPreviousPage: false },
-  };
+  return pageOf(
+    page.items.map(({ cursor }, i) => ({ cursor, node: nodes[i] })),
+    { endCursor: page.endCursor, hasNextPage: page.hasNextPage },
+  );
 }
 
 /** The same challenge as REST answers it: the seat choice spelled as GraphQL's enum. */

@@ -1,6 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { JSONScalar } from '../api/json.scalar.js';
-import { Game, orRejection, PageInfo, TimeControl, TimeControlInput } from '../api/models.js';
+import { type Connection, connectionOf } from '../api/connection.js';
+import { Game, orRejection, TimeControl, TimeControlInput } from '../api/models.js';
 
 /** The challenger's seat, as GraphQL names the choices (the core's: first, second, random). */
 export enum ChallengeSeat {
@@ -60,6 +61,7 @@ export class Challenge {
   @Field(() => ID, { nullable: true, description: 'The game its acceptance created' }) gameId: string | null;
   @Field(() => Int, { nullable: true, description: "The challenger's seat in that game" }) challengerSeat: number | null;
   @Field(() => String, { nullable: true, description: 'The reason the player challenged gave when declining, if any' }) reason: string | null;
+  @Field({ description: "Its game counts for both players' ratings (docs/ratings.md)" }) rated: boolean;
 }
 
 @ObjectType({ description: 'A challenge accepted: the game it created, both seats bound to the two players (their keys act as them)' })
@@ -81,20 +83,16 @@ export class IssueChallengeInput {
   @Field(() => ChallengeSeat, { nullable: true, description: "The challenger's seat; omitted: RANDOM" }) seat?: ChallengeSeat | null;
   @Field(() => String, { nullable: true, description: 'A message to the player challenged, at most 500 characters' }) message?: string | null;
   @Field(() => Int, { nullable: true, description: 'Seconds until it expires, from 60 to 30 days; omitted: 7 days' }) expiresInSeconds?: number | null;
+  @Field(() => Boolean, { nullable: true, description: "The game counts for both players' ratings (docs/ratings.md); omitted: false" }) rated?: boolean | null;
 }
 
-@ObjectType({ description: 'A challenge with its cursor' })
-export class ChallengeEdge {
-  @Field({ description: 'Opaque: pass it as `after`' }) cursor: string;
-  @Field(() => Challenge, { description: 'The challenge' }) node: Challenge;
-}
-
-@ObjectType({ description: 'A page of challenges, newest first (Relay cursor connection)' })
-export class ChallengeConnection {
-  @Field(() => [ChallengeEdge], { description: "The page's challenges with their cursors" }) edges: ChallengeEdge[];
-  @Field(() => [Challenge], { description: "The page's challenges (the edges' nodes)" }) nodes: Challenge[];
-  @Field(() => PageInfo, { description: 'Where the page ends, and whether more challenges follow it' }) pageInfo: PageInfo;
-}
+export const ChallengeConnection = connectionOf(Challenge, 'Challenge', {
+  connection: 'A page of challenges, newest first (Relay cursor connection)',
+  edge: 'A challenge with its cursor',
+  node: 'The challenge',
+  items: 'challenges',
+});
+export type ChallengeConnection = Connection<Challenge>;
 
 /** A page of a list of challenges, newest first. */
 @ArgsType()

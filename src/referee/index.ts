@@ -20,6 +20,8 @@ export { decodeServedEvent, type ServedGameEvent } from './core/game/views.js';
 export { isGameId, isTournamentId } from './core/ids.js';
 export { isObject, type StoredEvent } from './core/stream.js';
 export { durationWords } from './core/text.js';
+export { isProvisional, type PlayerRating, RATING_FAMILIES, type RatingFamily } from './core/rating/pool.js';
+export type { RatingChangeRow, RatingRow } from './store/rating-store.js';
 export type { TournamentConfigInput } from './core/tournament/config.js';
 export type { GameResultPayload, RoundSettings } from './core/tournament/events.js';
 export { boardComplete, completedRounds, historyOf, roundComplete } from './core/tournament/history.js';
@@ -39,6 +41,7 @@ export { type TournamentRow, TournamentStore } from './store/tournament-store.js
 
 // The application: the services, the module, and the registries other modules plug into.
 export { AccountService, type KeyListing, type LiveAccount, type ShownKey } from './application/accounts.js';
+export { type LivePool, type RatingPage, RatingService, type ShownRating } from './application/ratings.js';
 export { type ChallengeChange, ChallengeConsequences, type ChallengePage, ChallengeService, type LiveChallenge } from './application/challenges.js';
 export { Clock } from './application/clock.js';
 export { type MoveResult, ORGANIZER_SEAT } from './application/command-handler.js';
@@ -59,4 +62,4 @@ export { RefereeModule } from './application/referee.module.js';
 export { RefereeService } from './application/referee.service.js';
 export type { CreationAllowance } from './application/stream-commands.js';
 export { isCleanText, tokenHash } from './application/seat-tokens.js';
-export { type EnteredResult, type LiveTournament, type TournamentEventsAppended, TournamentService } from './application/tournament.service.js';
+export { type BulkRow, type EnteredResult, type LiveTournament, type RowRefusal, type TournamentEventsAppended, TournamentService } from './application/tournament.service.js';

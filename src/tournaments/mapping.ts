@@ -1,3 +1,4 @@
+import { pageOf } from '../api/connection.js';
 import { timeControlOf, toTimeControl } from '../api/mapping.js';
 import { normaliseRuleset } from '../games/index.js';
 import {
@@ -26,7 +27,18 @@ import type { CreateTournamentInput } from './dto/create-tournament.input.js';
 import type { ResultInput } from './dto/result.input.js';
 import type { RoundSettingsInput } from './dto/round-settings.input.js';
 import { EncounterResult, ResultSource, type RoundEntryKind, type SeatResultKind, TournamentFormat, type TournamentStatus } from './models/enums.js';
-import type { CrosstableRow, ParticipantRef, StandingRow, Tournament, TournamentBoard, TournamentEvent, TournamentGameResult, TournamentRound, TournamentSummary } from './models/tournament.js';
+import type {
+  CrosstableRow,
+  ParticipantRef,
+  StandingRow,
+  Tournament,
+  TournamentBoard,
+  TournamentEvent,
+  TournamentGame,
+  TournamentGameResult,
+  TournamentRound,
+  TournamentSummary,
+} from './models/tournament.js';
 import type { TournamentConnection } from './models/answers.js';
 import { scheduleView } from './schedule-view.js';
 
@@ -44,6 +56,8 @@ const FORMAT_NAMES: Readonly<Record<Format, TournamentFormat>> = {
   doubleRoundRobin: TournamentFormat.DOUBLE_ROUND_ROBIN,
   swiss: TournamentFormat.SWISS,
   knockout: TournamentFormat.KNOCKOUT,
+  doubleElimination: TournamentFormat.DOUBLE_ELIMINATION,
+  groupsKnockout: TournamentFormat.GROUPS_KNOCKOUT,
   tables: TournamentFormat.TABLES,
 };
 const FORMATS = Object.fromEntries(Object.entries(FORMAT_NAMES).map(([word, name]) => [name, word])) as Readonly<Record<TournamentFormat, Format>>;
@@ -71,12 +85,18 @@ export function configInputOf(input: CreateTournamentInput): TournamentConfigInp
     koSeeding: given(input.koSeeding),
     gamesPerMatch: given(input.gamesPerMatch),
     koTieRule: given(input.koTieRule),
+    thirdPlaceMatch: given(input.thirdPlaceMatch),
+    bracketReset: given(input.bracketReset),
+    groupCount: given(input.groupCount),
+    groupSize: given(input.groupSize),
+    advancePerGroup: given(input.advancePerGroup),
     minSeats: given(input.minSeats),
     placementPoints: given(input.placementPoints),
     tableByePoints: given(input.tableByePoints),
     tableSeating: given(input.tableSeating),
     openRegistration: given(input.openRegistration),
     selfWithdrawal: given(input.selfWithdrawal),
+    playerReports: given(input.playerReports),
     timeControl: timeControlOf(input.timeControl),
     schedule: given(input.schedule),
   };
@@ -119,6 +139,12 @@ export function resultView(r: GameResultPayload): TournamentGameResult {
   };
 }
 
+/** A game's reports and whether they are disputed (R3.10, R3.11). */
+function reportsView(t: TournamentState, gameId: string, ref: (id: string) => ParticipantRef): Pick<TournamentGame, 'reports' | 'disputed'> {
+  const game = t.reports?.[gameId];
+  return { reports: Object.entries(game?.reports ?? {}).map(([id, r]) => ({ participant: ref(id), result: resultView(r) })), disputed: game?.disputed ?? false };
+}
+
 function boardView(t: TournamentState, b: BoardState, ref: (id: string) => ParticipantRef): TournamentBoard {
   return {
     board: b.board,
@@ -127,7 +153,7 @@ function boardView(t: TournamentState, b: BoardState, ref: (id: string) => Parti
     walkover: b.walkover ? ref(b.walkover) : null,
     winner: b.winner ? ref(b.winner) : null,
     complete: boardComplete(t, b),
-    games: b.games.map((g) => ({ gameId: g.gameId, seats: g.seats.map(ref), result: b.results[g.gameId] ? resultView(b.results[g.gameId]) : null })),
+    games: b.games.map((g) => ({ gameId: g.gameId, seats: g.seats.map(ref), result: b.results[g.gameId] ? resultView(b.results[g.gameId]) : null, ...reportsView(t, g.gameId, ref) })),
   };
 }
 
@@ -169,6 +195,8 @@ export function tournamentView(t: LiveTournament): Tournament {
       rating: p.rating,
       entryRound: p.entryRound,
       withdrawnAfterRound: p.withdrawnAfterRound,
+      externalId: p.externalId ?? null,
+      requestedByes: p.requestedByes ?? [],
     })),
     rounds: t.rounds.map((r) => roundView(t, r, ref)),
     games: t.rounds.flatMap((r) => r.boards.flatMap((b) => b.games.map((g) => g.gameId))),
@@ -185,13 +213,10 @@ function summaryView(row: TournamentRow): TournamentSummary {
 
 /** A page of tournaments as a connection: each tournament's id is its cursor. */
 export function tournamentConnection(page: { rows: TournamentRow[]; hasNextPage: boolean }): TournamentConnection {
-  const nodes = page.rows.map(summaryView);
-  const last = nodes.at(-1)?.id ?? null;
-  return {
-    edges: nodes.map((node) => ({ cursor: node.id, node })),
-    nodes,
-    pageInfo: { startCursor: nodes[0]?.id ?? null, endCursor: last, hasNextPage: page.hasNextPage, hasPreviousPage: false },
-  };
+  return pageOf(
+    page.rows.map(summaryView).map((node) => ({ cursor: node.id, node })),
+    { hasNextPage: page.hasNextPage },
+  );
 }
 
 /** Standings rows from the service's answer: a knockout's placings rank it, without points or tie-breaks. */

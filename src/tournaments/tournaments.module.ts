@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { TournamentService } from '../referee/index.js';
 import { TournamentTokens } from './tournament-tokens.js';
 import { TournamentsController } from './tournaments.controller.js';
+import { TournamentEntriesController } from './entries.controller.js';
 import { TournamentGameResolver, TournamentsResolver } from './tournaments.resolver.js';
+import { TournamentReportsResolver } from './reports.resolver.js';
 
 /**
  * Tournaments over the referee: their service, their tokens in the token directory, the GraphQL
@@ -10,7 +12,7 @@ import { TournamentGameResolver, TournamentsResolver } from './tournaments.resol
  * global modules.
  */
 @Module({
-  providers: [TournamentService, TournamentTokens, TournamentsResolver, TournamentGameResolver],
-  controllers: [TournamentsController],
+  providers: [TournamentService, TournamentTokens, TournamentsResolver, TournamentGameResolver, TournamentReportsResolver],
+  controllers: [TournamentsController, TournamentEntriesController],
 })
 export class TournamentsModule {}

@@ -5,12 +5,13 @@ import { Limits } from '../api/limits.js';
 import { answerOrRejection, toGame, type GameModel } from '../api/mapping.js';
 import { Game, type Rejection } from '../api/models.js';
 import { RefereeService, type StoredEvent, TournamentService } from '../referee/index.js';
+import { EventPageArgs, seqConnection, seqRange } from '../api/seq-pages.js';
 import { requireWebSocket, tournamentEventStream } from '../api/subscriptions.js';
 import { CreateTournamentInput } from './dto/create-tournament.input.js';
 import { ResultInput } from './dto/result.input.js';
 import { RoundSettingsInput } from './dto/round-settings.input.js';
 import { afterSeqOf, configInputOf, crosstableView, enteredResultOf, eventView, roundSettingsOf, standingsView, toTournament, tournamentConnection, type TournamentModel } from './mapping.js';
-import { CreateTournamentResult, RegisterParticipantResult, TournamentConnection, TournamentPageArgs, TournamentResult } from './models/answers.js';
+import { CreateTournamentResult, RegisterParticipantResult, TournamentConnection, TournamentEventConnection, TournamentPageArgs, TournamentResult } from './models/answers.js';
 import { CrosstableRow, StandingRow, Tournament, TournamentEvent, TournamentGame } from './models/tournament.js';
 import { Needs } from '../api/scopes.js';
 
@@ -191,13 +192,15 @@ export class TournamentsResolver {
     }
   }
 
-  @ResolveField(() => [TournamentEvent], { description: "The tournament's hash-chained events" })
-  async events(
-    @Parent() t: TournamentModel,
-    @Args('afterSeq', { type: () => Int, nullable: true, defaultValue: 0, description: 'Only events with a higher seq (0: from the first event)' }) afterSeq: number | null,
-  ): Promise<TournamentEvent[]> {
+  @ResolveField(() => TournamentEventConnection, {
+    description:
+      "The tournament's hash-chained events, oldest first, as a Relay cursor connection whose cursor is the seq: `first` after a cursor pages forwards (1000 by default), `last` before a cursor pages backwards (not both)",
+  })
+  async events(@Parent() t: TournamentModel, @Args() page: EventPageArgs): Promise<TournamentEventConnection> {
     try {
-      return (await this.service.events(t.id, afterSeqOf(afterSeq))).map(eventView);
+      const range = seqRange(page, t.version);
+      const events = range.count > 0 ? await this.service.events(t.id, range.afterSeq, range.afterSeq + range.count) : [];
+      return seqConnection(events.map(eventView), range, t.version);
     } catch (err) {
       throw asGraphQLError(err);
     }

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { orRejection, PageInfo } from '../api/models.js';
+import { type Connection, connectionOf, pageOf } from '../api/connection.js';
+import { orRejection } from '../api/models.js';
 import type { WebhookEvent as Event } from './notifications.js';
 import type { DeliveryRow, WebhookRow } from './webhook-store.js';
 import type { DeliveryPage, WebhookWithSecret } from './webhook.service.js';
@@ -102,18 +103,16 @@ export class WebhookDelivery {
   @Field(() => Date, { nullable: true, description: 'When it was given up (retried for WEBHOOK_GIVE_UP_AFTER_SECONDS, 26 h by default)' }) givenUpAt: Date | null;
 }
 
-@ObjectType({ description: 'A message of the delivery log, with its cursor' })
-export class WebhookDeliveryEdge {
-  @Field({ description: 'Opaque: pass it as `after` for the older messages' }) cursor: string;
-  @Field(() => WebhookDelivery, { description: 'The message and how its delivery went' }) node: WebhookDelivery;
-}
-
-@ObjectType({ description: "A page of a webhook's delivery log, newest first (Relay cursor connection)" })
-export class WebhookDeliveryConnection {
-  @Field(() => [WebhookDeliveryEdge], { description: "The page's messages with their cursors" }) edges: WebhookDeliveryEdge[];
-  @Field(() => [WebhookDelivery], { description: "The page's messages without their cursors (the edges' nodes)" }) nodes: WebhookDelivery[];
-  @Field(() => PageInfo, { description: 'Where the page ends, and whether older messages follow it' }) pageInfo: PageInfo;
-}
+export const WebhookDeliveryConnection = connectionOf(WebhookDelivery, 'WebhookDelivery', {
+  connection: "A page of a webhook's delivery log, newest first (Relay cursor connection)",
+  edge: 'A message of the delivery log, with its cursor',
+  node: 'The message and how its delivery went',
+  items: 'messages',
+  cursor: 'Opaque: pass it as `after` for the older messages',
+  nodes: "The page's messages without their cursors (the edges' nodes)",
+  pageInfo: 'Where the page ends, and whether older messages follow it',
+});
+export type WebhookDeliveryConnection = Connection<WebhookDelivery>;
 
 @ObjectType({ description: 'A webhook deleted: nothing more is sent to it, and its delivery log is gone' })
 export class WebhookDeleted {
@@ -160,11 +159,8 @@ export const toDelivery = (d: DeliveryRow): WebhookDelivery => ({
   givenUpAt: d.failedAt,
 });
 
-export const toDeliveryConnection = (page: DeliveryPage): WebhookDeliveryConnection => {
-  const edges = page.deliveries.map((d) => ({ cursor: d.position, node: toDelivery(d) }));
-  return {
-    edges,
-    nodes: edges.map((e) => e.node),
-    pageInfo: { startCursor: edges[0]?.cursor ?? null, endCursor: page.endCursor, hasNextPage: page.hasNextPage, hasPreviousPage: false },
-  };
-};
+export const toDeliveryConnection = (page: DeliveryPage): WebhookDeliveryConnection =>
+  pageOf(
+    page.deliveries.map((d) => ({ cursor: d.position, node: toDelivery(d) })),
+    { endCursor: page.endCursor, hasNextPage: page.hasNextPage },
+  );

@@ -34,7 +34,7 @@ async function create(kind: string, ruleset: unknown, timeControl?: unknown, sea
 }
 const game = async (id: string, token?: string) => (await t.gql(GAME, { id }, token)).data.game;
 const abort = async (id: string, token?: string) => (await t.gql(ABORT, { g: id }, token)).data.abortGame;
-const types = async (id: string) => ((await t.gql(EVENTS, { gameId: id })).data.gameEvents as { type: string }[]).map((e) => e.type);
+const types = async (id: string) => ((await t.gql(EVENTS, { gameId: id })).data.gameEvents.nodes as { type: string }[]).map((e) => e.type);
 const deadlineRow = async (id: string) => {
   const rows = t.app.get(DeadlineStore);
   await rows.flushed();

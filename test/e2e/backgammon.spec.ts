@@ -367,7 +367,7 @@ describe('forced plays (ruleset autoPlayForced)', () => {
       await bot.newGame();
       while (!bot.finished()) expect((await bot.move()).accepted).toBe(true);
       gameId = bot.gameId;
-      events = (await t.gql(EVENTS, { gameId, afterSeq: 0 })).data.gameEvents;
+      events = (await t.gql(EVENTS, { gameId })).data.gameEvents.nodes;
     }
     const forced = events.filter((e) => e.payload.forced);
     expect(forced.length).toBeGreaterThan(0);

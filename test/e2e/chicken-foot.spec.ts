@@ -34,11 +34,11 @@ const TABLE_FIELDS = `gameId version status seat hand players preset firstDealer
   finishedRounds { number dealer startDouble starter searchDraws end wentOut scores roundWinners shuffle order dealtHands handsLeft yardLeft table }`;
 
 /** Everything one caller is served about a game in one request. */
-const SNAPSHOT = `query($id: ID!, $after: Int) {
+const SNAPSHOT = `query($id: ID!, $after: String) {
   chickenFootTable(gameId: $id) { ${TABLE_FIELDS} }
   chickenFootLegalActions(gameId: $id) { seat plays { tile target announce } canDraw canPass }
   game(id: $id) { version status view legalActions }
-  gameEvents(gameId: $id, afterSeq: $after) { seq type actor payload }
+  gameEvents(gameId: $id, after: $after) { nodes { seq type actor payload } }
 }`;
 
 const MOVE_RESULT = `__typename
@@ -72,9 +72,9 @@ async function createCf(input: Record<string, unknown>) {
 }
 
 async function snapshot(id: string, token: string | undefined, after = 0) {
-  const res = await t.gql(SNAPSHOT, { id, after }, token);
+  const res = await t.gql(SNAPSHOT, { id, after: String(after) }, token);
   expect(res.errors).toBeUndefined();
-  return res.data;
+  return { ...res.data, gameEvents: res.data.gameEvents.nodes };
 }
 
 async function query(document: string, id: string, token: string | undefined) {

@@ -188,7 +188,7 @@ describe(`the clock in the typed API, over REST and in records (${process.env.TE
     clock.advance(5 * 86_400 * SECOND);
     expect(await worker().tick()).toBeGreaterThanOrEqual(1);
 
-    const DETAILS = `query($id: ID!) { gameEvents(gameId: $id) { type detail {
+    const DETAILS = `query($id: ID!) { gameEvents(gameId: $id) { nodes { type detail {
       __typename
       ... on TimeAddedDetail { seat ms bySeat vacation }
       ... on PauseRequestedDetail { seat }
@@ -196,8 +196,8 @@ describe(`the clock in the typed API, over REST and in records (${process.env.TE
       ... on ClockPausedDetail { by }
       ... on ClockResumedDetail { by }
       ... on TimedOutDetail { seat rule }
-    } } }`;
-    const clockEvents = (await t.gql(DETAILS, { id })).data.gameEvents.filter((e: { type: string }) => /Time|Pause|Resume|Clock/.test(e.type));
+    } } } }`;
+    const clockEvents = (await t.gql(DETAILS, { id })).data.gameEvents.nodes.filter((e: { type: string }) => /Time|Pause|Resume|Clock/.test(e.type));
     expect(clockEvents).toEqual([
       { type: 'TimeAdded', detail: { __typename: 'TimeAddedDetail', seat, ms: 86_400 * SECOND, bySeat: seat, vacation: true } },
       { type: 'TimeAdded', detail: { __typename: 'TimeAddedDetail', seat, ms: 60 * SECOND, bySeat: 1 - seat, vacation: false } },

@@ -77,7 +77,7 @@ async function create(kind: string, ruleset: unknown, timeControl: unknown, seat
 
 const game = async (id: string, token?: string): Promise<Clocked> => (await t.gql(GAME, { id }, token)).data.game;
 const events = async (id: string): Promise<{ seq: number; type: string; actor: number | null; payload: Record<string, unknown>; createdAt: string }[]> =>
-  (await t.gql(EVENTS, { gameId: id })).data.gameEvents;
+  (await t.gql(EVENTS, { gameId: id })).data.gameEvents.nodes;
 /** The game's deadline row, once the writes of the moves made so far are stored (they are written after the answer). */
 const row = async (id: string) => {
   const rows = t.app.get(DeadlineStore);

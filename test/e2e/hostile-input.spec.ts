@@ -58,7 +58,7 @@ describe('hostile input (issue 8)', () => {
     const before = await stored(game.id);
     for (const id of ['a\u0000', `${game.id}\u0000`, '\ud800', 'x'.repeat(65), `${game.id}/x`]) {
       expect(codes(await t.gql('query($id: ID!) { game(id: $id) { id } }', { id }))).toEqual(['NOT_FOUND']);
-      expect(codes(await t.gql('query($id: ID!) { gameEvents(gameId: $id) { seq } }', { id }))).toEqual(['NOT_FOUND']);
+      expect(codes(await t.gql('query($id: ID!) { gameEvents(gameId: $id) { nodes { seq } } }', { id }))).toEqual(['NOT_FOUND']);
       expect(codes(await t.gql('query($id: ID!) { chickenFootTable(gameId: $id) { version } }', { id }, tokens[0].token))).toEqual(['NOT_FOUND']);
       const act = await t.gql('mutation($id: ID!) { submitAction(gameId: $id, moveId: "m1", action: { type: "draw" }) { __typename ... on Rejection { code } } }', { id }, tokens[0].token);
       expect(act.data.submitAction).toEqual({ __typename: 'Rejection', code: 'NOT_FOUND' });
@@ -138,14 +138,20 @@ describe('hostile input (issue 8)', () => {
     expect(codes(deepAction.body)).toEqual(['INVALID_INPUT']);
   });
 
-  it('gameEvents(afterSeq: -5000) on a running Chicken Foot game is INVALID_INPUT; an explicit null is the default', async () => {
+  it('gameEvents(after: "-5000") on a running Chicken Foot game is INVALID_INPUT, as are a malformed cursor, a size out of range and both first and last; explicit nulls are the defaults', async () => {
     const { game, tokens } = await create({ kind: 'chicken-foot', ruleset: { players: 2 } });
     for (const token of [undefined, tokens[0].token]) {
-      const res = await t.gql('query($g: ID!) { gameEvents(gameId: $g, afterSeq: -5000) { seq } }', { g: game.id }, token);
-      expect(codes(res)).toEqual(['INVALID_INPUT']);
-      const nulls = await t.gql('query($g: ID!, $s: Int, $l: Int) { gameEvents(gameId: $g, afterSeq: $s, limit: $l) { seq } }', { g: game.id, s: null, l: null }, token);
+      for (const args of ['after: "-5000"', 'before: "1.5"', 'after: "x"', 'first: -1', 'last: 1001', 'first: 1, last: 1']) {
+        const res = await t.gql(`query($g: ID!) { gameEvents(gameId: $g, ${args}) { nodes { seq } } }`, { g: game.id }, token);
+        expect([args, codes(res)]).toEqual([args, ['INVALID_INPUT']]);
+      }
+      const nulls = await t.gql(
+        'query($g: ID!, $a: String, $b: String, $f: Int, $l: Int) { gameEvents(gameId: $g, after: $a, before: $b, first: $f, last: $l) { nodes { seq } } }',
+        { g: game.id, a: null, b: null, f: null, l: null },
+        token,
+      );
       expect(nulls.errors).toBeUndefined();
-      expect(nulls.data.gameEvents[0].seq).toBe(1);
+      expect(nulls.data.gameEvents.nodes[0].seq).toBe(1);
     }
     expectRestError(await http().get(`/api/games/${game.id}/events?afterSeq=-5000`), 400, 'INVALID_INPUT');
     // Over graphql-ws the subscription refuses it too.

@@ -101,7 +101,7 @@ describe('two players play a game with their keys', () => {
       { index: 1, name: 'Bob', taken: true, player: bob.id },
     ]);
     expect(game.mySeat).toBe(0);
-    const [first] = (await t.gql(EVENTS, { gameId })).data.gameEvents;
+    const [first] = (await t.gql(EVENTS, { gameId })).data.gameEvents.nodes;
     expect(first.payload.seats).toEqual([
       { name: 'Ann', player: ann.id },
       { name: 'Bob', player: bob.id },
@@ -163,7 +163,7 @@ describe('joining with a player key', () => {
         ],
       },
     });
-    const events = (await t.gql(EVENTS, { gameId })).data.gameEvents as { type: string; payload: Record<string, unknown> }[];
+    const events = (await t.gql(EVENTS, { gameId })).data.gameEvents.nodes as { type: string; payload: Record<string, unknown> }[];
     expect(events.find((e) => e.type === 'SeatJoined')?.payload).toEqual({ seat: 1, name: 'Eve', player: eve.id });
     expect(await ids(eve.key)).toEqual([gameId]);
     // Seat 0 (the creator's token) moves first; then the game waits for Eve.

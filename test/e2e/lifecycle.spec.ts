@@ -66,13 +66,13 @@ describe(`game lifecycle over GraphQL`, () => {
     expect(spectator.legalActions).toEqual([]);
 
     const theirCards: number[] = seat1.view.hands[1];
-    const events0 = (await t.gql(EVENTS, { gameId: created.id }, tokens[0].token)).data.gameEvents;
+    const events0 = (await t.gql(EVENTS, { gameId: created.id }, tokens[0].token)).data.gameEvents.nodes;
     const shuffle = events0.find((e: { type: string }) => e.type === 'CardsShuffled');
     expect(shuffle.payload.chance.values).toBeUndefined();
     expect(shuffle.payload.chance.commitment).toMatch(/^[0-9a-f]{64}$/);
     expect(shuffle.payload.view.hand).toEqual(seat0.view.hands[0]);
     for (const card of theirCards) expect(shuffle.payload.view.hand).not.toContain(card);
-    const spectatorEvents = (await t.gql(EVENTS, { gameId: created.id })).data.gameEvents;
+    const spectatorEvents = (await t.gql(EVENTS, { gameId: created.id })).data.gameEvents.nodes;
     expect(spectatorEvents.find((e: { type: string }) => e.type === 'CardsShuffled').payload.view.hand).toBeNull();
 
     // REST serves the same per-seat view.
@@ -91,7 +91,7 @@ describe(`game lifecycle over GraphQL`, () => {
     const kinds = results.map((r) => (r.data.submitAction.__typename === 'MoveAccepted' ? 'accepted' : r.data.submitAction.code));
     expect(kinds.filter((k) => k === 'accepted')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'VERSION_CONFLICT')).toHaveLength(19);
-    const events = (await t.gql(EVENTS, { gameId: created.id }, tokens[0].token)).data.gameEvents;
+    const events = (await t.gql(EVENTS, { gameId: created.id }, tokens[0].token)).data.gameEvents.nodes;
     expect(events.filter((e: { type: string }) => e.type === 'ActionTaken')).toHaveLength(1);
   });
 

@@ -154,7 +154,7 @@ const STATE = `query($id: ID!, $v: Int) { game(id: $id, atLeastVersion: $v) { ve
 const VERSION = `query($id: ID!) { game(id: $id) { version } }`;
 const ACT = `mutation($g: ID!, $m: String!, $a: JSON!, $v: Int) { submitAction(gameId: $g, moveId: $m, action: $a, expectedVersion: $v) {
   __typename ... on MoveAccepted { version status } ... on Rejection { code message } } }`;
-const EVENTS = `query($id: ID!) { gameEvents(gameId: $id, afterSeq: 0) { seq type actor payload } }`;
+const EVENTS = `query($id: ID!) { gameEvents(gameId: $id) { nodes { seq type actor payload } } }`;
 const VERIFY = `query($id: ID!) { verifyGame(gameId: $id) { ok eventsChecked problem } }`;
 
 const SETUPS = [
@@ -282,7 +282,7 @@ describeOnPostgres('three instances on one PostgreSQL behind a round-robin proxy
         // Mid-game, hidden information: each seat reads the same events of its own on every instance,
         // and a spectator never a hidden draw's values.
         for (const token of [undefined, ...chickenFoot.tokens]) {
-          const reads = await Promise.all(instances.map(async (s) => (await answered(s.url, EVENTS, { id: chickenFoot.id }, token)).gameEvents as Served[]));
+          const reads = await Promise.all(instances.map(async (s) => (await answered(s.url, EVENTS, { id: chickenFoot.id }, token)).gameEvents.nodes as Served[]));
           for (const r of reads) expect(r).toEqual(reads[0]);
           if (!token) for (const e of reads[0]) expect(e.payload.chance?.hidden ? e.payload.chance.values : undefined).toBeUndefined();
         }

@@ -40,7 +40,7 @@ const REGISTER = `mutation($id: ID!, $name: String!) { registerParticipant(tourn
 const ROUNDS = 'rounds { round complete boards { board games { gameId seats { id } result { source kinds gamePoints ranking } } } }';
 const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { __typename ... on Tournament { ${ROUNDS} } ... on Rejection { code message } } }`;
 const TOURNAMENT = `query($id: ID!) { tournament(id: $id) { status completedRounds ${ROUNDS} standings { participantId tp }
-  events(afterSeq: 0) { seq type payload createdAt } } }`;
+  events { nodes { seq type payload createdAt } } } }`;
 const RECORD = `mutation($id: ID!, $input: ResultInput!) { recordResult(tournamentId: $id, input: $input) { __typename ... on Tournament { version } ... on Rejection { code message } } }`;
 const GAME = `query($id: ID!) { game(id: $id) { id status version toAct result tournamentId
   clock { kind running deadline paused pauseRequests timedOut autoPlayed remainingMs } } }`;
@@ -77,7 +77,7 @@ async function gql<T = any>(query: string, variables: Record<string, unknown>, t
 }
 
 const game = async (id: string): Promise<Game> => (await gql(GAME, { id })).game;
-const events = async (id: string): Promise<{ type: string; actor: number | null; payload: Record<string, any>; createdAt: string }[]> => (await gql(EVENTS, { gameId: id })).gameEvents;
+const events = async (id: string): Promise<{ type: string; actor: number | null; payload: Record<string, any>; createdAt: string }[]> => (await gql(EVENTS, { gameId: id })).gameEvents.nodes;
 /** The game's deadline row, once the writes queued so far are stored. */
 const deadlineRow = async (id: string) => {
   const rows = t.app.get(DeadlineStore);
@@ -96,7 +96,7 @@ async function tournament(input: Record<string, unknown>, names: string[]) {
     tokens.set(r.participantId, r.participantToken);
   }
   const state = async () =>
-    (await gql(TOURNAMENT, { id })).tournament as { status: string; completedRounds: number; rounds: Round[]; standings: { participantId: string; tp: string }[]; events: any[] };
+    (await gql(TOURNAMENT, { id })).tournament as { status: string; completedRounds: number; rounds: Round[]; standings: { participantId: string; tp: string }[]; events: { nodes: any[] } };
   const pair = async (): Promise<Round> => {
     const rounds = (await gql(PAIR, { id }, organizer)).pairRound.rounds as Round[];
     return rounds[rounds.length - 1];
@@ -149,7 +149,7 @@ describe(`tournaments with a time control (${process.env.TEST_DATABASE_URL ? 'po
     const rest = await request(t.app.getHttpServer()).get(`/api/tournaments/${s.id}`).expect(200);
     expect(rest.body.timeControl).toEqual(shown);
     // The tournament's own stream records it, stamped with the referee's clock.
-    const created = (await s.state()).events[0];
+    const created = (await s.state()).events.nodes[0];
     expect(created).toMatchObject({ seq: 1, type: 'TournamentCreated', payload: { config: { timeControl: RECORDED } }, createdAt: clock.now().toISOString() });
 
     const round1 = await s.pair();

@@ -61,7 +61,7 @@ const GAME_FIELDS = `id kind status version toAct mySeat
     }
   }`;
 const GAME = `query($id: ID!) { game(id: $id) { ${GAME_FIELDS} } }`;
-const EVENTS = `query($id: ID!) { gameEvents(gameId: $id) { ${EVENT} } }`;
+const EVENTS = `query($id: ID!) { gameEvents(gameId: $id) { nodes { ${EVENT} } } }`;
 
 /** A move's answer: its events and the whole game after it, typed for the mover. */
 const ANSWER = `__typename
@@ -155,7 +155,7 @@ describe('backgammon: typed answers', () => {
     }
 
     // Every roll: the stored payload keeps the drawn values, the detail serves pips.
-    const rolls = chance((await gql(EVENTS, { id })).gameEvents);
+    const rolls = chance((await gql(EVENTS, { id })).gameEvents.nodes);
     expect(rolls.length).toBeGreaterThan(1);
     for (const e of rolls) {
       expect(['OpeningRoll', 'DiceRolled']).toContain(e.detail.label);
@@ -233,7 +233,7 @@ describe('Chicken Foot: typed answers', () => {
     if (!drawn) throw new Error('no seat drew a tile');
 
     // The same events read as each seat and as a spectator.
-    const served = await Promise.all(viewers.map(async (token) => (await gql(EVENTS, { id }, token)).gameEvents as any[]));
+    const served = await Promise.all(viewers.map(async (token) => (await gql(EVENTS, { id }, token)).gameEvents.nodes as any[]));
     served.forEach((events, v) => {
       const draw = events.find((e) => e.seq === drawn!.seq);
       expect(draw.detail).toMatchObject({ __typename: 'ActionTakenDetail', seat: drawn!.seat, action: { __typename: 'ChickenFootActionTaken', cfType: 'DRAW' } });
@@ -249,7 +249,7 @@ describe('Chicken Foot: typed answers', () => {
     const commitment = chance(served[2]).find((e) => e.detail.label === 'TilesShuffled').detail.commitment;
     const resigned = await accepted(RESIGN, { gameId: id, moveId: 'r' }, tokens[0]);
     expect(resigned.game.outcome).toMatchObject({ winners: [1], detail: { __typename: 'ChickenFootOutcome', cfReason: 'resigned', resigned: 0 } });
-    const after = chance((await gql(EVENTS, { id })).gameEvents).find((e) => e.detail.label === 'TilesShuffled');
+    const after = chance((await gql(EVENTS, { id })).gameEvents.nodes).find((e) => e.detail.label === 'TilesShuffled');
     expect(after.detail.values).toEqual(after.payload.chance.values);
     expect(hashOf(after.detail.values)).toBe(commitment);
     expect(after.detail.commitment).toBe(commitment);
@@ -319,7 +319,7 @@ describe('Cerke: typed answers', () => {
       const taken = answer.events.find((e: any) => e.type === 'ActionTaken');
       expect(taken.detail.action).toMatchObject({ __typename: 'CerkeLegalAction', cerkeType: expect.any(String) });
     }
-    const casts = chance((await gql(EVENTS, { id })).gameEvents);
+    const casts = chance((await gql(EVENTS, { id })).gameEvents.nodes);
     expect(casts[0].detail.label).toBe('FirstMoverCast');
     for (const e of casts) {
       expect(e.detail.values).toEqual(e.payload.chance.values);

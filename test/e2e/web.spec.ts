@@ -261,7 +261,7 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
     });
 
     it('shows the red badge after it', async () => {
-      const events: { seq: number; type: string }[] = (await suite.app.gql(EVENTS, { gameId: id })).data.gameEvents;
+      const events: { seq: number; type: string }[] = (await suite.app.gql(EVENTS, { gameId: id })).data.gameEvents.nodes;
       edited = events.find((e) => e.type === 'ActionTaken')!.seq;
       await suite.app.app.get(DatabaseService).prisma.$executeRawUnsafe(`UPDATE events SET payload = payload || '{"edited": true}'::jsonb WHERE game_id = $1 AND seq = $2`, id, edited);
       const { page } = await open(`/games/${id}`);

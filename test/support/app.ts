@@ -49,3 +49,15 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     },
   };
 }
+
+/** A suite's service: started before its tests, closed after them (read `suite.app` inside the tests). */
+export function serviceForSuite(overrides: Partial<Config> = {}): { app: TestApp } {
+  const suite = {} as { app: TestApp };
+  beforeAll(async () => {
+    suite.app = await startApp(overrides);
+  }, 120_000);
+  afterAll(async () => {
+    await suite.app?.close();
+  }, 120_000);
+  return suite;
+}

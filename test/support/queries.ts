@@ -23,8 +23,9 @@ export const ACT = `mutation($gameId: ID!, $moveId: String!, $action: JSON!, $ex
   }
 }`;
 
-export const EVENTS = `query($gameId: ID!, $afterSeq: Int) {
-  gameEvents(gameId: $gameId, afterSeq: $afterSeq) { seq type actor moveId payload createdAt prevHash hash }
+/** A page of a game's log (the first 1000 events, or those after the cursor `after`, an event's seq); read `gameEvents.nodes`. */
+export const EVENTS = `query($gameId: ID!, $after: String) {
+  gameEvents(gameId: $gameId, after: $after) { nodes { seq type actor moveId payload createdAt prevHash hash } }
 }`;
 
 export const VERIFY = `query($gameId: ID!) {

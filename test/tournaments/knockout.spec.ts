@@ -563,7 +563,7 @@ describe('K6.10 double elimination', () => {
         const it = results[Symbol.iterator]();
         const { wb, lb, gf, size } = playOut(seeds, () => it.next().value as number, false);
         expect(gf).toHaveLength(1);
-        const placings = doubleEliminationPlacings(size, wb, lb, gf);
+        const placings = doubleEliminationPlacings(size, wb, lb, gf, false);
         expect(placings.map((p) => p.participantId).sort()).toEqual([...seeds].sort());
         expect(placings.filter((p) => p.place === 1).length).toBeLessThanOrEqual(1);
       }),

@@ -11,6 +11,7 @@ import { components } from './components.js';
 import { gamePaths } from './games.js';
 import { operationPaths } from './operations.js';
 import { inboxPaths, playerPaths } from './players.js';
+import { ratingPaths } from './ratings.js';
 import { tournamentPaths } from './tournaments.js';
 
 /** The document for this version of the service, which plays `kinds`. */
@@ -32,10 +33,11 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
       { name: 'operations', description: 'Health, readiness and metrics for orchestrators and monitoring' },
       { name: 'challenges', description: 'Challenges between players (docs/players.md, "Challenges"): issue, list, accept, decline, cancel, with a player key' },
       { name: 'players', description: 'A player or app as its key says; players, apps and keys are created and managed over GraphQL' },
+      { name: 'ratings', description: "Ratings (docs/ratings.md): a player's, its history, the leaderboards" },
       { name: 'tournaments', description: 'A tournament, its standings (JSON or CSV), games, events and verifiable bundle; run it over GraphQL' },
     ],
     // Spread in the order the routes have always been listed: the document's bytes depend on it.
-    paths: { ...gamePaths(kinds), ...inboxPaths, ...challengePaths(kinds), ...tournamentPaths, ...playerPaths, ...operationPaths },
+    paths: { ...gamePaths(kinds), ...inboxPaths, ...challengePaths(kinds), ...tournamentPaths, ...playerPaths, ...ratingPaths, ...operationPaths },
     components,
   };
 }

@@ -107,6 +107,7 @@ export class BackgammonResolver {
       ruleset: rulesetJson(input.ruleset),
       seats: seatPlans(input.seats),
       timeControl: timeControlOf(input.timeControl),
+      rated: input.rated === true,
     }));
   }
 

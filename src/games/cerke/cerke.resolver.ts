@@ -76,6 +76,7 @@ export class CerkeResolver {
       ruleset: definedOptions(input.ruleset ?? {}),
       seats: seatPlans(input.seats),
       timeControl: timeControlOf(input.timeControl),
+      rated: input.rated === true,
     }));
   }
 

@@ -55,6 +55,7 @@ export class ChickenFootResolver {
         seats: seatPlans(input.seats),
         suppliedChance: organizerChance(parsedRuleset(chickenFootEngine, ruleset), input.deals ?? [], input.drawnFirstDealer ?? null),
         timeControl: timeControlOf(input.timeControl),
+        rated: input.rated === true,
       };
     });
   }

@@ -57,6 +57,8 @@ export interface IssueChallengeInput {
   seat: SeatChoice;
   message: string | null;
   expiresInSeconds: number | null;
+  /** The game is created rated (docs/ratings.md). */
+  rated?: boolean;
 }
 
 export interface ChallengePageArgs {
@@ -206,7 +208,7 @@ export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy
   async issue(holder: KeyHolder | null, input: IssueChallengeInput): Promise<LiveChallenge> {
     const challengerId = playerOf(holder);
     if (input.to !== null && input.to !== challengerId && !(await this.keys.player(input.to))) throw new RefereeError('NOT_FOUND', `no player with id ${input.to}`);
-    const game = unwrap(checkChallengeGame(this.registry, input.kind, input.ruleset, input.timeControl));
+    const game = unwrap(checkChallengeGame(this.registry, input.kind, input.ruleset, input.timeControl, input.rated === true));
     return this.referee.gate.run(async () => {
       const id = `ch-${randomBytes(9).toString('base64url')}`;
       const command: ChallengeCommand = {
@@ -314,7 +316,7 @@ export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy
       }),
     );
     try {
-      const { game } = await this.referee.createGame({ gameId, kind: c.kind, ruleset: c.ruleset, seats, timeControl: timeControlInput(c.timeControl) });
+      const { game } = await this.referee.createGame({ gameId, kind: c.kind, ruleset: c.ruleset, seats, timeControl: timeControlInput(c.timeControl), rated: c.rated === true });
       this.logger.log(`challenge ${c.challengeId}: game ${gameId} created`);
       return game;
     } catch (err) {

@@ -34,6 +34,8 @@ export interface CreateGameInput {
   suppliedChance?: number[][];
   /** The game's clock, in seconds (see parseTimeControl); omitted or `{ kind: 'none' }`: none. */
   timeControl?: unknown;
+  /** The game counts for its players' ratings: every seat bound to a player (docs/ratings.md). */
+  rated?: boolean;
 }
 
 export type NewGameAnswer = { game: LiveGame; tokens: { seat: number; token: string }[] };
@@ -64,7 +66,10 @@ export class GameSetup {
       const seats = input.seats?.map((s) => ({ name: checkName(s.name), clientSeed: checkClientSeed(s.clientSeed), taken: !s.open, player: s.player ?? null }));
       for (const plan of seats ?? []) if (plan.player && !(await this.keys.player(plan.player))) throw new RefereeError('NOT_FOUND', `no player with id ${plan.player}`);
       const timeControl = unwrap(parseTimeControl(input.timeControl));
-      const answer = await this.start({ type: 'CreateGame', gameId: input.gameId ?? newGameId(), kind: input.kind, ruleset: input.ruleset, seats: seats ?? null, timeControl }, supplied);
+      const answer = await this.start(
+        { type: 'CreateGame', gameId: input.gameId ?? newGameId(), kind: input.kind, ruleset: input.ruleset, seats: seats ?? null, timeControl, rated: input.rated === true },
+        supplied,
+      );
       this.metrics.inc('arbiter_games_created_total', { kind: answer.game.kind });
       this.logger.log(`game ${answer.game.gameId} created (${answer.game.kind}, ${answer.game.seatCount} seats, ${answer.tokens.length} taken)`);
       return answer;

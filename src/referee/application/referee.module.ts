@@ -11,7 +11,9 @@ import { PlayerGamesStore } from '../store/player-games-store.js';
 import { PostgresAccountStore } from '../store/postgres-account-store.js';
 import { PostgresChallengeStore } from '../store/postgres-challenge-store.js';
 import { PostgresEventStore } from '../store/postgres-event-store.js';
+import { PostgresRatingStore } from '../store/postgres-rating-store.js';
 import { PostgresTournamentStore } from '../store/postgres-tournament-store.js';
+import { RatingStore } from '../store/rating-store.js';
 import { ProjectionWriters } from '../store/projections.js';
 import { TournamentStore } from '../store/tournament-store.js';
 import { Clock, SystemClock } from './clock.js';
@@ -24,6 +26,7 @@ import { StoredKeys } from './accounts.js';
 import { LowTimeListeners } from './low-time.js';
 import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
+import { RatingService } from './ratings.js';
 import { RefereeService } from './referee.service.js';
 
 /**
@@ -63,6 +66,8 @@ export class RefereeModule {
         PlayerFeedStore,
         { provide: DEADLINE_SETTINGS, useFactory: (config: Config): DeadlineSettings => ({ pollMs: config.deadlinePollMs, sweepMs: config.deadlineSweepMs }), inject: [CONFIG] },
         RefereeService,
+        { provide: RatingStore, useClass: PostgresRatingStore },
+        RatingService,
       ],
       exports: [
         EngineRegistry,
@@ -83,6 +88,7 @@ export class RefereeModule {
         KeyDirectory,
         AccountStore,
         ChallengeStore,
+        RatingService,
       ],
     };
   }

@@ -93,8 +93,8 @@ export interface TournamentStep {
   decision: TournamentDecision;
   commandId: string | null;
   bodyHash: string;
-  /** A registration: the new participant's id, name and token hash. */
-  participant?: { id: string; name: string; tokenHash: string };
+  /** A registration (one, or a bulk registration's): the new participants' ids, names and token hashes. */
+  participants?: { id: string; name: string; tokenHash: string }[];
   /** An organizer's result: the game its record was replayed into, stored with it. */
   imported?: PreparedGame;
 }
@@ -128,8 +128,11 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
     return games.length;
   }
 
-  async append(t: LiveTournament, { next, events, games }: AdvancedTournament, { participant }: TournamentStep): Promise<void> {
-    const registered = participant && next.participants.find((p) => p.id === participant.id);
+  async append(t: LiveTournament, { next, events, games }: AdvancedTournament, { participants = [] }: TournamentStep): Promise<void> {
+    const registered = participants.flatMap((p) => {
+      const r = next.participants.find((x) => x.id === p.id);
+      return r ? [{ ...p, registrationNo: r.registrationNo }] : [];
+    });
     // Each game's creation implies rows (its first mover told, its deadline, the inbox), stored with it.
     const implied = await Promise.all(games.map((g) => this.referee.creationImplies(g)));
     await this.store.append(
@@ -137,7 +140,7 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
       events,
       { version: next.version, hash: next.lastHash, status: statusOf(next) },
       {
-        ...(participant && registered ? { participant: { ...participant, registrationNo: registered.registrationNo } } : {}),
+        ...(registered.length > 0 ? { participants: registered } : {}),
         games: games.map((g, i) => ({ ...g, consequences: implied[i].rows })),
       },
     );

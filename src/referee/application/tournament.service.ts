@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { ok, type Result } from '../../engines/kit/index.js';
+import { fail, ok, type Result } from '../../engines/kit/index.js';
+import { BULK_LIMIT, type RegistrationExtras, type RowRefusal, rowRefusals } from '../core/tournament/bulk.js';
 import type { Bundle } from '../core/audit.js';
 import { hashOf } from '../core/canonical.js';
 import { EngineRegistry } from '../core/engine-registry.js';
@@ -40,7 +41,12 @@ import {
 import { type GameResults, TournamentWorkflows } from './tournament-workflows.js';
 import { TournamentSchedules } from './tournament-schedules.js';
 
-export type { EnteredResult, LiveTournament, TournamentEventsAppended };
+export type { EnteredResult, LiveTournament, RowRefusal, TournamentEventsAppended };
+
+/** One row of a bulk registration. */
+export type BulkRow = { name?: string | null; rating?: number | null; player?: string | null } & RegistrationExtras;
+/** A bulk registration's answer: every row registered, or the rows refused (nothing stored). */
+export type BulkRegistration = { tournament: LiveTournament; registered: { row: number; participantId: string; participantToken: string }[] } | { refusals: RowRefusal[] };
 
 /** The organizer: the creator of a tournament, and the actor of the referee's own commands in it (a refereed game's result). */
 const ORGANIZER: TournamentActor = { role: 'organizer' };
@@ -143,7 +149,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     const participantId = `p-${randomBytes(9).toString('base64url')}`;
     const participantToken = newParticipantToken();
     const participant = { id: participantId, name, tokenHash: tokenHash(participantToken) };
-    const tournament = await this.command(id, token, commandId, { type: 'RegisterParticipant', participantId, name, rating, player }, { anonymous: true, participant });
+    const tournament = await this.command(id, token, commandId, { type: 'RegisterParticipant', participantId, name, rating, player }, { anonymous: true, participants: [participant] });
     return { tournament, participantId, participantToken };
   }
 
@@ -211,23 +217,74 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     await this.workflows.catchUp(id);
     const t = await this.held.get(id);
     if ((await this.actorOf(t, token)).role !== 'organizer') throw new RefereeError('FORBIDDEN', 'only the organizer records results');
-    const game = unwrap(enteredGame(t, input));
-    unwrap(checkReason(input.reason));
-    // The record's game is stored with the result it attests, or not at all: a refused entry leaves nothing.
-    const imported = input.record === undefined || input.record === null ? undefined : await this.referee.preparedRecord(t.config.kind, input.record);
-    const record: RecordedGame | null = imported ? { gameId: imported.game.gameId, seq: imported.game.version, hash: imported.game.lastHash, outcome: imported.game.outcome } : null;
-    const result = unwrap(enteredResult(t, input, game, record));
+    const { result, imported } = await this.entered(t, input);
     const command = { type: 'RecordResult', result, correction: input.correction === true } as const;
     const entryId = commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`;
-    const entered = () => this.command(id, token, entryId, command, { imported, allowance });
-    // A correction leaves its game as it ended; a retry was decided already; a bad command id closes nothing.
-    if (command.correction || replayed(t, entryId, command)) return entered();
-    // A quota that cannot pay for the record's game refuses the entry before its game is closed.
-    if (imported && allowance) {
-      allowance.take(1);
-      allowance.giveBack(1);
+    // A correction leaves its game as it ended.
+    if (command.correction) return this.command(id, token, entryId, command, { imported, allowance });
+    return this.closingEntry(t, token, entryId, command, { imported, allowance });
+  }
+
+  /**
+   * A participant's report of its over-the-board game (docs/rules/tournaments.md §R3.10), with an
+   * optional record: the same entry, record and checks as the organizer's recordResult. Reports that
+   * agree record the result and close its game as an organizer's entry does; disagreeing ones open a dispute.
+   */
+  async reportResult(id: string, token: string | null, input: EnteredResult, commandId?: string | null, allowance?: CreationAllowance): Promise<LiveTournament> {
+    await this.workflows.catchUp(id);
+    const t = await this.held.get(id);
+    const actor = await this.actorOf(t, token);
+    if (actor.role !== 'participant') throw new RefereeError('FORBIDDEN', "a participant reports its game's result; the organizer enters results with recordResult");
+    if (input.correction) throw new RefereeError('INVALID_INPUT', 'a report is not a correction: the organizer corrects results');
+    const { result, imported } = await this.entered(t, input);
+    const command = { type: 'ReportResult', participantId: actor.participantId, result } as const;
+    return this.closingEntry(t, token, commandId ?? `report:${actor.participantId}:${hashOf(result).slice(0, 16)}`, command, { imported, allowance });
+  }
+
+  /** The organizer settles a dispute by accepting one side's report, with a reason (R3.11); the game is closed with it. */
+  async settleDispute(id: string, token: string | null, gameId: string, acceptReportOf: string, reason: string | null | undefined, commandId?: string | null): Promise<LiveTournament> {
+    const why = unwrap(checkReason(reason));
+    if (!why) throw new RefereeError('INVALID_INPUT', 'settling a dispute needs a reason (R3.11, P2.7)');
+    await this.workflows.catchUp(id);
+    const t = await this.held.get(id);
+    return this.closingEntry(t, token, commandId ?? `settle:${gameId}`, { type: 'SettleDispute', gameId, acceptReportOf, reason: why }, {});
+  }
+
+  /** Registers every row or none (bulk.ts): the rows refused, each by its number, or the participants with their tokens. */
+  async registerMany(id: string, token: string | null, rows: readonly BulkRow[], commandId?: string | null): Promise<BulkRegistration> {
+    const t = await this.held.get(id);
+    if ((await this.actorOf(t, token)).role !== 'organizer') throw new RefereeError('FORBIDDEN', 'the organizer registers participants in bulk');
+    if (rows.length === 0 || rows.length > BULK_LIMIT) throw new RefereeError('INVALID_INPUT', `a bulk registration has 1 to ${BULK_LIMIT} rows`);
+    const entries: Extract<TournamentCommand, { type: 'RegisterParticipants' }>['entries'] = [];
+    const refusals: RowRefusal[] = [];
+    for (const [i, row] of rows.entries()) {
+      const checked = await this.bulkRow(row);
+      if (checked.ok) entries.push(checked.value);
+      else refusals.push({ row: i + 1, code: checked.error.code, message: checked.error.message });
     }
-    return (await this.entries.closeGame(t, command)) ?? this.entries.record(id, result, entered);
+    if (refusals.length > 0) return { refusals };
+    const decided = rowRefusals(t, entries, (state: LiveTournament, entry) => {
+      const step = this.step(state, ORGANIZER, null, { type: 'RegisterParticipant', ...entry });
+      return step.ok ? ok({ ...state, ...step.value.decision.state }) : step;
+    });
+    if (decided.length > 0) return { refusals: decided };
+    const tokens = entries.map(() => newParticipantToken());
+    const participants = entries.map((e, i) => ({ id: e.participantId, name: e.name, tokenHash: tokenHash(tokens[i]) }));
+    const tournament = await this.command(id, token, commandId, { type: 'RegisterParticipants', entries }, { participants });
+    return { tournament, registered: entries.map((e, i) => ({ row: i + 1, participantId: e.participantId, participantToken: tokens[i] })) };
+  }
+
+  /** One bulk row as a registration, or its refusal: a name, a rating, a player that exists. */
+  private async bulkRow(row: BulkRow): Promise<Result<Extract<TournamentCommand, { type: 'RegisterParticipants' }>['entries'][number]>> {
+    const name = checkName(row.name);
+    if (!name) return fail('INVALID_INPUT', 'a participant needs a display name');
+    const rating = checkRating(row.rating);
+    if (!rating.ok) return rating;
+    if (row.requestedByes !== undefined && row.requestedByes !== null && !Array.isArray(row.requestedByes)) return fail('INVALID_INPUT', 'requestedByes: a list of round numbers');
+    if (row.player !== undefined && row.player !== null && typeof row.player !== 'string') return fail('INVALID_INPUT', 'player: a player id');
+    if (row.player && !(await this.referee.playerCard(row.player))) return fail('NOT_FOUND', `no player with id ${row.player}`);
+    const participantId = `p-${randomBytes(9).toString('base64url')}`;
+    return ok({ participantId, name, rating: rating.value, player: row.player ?? null, externalId: row.externalId ?? null, requestedByes: row.requestedByes ?? [] });
   }
 
   /**
@@ -255,6 +312,42 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     });
   }
 
+  /** An entered result as the tournament records it, and the game its record is replayed into (stored with it, or not at all). */
+  private async entered(t: LiveTournament, input: EnteredResult): Promise<{ result: GameResultPayload; imported: TournamentStep['imported'] }> {
+    const game = unwrap(enteredGame(t, input));
+    unwrap(checkReason(input.reason));
+    const imported = input.record === undefined || input.record === null ? undefined : await this.referee.preparedRecord(t.config.kind, input.record);
+    const record: RecordedGame | null = imported ? { gameId: imported.game.gameId, seq: imported.game.version, hash: imported.game.lastHash, outcome: imported.game.outcome } : null;
+    return { result: unwrap(enteredResult(t, input, game, record)), imported };
+  }
+
+  /**
+   * A command that may record an entered result (an organizer's entry, agreeing reports, a
+   * settlement): the result and its game's end are one decision, the game closed first (organizer-entries.ts).
+   */
+  private async closingEntry(
+    t: LiveTournament,
+    token: string | null,
+    entryId: string,
+    command: Extract<TournamentCommand, { type: 'RecordResult' | 'ReportResult' | 'SettleDispute' }>,
+    { imported, allowance }: { imported?: TournamentStep['imported']; allowance?: CreationAllowance },
+  ): Promise<LiveTournament> {
+    const entered = () => this.command(t.tournamentId, token, entryId, command, { imported, allowance });
+    // A retry was decided already; a bad command id closes nothing.
+    if (replayed(t, entryId, command)) return entered();
+    // An entry for a game that ended first is answered below: as recorded already if it says the same.
+    const decided = this.step(t, await this.actorOf(t, token), entryId, command, { imported });
+    if (!decided.ok && !(command.type === 'RecordResult' && decided.error.code === 'RESULT_ALREADY_RECORDED')) unwrap(decided);
+    const result = decided.ok ? resultsRecorded(decided.value.decision.drafts)[0] : (command as { result: GameResultPayload }).result;
+    if (!result) return entered();
+    // A quota that cannot pay for the record's game refuses the entry before its game is closed.
+    if (imported && allowance) {
+      allowance.take(1);
+      allowance.giveBack(1);
+    }
+    return (await this.entries.closeGame(t, { type: 'RecordResult', result, correction: false })) ?? this.entries.record(t.tournamentId, result, entered);
+  }
+
   // ------------------------------------------------------------------ reads (they never write)
 
   tournament(id: string): Promise<LiveTournament> {
@@ -280,9 +373,10 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return unwrap(standingsAfter(t, new SeededLots(t.row.seed, t.tournamentId), afterRound));
   }
 
-  async events(id: string, afterSeq = 0): Promise<StoredEvent[]> {
+  /** The stored events after `afterSeq` (up to `untilSeq`, if given). */
+  async events(id: string, afterSeq = 0, untilSeq?: number): Promise<StoredEvent[]> {
     await this.held.get(id);
-    return this.store.events(id, afterSeq);
+    return this.store.events(id, afterSeq, untilSeq);
   }
 
   /** Everything to verify the tournament offline: its stream and every game's own bundle. */
@@ -315,7 +409,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     token: string | null,
     commandId: string | null | undefined,
     command: Exclude<TournamentCommand, { type: 'CreateTournament' }>,
-    options: { anonymous?: boolean; participant?: TournamentStep['participant']; imported?: TournamentStep['imported']; allowance?: CreationAllowance } = {},
+    options: { anonymous?: boolean; participants?: TournamentStep['participants']; imported?: TournamentStep['imported']; allowance?: CreationAllowance } = {},
   ): Promise<LiveTournament> {
     const t = await this.held.get(id);
     replayed(t, commandId, command);
@@ -334,9 +428,9 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     actor: TournamentActor,
     commandId: string | null,
     command: Exclude<TournamentCommand, { type: 'CreateTournament' }>,
-    { participant, imported }: Pick<TournamentStep, 'participant' | 'imported'> = {},
+    { participants, imported }: Pick<TournamentStep, 'participants' | 'imported'> = {},
   ): Result<TournamentStep> {
     const decided = decideTournament(command, t, this.decideCtx(t.row.seed, actor), { registry: this.registry });
-    return decided.ok ? ok({ decision: decided.value, commandId, bodyHash: hashOf(command), participant, imported }) : decided;
+    return decided.ok ? ok({ decision: decided.value, commandId, bodyHash: hashOf(command), participants, imported }) : decided;
   }
 }

@@ -30,13 +30,13 @@ export class MemoryTournamentStore extends TournamentStore {
     const stream = this.streams.get(id);
     const row = this.rows.get(id);
     if (!stream || !row) throw new Error(`no tournament ${id}`);
-    const p = extras.participant;
+    const registered = extras.participants ?? [];
     if (events[0].seq !== stream.length + 1) throw new AppendConflict('version taken');
     if (taken.size > 0) throw new AppendConflict('a scheduled game exists');
-    if (p && this.participants.has(p.tokenHash)) throw new AppendConflict('the participant token exists');
+    if (registered.some((p) => this.participants.has(p.tokenHash))) throw new AppendConflict('the participant token exists');
     stream.push(...events);
     Object.assign(row, { version: head.version, headHash: head.hash, status: head.status });
-    if (p) this.participants.set(p.tokenHash, { tournamentId: id, participantId: p.id });
+    for (const p of registered) this.participants.set(p.tokenHash, { tournamentId: id, participantId: p.id });
     await Promise.all(games.map((g) => this.games.createGame(g.row, g.seats, g.events, g.consequences)));
   }
 
@@ -45,8 +45,8 @@ export class MemoryTournamentStore extends TournamentStore {
     return row ? { ...row } : null;
   }
 
-  async events(id: string, afterSeq = 0): Promise<StoredEvent[]> {
-    return (this.streams.get(id) ?? []).filter((e) => e.seq > afterSeq);
+  async events(id: string, afterSeq = 0, untilSeq = Number.POSITIVE_INFINITY): Promise<StoredEvent[]> {
+    return (this.streams.get(id) ?? []).filter((e) => e.seq > afterSeq && e.seq <= untilSeq);
   }
 
   async versions(ids: readonly string[]): Promise<Map<string, number>> {

@@ -60,8 +60,7 @@ export class PostgresTournamentStore extends TournamentStore {
             events[0].seq - 1,
           );
           if (moved !== 1) throw new AppendConflict('version taken');
-          const p = extras.participant;
-          if (p)
+          for (const p of extras.participants ?? [])
             await tx.$executeRawUnsafe('INSERT INTO participants (id, tournament_id, registration_no, name, token_hash) VALUES ($1, $2, $3, $4, $5)', p.id, id, p.registrationNo, p.name, p.tokenHash);
           for (const g of extras.games ?? []) await insertGame(tx, this.writers, g);
         },
@@ -78,10 +77,10 @@ export class PostgresTournamentStore extends TournamentStore {
     return this.db.prisma.tournament.findUnique({ where: { id } });
   }
 
-  async events(id: string, afterSeq = 0): Promise<StoredEvent[]> {
+  async events(id: string, afterSeq = 0, untilSeq?: number): Promise<StoredEvent[]> {
     const { rows } = await this.db.pool.query<EventRecord>(
-      'SELECT seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash FROM tournament_events WHERE tournament_id = $1 AND seq > $2 ORDER BY seq',
-      [id, afterSeq],
+      'SELECT seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash FROM tournament_events WHERE tournament_id = $1 AND seq > $2 AND ($3::int IS NULL OR seq <= $3) ORDER BY seq',
+      [id, afterSeq, untilSeq ?? null],
     );
     return rows.map(storedEvent);
   }

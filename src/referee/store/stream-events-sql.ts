@@ -7,3 +7,7 @@ INSERT INTO ${table} (${idColumn}, seq, type, actor, move_id, body_hash, payload
 SELECT t.game_id, t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
 FROM jsonb_to_recordset($1::jsonb) AS t(game_id text, seq int, type text, actor int, move_id text, body_hash text,
                                         payload jsonb, created_at timestamptz, prev_hash text, hash text)`;
+
+/** The statement that reads a stream's events after a seq ($1: the stream's id, $2: the seq), in order, from `table`. */
+export const readStreamEventsSql = (table: string, idColumn: string): string =>
+  `SELECT seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash FROM ${table} WHERE ${idColumn} = $1 AND seq > $2 ORDER BY seq`;

@@ -26,8 +26,8 @@ export interface TournamentHead {
 export interface TournamentExtras {
   /** Games a pairing (or a knockout replay) schedules, with what their creation implies: all stored, or none. */
   games?: NewGameRows[];
-  /** A participant registered by these events, with its token's hash. */
-  participant?: { id: string; registrationNo: number; name: string; tokenHash: string };
+  /** The participants registered by these events (one, or a bulk registration's), with their tokens' hashes. */
+  participants?: { id: string; registrationNo: number; name: string; tokenHash: string }[];
 }
 
 /**
@@ -43,7 +43,8 @@ export abstract class TournamentStore {
   abstract append(id: string, events: StoredEvent[], head: TournamentHead, extras?: TournamentExtras): Promise<void>;
   abstract tournament(id: string): Promise<TournamentRow | null>;
   /** Events after `afterSeq`, in order. */
-  abstract events(id: string, afterSeq?: number): Promise<StoredEvent[]>;
+  /** The events after `afterSeq`, up to `untilSeq` (omitted: the last), in seq order. */
+  abstract events(id: string, afterSeq?: number, untilSeq?: number): Promise<StoredEvent[]>;
   async version(id: string): Promise<number | null> {
     return (await this.versions([id])).get(id) ?? null;
   }

@@ -17,7 +17,7 @@ export class CreateTournamentInput {
   @Field({ description: 'The game kind every game plays (one of gameKinds)' }) kind: string;
   @Field(() => JSONScalar, { nullable: true, description: 'The ruleset every game uses, as for createGame (e.g. {"matchLength": 1}); defaults fill the rest' }) ruleset?: unknown;
   @Field(() => TournamentFormat, { description: 'How participants are paired and ranked' }) format: TournamentFormat;
-  @Field(() => Int, { nullable: true, description: 'Swiss and tables: the rounds to play (1-64), required; round-robin and knockout: leave out (their participants fix it)' })
+  @Field(() => Int, { nullable: true, description: 'Swiss and tables: the rounds to play (1-64), required; round-robin and the bracket formats: leave out (their participants fix it)' })
   rounds?: number | null;
   @Field(() => PointsInput, { nullable: true, description: 'Tournament points for a win, a draw and a loss (win > 0, win >= draw >= loss)' }) points?: PointsInput | null;
   @Field(() => String, { nullable: true, description: 'Points for a pairing-allocated bye; omitted: a win (tables: half the other seats)' }) byePoints?: string | null;
@@ -31,9 +31,20 @@ export class CreateTournamentInput {
   tieBreaks?: string[] | null;
   @Field(() => String, { nullable: true, description: 'Round-robin pairing numbers: "lots" (default) or "rating"' }) rrNumbering?: string | null;
   @Field(() => String, { nullable: true, description: 'Knockout seeding: "rating" (default), "lots" or "manual" (seeds in setPairings before round 1)' }) koSeeding?: string | null;
-  @Field(() => Int, { nullable: true, description: 'Knockout: games per match, 1 to 15; omitted: 1' }) gamesPerMatch?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Knockout matches (any bracket format): games per match, 1 to 15; omitted: 1' }) gamesPerMatch?: number | null;
   @Field(() => [String], { nullable: true, description: 'Knockout: how a tied match is decided, in order: REPLAY(n), GAME_POINTS, LOTS (e.g. ["REPLAY(1)", "LOTS"])' })
   koTieRule?: string[] | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Knockout, or the knockout after groups: the semi-finals' losers play a third-place match (board 2 of the last round) for 3rd and 4th; omitted: false",
+  })
+  thirdPlaceMatch?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: "Double elimination: a second grand final when the losers' bracket champion wins the first; omitted: true" })
+  bracketReset?: boolean | null;
+  @Field(() => Int, { nullable: true, description: 'Groups then knockout: the number of groups, 1 to 64 (or give groupSize)' }) groupCount?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Groups then knockout: the group size, 2 to 32, the count following from the participants; omitted with groupCount: 4' })
+  groupSize?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Groups then knockout: how many of each group go on to the knockout, 1 to 16; omitted: 2' }) advancePerGroup?: number | null;
   @Field(() => Int, { nullable: true, description: 'Tables: the fewest seats present for a table to play; omitted: 2' }) minSeats?: number | null;
   @Field(() => JSONScalar, { nullable: true, description: 'Tables: placement points per table size, e.g. {"3": ["2", "1", "0"]}; sizes not listed use the default' })
   placementPoints?: unknown;
@@ -41,6 +52,11 @@ export class CreateTournamentInput {
   @Field(() => String, { nullable: true, description: 'Tables: "greedy" (default) or "avoidRepeats" (seat participants who met least often together)' }) tableSeating?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Participants may register themselves (registerParticipant without a token); omitted: false' }) openRegistration?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'Participants may withdraw themselves with their own token; omitted: false' }) selfWithdrawal?: boolean | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Participants report their games' results (reportResult); agreeing reports record them, disagreeing ones open a dispute (docs/rules/tournaments.md R3.10); omitted: false",
+  })
+  playerReports?: boolean | null;
   @Field(() => TimeControlInput, { nullable: true, description: "Every game's clock, as createGame takes it; omitted: none" }) timeControl?: TimeControlInput | null;
   @Field(() => TournamentScheduleInput, { nullable: true, description: 'A start time, a registration window, check-in and automatic pairings; omitted: the organizer runs every step' })
   schedule?: TournamentScheduleInput | null;

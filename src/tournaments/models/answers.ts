@@ -1,6 +1,7 @@
 import { ArgsType, Field, ID, Int, ObjectType } from '@nestjs/graphql';
-import { orRejection, PageInfo } from '../../api/models.js';
-import { Tournament, TournamentSummary } from './tournament.js';
+import { type Connection, connectionOf } from '../../api/connection.js';
+import { orRejection } from '../../api/models.js';
+import { Tournament, TournamentEvent, TournamentSummary } from './tournament.js';
 
 @ObjectType({ description: "The tournament created, with the organizer's token" })
 export class TournamentCreated {
@@ -28,18 +29,25 @@ export const TournamentResult = orRejection(
   () => Tournament,
 );
 
-@ObjectType({ description: 'A tournament of a page, with its cursor' })
-export class TournamentEdge {
-  @Field({ description: 'Opaque: pass it as `after`' }) cursor: string;
-  @Field(() => TournamentSummary, { description: 'The tournament' }) node: TournamentSummary;
-}
+export const TournamentConnection = connectionOf(TournamentSummary, 'Tournament', {
+  connection: 'A page of tournaments, newest first (Relay cursor connection)',
+  edge: 'A tournament of a page, with its cursor',
+  node: 'The tournament',
+  items: 'tournaments',
+  pageInfo: 'Where the page ends, and whether more tournaments follow it (forwards only: hasPreviousPage is false)',
+});
+export type TournamentConnection = Connection<TournamentSummary>;
 
-@ObjectType({ description: 'A page of tournaments, newest first (Relay cursor connection)' })
-export class TournamentConnection {
-  @Field(() => [TournamentEdge], { description: "The page's tournaments with their cursors" }) edges: TournamentEdge[];
-  @Field(() => [TournamentSummary], { description: "The page's tournaments (the edges' nodes)" }) nodes: TournamentSummary[];
-  @Field(() => PageInfo, { description: 'Where the page ends, and whether more tournaments follow it (forwards only: hasPreviousPage is false)' }) pageInfo: PageInfo;
-}
+export const TournamentEventConnection = connectionOf(TournamentEvent, 'TournamentEvent', {
+  connection: "A page of a tournament's events, oldest first (Relay cursor connection): the cursor is the event's seq, so a page resumes as the tournamentEvents subscription does",
+  edge: 'An event of a page, with its cursor',
+  node: 'The event',
+  items: 'events',
+  cursor: "The event's seq as a string: pass it as `after` or `before` (or its number as the subscription's afterSeq)",
+  pageInfo: 'Where the page starts and ends, and whether more events follow or precede it',
+  totalCount: "How many events the tournament's log holds (its version)",
+});
+export type TournamentEventConnection = Connection<TournamentEvent>;
 
 /** A page of the tournaments, newest first: forwards from a cursor, as the challenges' lists page. */
 @ArgsType()

@@ -1,11 +1,13 @@
 import { registerEnumType } from '@nestjs/graphql';
 
-/** The five formats (docs/rules/tournaments.md); the API's names for the configuration's words. */
+/** The seven formats (docs/rules/tournaments.md); the API's names for the configuration's words. */
 export enum TournamentFormat {
   ROUND_ROBIN = 'ROUND_ROBIN',
   DOUBLE_ROUND_ROBIN = 'DOUBLE_ROUND_ROBIN',
   SWISS = 'SWISS',
   KNOCKOUT = 'KNOCKOUT',
+  DOUBLE_ELIMINATION = 'DOUBLE_ELIMINATION',
+  GROUPS_KNOCKOUT = 'GROUPS_KNOCKOUT',
   TABLES = 'TABLES',
 }
 registerEnumType(TournamentFormat, {
@@ -16,6 +18,8 @@ registerEnumType(TournamentFormat, {
     DOUBLE_ROUND_ROBIN: { description: 'Everyone meets everyone twice, seats swapped (2-seat games); ranked by standings' },
     SWISS: { description: 'A set number of rounds, each pairing participants of equal score (2-seat games); ranked by standings' },
     KNOCKOUT: { description: 'Matches in a bracket, the loser out (2-seat games); ranked by placings' },
+    GROUPS_KNOCKOUT: { description: 'Round-robin groups seeded snake-wise, then a knockout of the best of each group (2-seat games); ranked by placings' },
+    DOUBLE_ELIMINATION: { description: "A winners' and a losers' bracket, out after a second lost match, then a grand final (2-seat games); ranked by placings" },
     TABLES: { description: 'A set number of rounds of tables of 3 or more seats (Chicken Foot); ranked by standings' },
   },
 });

@@ -19,6 +19,8 @@ export class Participant {
   @Field(() => Int, { description: 'Its rating; 0 when unrated' }) rating: number;
   @Field(() => Int, { description: 'The first round it is paired in: 1 unless it entered late' }) entryRound: number;
   @Field(() => Int, { nullable: true, description: 'Withdrawn: not paired from the round after this one on; null while it plays on' }) withdrawnAfterRound: number | null;
+  @Field(() => String, { nullable: true, description: "The organizer's own id for it (registerParticipants), if given" }) externalId: string | null;
+  @Field(() => [Int], { description: 'Rounds it asked a bye for when it registered (P2.6), given as each is paired' }) requestedByes: number[];
 }
 
 @ObjectType({ description: 'The result a tournament game counts with' })
@@ -41,6 +43,14 @@ export class TournamentGame {
   @Field(() => ID, { description: "The game id (query it with `game`, play it with the participants' tokens)" }) gameId: string;
   @Field(() => [ParticipantRef], { description: 'The participants in seat order' }) seats: ParticipantRef[];
   @Field(() => TournamentGameResult, { nullable: true, description: 'The result it counts with; null while it waits for one' }) result: TournamentGameResult | null;
+  @Field(() => [ResultReport], { description: "The participants' reports of its result (docs/rules/tournaments.md R3.10), one per participant that reported" }) reports: ResultReport[];
+  @Field({ description: 'Its reports disagree and the organizer has not settled the dispute yet (R3.11)' }) disputed: boolean;
+}
+
+@ObjectType({ description: "A participant's report of a game's result (R3.10)" })
+export class ResultReport {
+  @Field(() => ParticipantRef, { description: 'Who reported' }) participant: ParticipantRef;
+  @Field(() => TournamentGameResult, { description: 'The result it reported (source ORGANIZER: an entered result)' }) result: TournamentGameResult;
 }
 
 @ObjectType({ description: 'A board of a round: a pairing, a table or a knockout match, with its games' })

@@ -7,7 +7,8 @@ import { CLOCK_FIELDS, clocksView, type GameClock, tickClocks } from './clocks.j
 
 const GAME = `query($id: ID!) { game(id: $id) { id kind status version toAct mySeat view legalActions result
   seats { index name } fairness { seedCommitment serverSeed randomSource } ${CLOCK_FIELDS} } }`;
-const EVENTS = `query($id: ID!, $after: Int) { gameEvents(gameId: $id, afterSeq: $after) { seq type actor payload createdAt } }`;
+/** A page of the log after a seq (the cursor is the seq, as the subscription's afterSeq). */
+const EVENTS = `query($id: ID!, $after: String) { gameEvents(gameId: $id, after: $after) { nodes { seq type actor payload createdAt } } }`;
 const AT = `query($id: ID!, $seq: Int!) { gameStateAt(gameId: $id, seq: $seq) { seq view result } }`;
 const VERIFY = `query($id: ID!) { verifyGame(gameId: $id) { ok summary badSeq } }`;
 const LIVE = `subscription($id: ID!, $after: Int) { gameEvents(gameId: $id, afterSeq: $after) { seq type actor payload createdAt } }`;
@@ -68,7 +69,7 @@ export function gamePage(app: HTMLElement, id: string): Stop {
     try {
       game = (await gql<{ game: Game }>(GAME, { id }, token)).game;
       readAt = Date.now();
-      const fresh = (await gql<{ gameEvents: GameEvent[] }>(EVENTS, { id, after: events.at(-1)?.seq ?? 0 })).gameEvents;
+      const fresh = (await gql<{ gameEvents: { nodes: GameEvent[] } }>(EVENTS, { id, after: String(events.at(-1)?.seq ?? 0) })).gameEvents.nodes;
       events = [...events, ...fresh.filter((e) => e.seq > (events.at(-1)?.seq ?? 0))];
       if ((game.status === 'FINISHED' || game.status === 'ABORTED') && !verdict) verdict = (await gql<{ verifyGame: { ok: boolean; summary: string } }>(VERIFY, { id })).verifyGame;
       render();

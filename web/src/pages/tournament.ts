@@ -85,15 +85,19 @@ export function tournamentPage(app: HTMLElement, id: string): Stop {
   };
 }
 
+/** The bracket formats (knockout, double elimination, groups then knockout) rank by placings (no points, no crosstable). */
+const byPlacings = (t: Tournament): boolean => t.format === 'KNOCKOUT' || t.format === 'DOUBLE_ELIMINATION' || t.format === 'GROUPS_KNOCKOUT';
+
 function view(t: Tournament): Markup {
   const knockout = t.format === 'KNOCKOUT';
+  const placed = byPlacings(t);
   return html`<h1>${t.name || t.id}</h1>
     <p class="meta"><span class="kind">${t.kind}</span> · ${t.format.toLowerCase().replace(/_/g, ' ')} · <span class="status status-${t.status.toLowerCase()}">${t.status}</span>
       · round ${t.rounds.length}${t.totalRounds ? ` of ${t.totalRounds}` : ''} · ${t.participants.length} participants</p>
-    <section aria-label="Standings"><h2>${knockout ? 'Placings' : t.status === 'FINISHED' ? 'Final standings' : `Standings after round ${t.completedRounds}`}</h2>${standings(t)}</section>
+    <section aria-label="Standings"><h2>${placed ? 'Placings' : t.status === 'FINISHED' ? 'Final standings' : `Standings after round ${t.completedRounds}`}</h2>${standings(t)}</section>
     ${knockout ? html`<section aria-label="Bracket"><h2>Bracket</h2>${bracket(t)}</section>` : ''}
     <section aria-label="Rounds"><h2>Rounds</h2>${[...t.rounds].reverse().map(round)}</section>
-    ${knockout ? '' : html`<section aria-label="Crosstable"><h2>Crosstable</h2>${crosstable(t)}</section>`}
+    ${placed ? '' : html`<section aria-label="Crosstable"><h2>Crosstable</h2>${crosstable(t)}</section>`}
     <section class="verification" aria-label="Verification"><h2>Verification</h2>
       <p class="small">Seed commitment <code class="hash">${t.seedCommitment}</code></p>
       ${t.seed ? html`<p class="small">Seed (revealed) <code class="hash">${t.seed}</code></p>` : html`<p class="small muted">The seed is revealed when the tournament ends.</p>`}
@@ -104,10 +108,10 @@ function view(t: Tournament): Markup {
 function standings(t: Tournament): Markup {
   const names = t.standings[0]?.tieBreaks.map((b) => b.name) ?? [];
   return html`<div class="scroll"><table class="standings"><thead><tr><th scope="col">#</th><th scope="col">Participant</th>${
-    t.format === 'KNOCKOUT' ? '' : html`<th scope="col">TP</th>`
+    byPlacings(t) ? '' : html`<th scope="col">TP</th>`
   }${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>
     <tbody>${t.standings.map(
-      (r) => html`<tr><td>${r.rank}</td><td>${r.name}</td>${t.format === 'KNOCKOUT' ? '' : html`<td>${r.tp}</td>`}${r.tieBreaks.map((b) => html`<td>${b.value ?? '–'}</td>`)}</tr>`,
+      (r) => html`<tr><td>${r.rank}</td><td>${r.name}</td>${byPlacings(t) ? '' : html`<td>${r.tp}</td>`}${r.tieBreaks.map((b) => html`<td>${b.value ?? '–'}</td>`)}</tr>`,
     )}</tbody></table></div>`;
 }
 

@@ -29,6 +29,8 @@ export type ChallengeGame = {
   kind: string;
   ruleset: unknown;
   timeControl: TimeControl | null;
+  /** The game is created rated (docs/ratings.md); absent: unrated (and every challenge issued before ratings). */
+  rated?: true;
 };
 
 /** OPEN until accepted, declined or cancelled; an OPEN challenge past its expiry reads EXPIRED. */
@@ -92,7 +94,8 @@ const REQUIRED: PayloadChecks<ChallengeEvent['type']> = {
     (p.timeControl === null || storedTimeControl(p.timeControl) !== null) &&
     isSeatChoice(p.seat) &&
     isNullableString(p.message) &&
-    typeof p.expiresAt === 'string',
+    typeof p.expiresAt === 'string' &&
+    (p.rated === undefined || p.rated === true),
   ChallengeAccepted: (p) => typeof p.by === 'string' && typeof p.gameId === 'string' && (p.challengerSeat === 0 || p.challengerSeat === 1),
   ChallengeDeclined: (p) => isNullableString(p.reason),
   ChallengeCancelled: () => true,
@@ -111,6 +114,7 @@ function found(challengeId: string, first: ChallengeEvent, issuedAt: string): Re
     kind: p.kind,
     ruleset: p.ruleset,
     timeControl: p.timeControl === null ? null : storedTimeControl(p.timeControl),
+    ...(p.rated ? { rated: true as const } : {}),
     seat: p.seat,
     message: p.message,
     expiresAt: p.expiresAt,
@@ -151,7 +155,7 @@ export const statusAt = (c: Pick<ChallengeState, 'status' | 'expiresAt'>, now: s
  * takes, a time control), and that it is a game for two: a bad offer is refused when issued, not
  * when accepted. The ruleset is kept resolved, as the game will store it.
  */
-export function checkChallengeGame(registry: EngineRegistry, kind: string, ruleset: unknown, timeControl: unknown): Result<ChallengeGame> {
+export function checkChallengeGame(registry: EngineRegistry, kind: string, ruleset: unknown, timeControl: unknown, rated = false): Result<ChallengeGame> {
   const engine = registry.get(kind);
   if (!engine) return fail('INVALID_INPUT', `unknown game kind "${kind}"; this referee plays: ${registry.kinds().join(', ')}`);
   const resolved = engine.parseRuleset(ruleset ?? {});
@@ -160,7 +164,7 @@ export function checkChallengeGame(registry: EngineRegistry, kind: string, rules
   if (seats !== 2) return fail('INVALID_INPUT', `a challenge is a game for two; this ruleset has ${seats} seats`);
   const clock = parseTimeControl(timeControl);
   if (!clock.ok) return clock;
-  return ok({ kind, ruleset: resolved.value, timeControl: clock.value });
+  return ok(rated ? { kind, ruleset: resolved.value, timeControl: clock.value, rated: true } : { kind, ruleset: resolved.value, timeControl: clock.value });
 }
 
 /** A time control as createGame takes it (in seconds), from the form a challenge keeps. */

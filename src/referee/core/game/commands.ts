@@ -17,7 +17,8 @@ export interface SeatPlan {
 
 export type GameCommand =
   /** Without `seats`, every seat is taken now, unnamed. `timeControl` as parseTimeControl gives it; absent or null: no clock. */
-  | { type: 'CreateGame'; gameId: string; kind: string; ruleset: unknown; seats: SeatPlan[] | null; timeControl?: TimeControl | null }
+  /** `rated`: the game counts for its players' ratings; every seat must be bound to a player (RATED_NEEDS_PLAYERS). */
+  | { type: 'CreateGame'; gameId: string; kind: string; ruleset: unknown; seats: SeatPlan[] | null; timeControl?: TimeControl | null; rated?: boolean }
   /** An imported record carries no clock: the game has no time control. */
   | { type: 'ImportGame'; gameId: string; kind: string; record: ImportedRecord }
   /** `seats` as they are before the join; without `seat`, the first open one. */

@@ -369,10 +369,13 @@ class Deciding {
     const players = seats.flatMap((s) => (s.player ? [s.player] : []));
     if (new Set(players).size !== players.length) return fail('PLAYER_ALREADY_SEATED', 'a player holds at most one seat of a game');
     if (seats.some((s) => s.player && !s.taken)) return fail('INVALID_INPUT', 'a seat bound to a player is taken: it cannot be open');
+    if (c.rated && (this.ctx.supplied.length > 0 || !seats.every((s) => s.player)))
+      return fail('RATED_NEEDS_PLAYERS', 'a rated game is played between players: bind every seat to a player, with fair draws (docs/ratings.md)');
     const timeControl = c.timeControl ? storedTimeControl(c.timeControl) : null;
     if (c.timeControl && !timeControl) return fail('INVALID_INPUT', 'the time control is not one parseTimeControl gives');
     const source = this.ctx.supplied.length > 0 ? 'supplied' : 'fair';
-    this.open(c.gameId, engine, this.created(engine, ruleset.value, seats, source, false, timeControl));
+    const created = this.created(engine, ruleset.value, seats, source, false, timeControl);
+    this.open(c.gameId, engine, c.rated ? { ...created, rated: true } : created);
     return seats.every((s) => s.taken) ? this.start(seats) : this.done();
   }
 

@@ -14,6 +14,8 @@ export type GameCreatedPayload = {
   imported: boolean;
   /** Absent: no clock (every game created before clocks, and every imported one). */
   timeControl?: TimeControl;
+  /** The game counts for its players' ratings (docs/ratings.md); absent: it does not. */
+  rated?: true;
 };
 
 /** Random values the referee drew (or was given) for the engine's chance request. */
@@ -123,7 +125,9 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
       const timeControl = p.timeControl === undefined ? undefined : storedTimeControl(p.timeControl);
       if (timeControl === null) return malformed('the time control is not in its complete, validated form');
       const payload: GameCreatedPayload = { kind: p.kind, ruleset: p.ruleset, rulesetHash: p.rulesetHash, seats, seedCommitment: p.seedCommitment, randomSource, imported: p.imported === true };
-      return ok({ type: e.type, payload: timeControl ? { ...payload, timeControl } : payload });
+      if (p.rated !== undefined && p.rated !== true) return malformed('a rated game is marked "rated": true');
+      const timed = timeControl ? { ...payload, timeControl } : payload;
+      return ok({ type: e.type, payload: p.rated ? { ...timed, rated: true } : timed });
     }
     case 'SeatJoined':
       if (!Number.isInteger(p.seat)) return malformed('SeatJoined names no seat');

@@ -39,6 +39,8 @@ export interface GameState {
   suppliedUsed: number;
   /** The clocks, for a game created with a time control. */
   clock: ClockState | null;
+  /** The game counts for its players' ratings. */
+  rated: boolean;
 }
 
 /** A game before any event after GameCreated: what a new game and a fold both start from. */
@@ -68,6 +70,7 @@ export function genesis(gameId: string, engine: Engine, created: GameCreatedPayl
     fairDrawsChecked: 0,
     suppliedUsed: 0,
     clock: created.timeControl ? newClock(created.timeControl, created.seats.length, engine.roundOf?.(state) ?? null) : null,
+    rated: created.rated === true,
   };
 }
 

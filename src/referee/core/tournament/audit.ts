@@ -5,6 +5,7 @@ import { decodeGameEvent } from '../game/events.js';
 import { type Folded, foldStream, type StoredEvent, StreamError } from '../stream.js';
 import { recordedLots, tournamentAggregate } from './decider.js';
 import { decodeTournamentEvent, type GameResultPayload } from './events.js';
+import { isBracket } from './brackets.js';
 import { placingsOf, standingsOf } from './formats.js';
 import { completedRounds } from './history.js';
 import type { Lots } from './lots.js';
@@ -34,6 +35,8 @@ export function bundledGameIds(t: TournamentState): string[] {
       for (const g of board.games) ids.add(g.gameId);
       for (const r of Object.values(board.results)) if (r.record) ids.add(r.record.gameId);
     }
+  // R3.10: a record a participant attached to its report, accepted or not.
+  for (const game of Object.values(t.reports ?? {})) for (const r of Object.values(game.reports)) if (r.record) ids.add(r.record.gameId);
   return [...ids];
 }
 
@@ -115,13 +118,14 @@ export function verifyTournamentBundle(registry: EngineRegistry, bundle: Tournam
   for (const e of bundle.events) {
     // A malformed event is the fold's to name.
     const decoded = decodeTournamentEvent(e);
-    if (!config || !decoded.ok || (decoded.value.type !== 'ResultRecorded' && decoded.value.type !== 'ResultCorrected')) continue;
-    const r = decoded.value.payload;
+    if (!config || !decoded.ok) continue;
+    // A participant's report (R3.10) is checked as an entered result is: possible, and agreeing with its record.
+    const v = decoded.value;
+    const r = v.type === 'ResultReported' ? v.payload.result : v.type === 'ResultRecorded' || v.type === 'ResultCorrected' ? v.payload : null;
+    if (!r) continue;
     // A result its game cannot end with is named by the rule it breaks, before what it contradicts.
     const problem =
-      impossibleResult(registry.get(config.kind), config, r) ??
-      resultProblem(config, r, games) ??
-      (decoded.value.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
+      impossibleResult(registry.get(config.kind), config, r) ?? resultProblem(config, r, games) ?? (v.type === 'ResultRecorded' ? endProblem(config, bundle.tournament.id, r, games) : null);
     if (problem) {
       resultFailure = { seq: e.seq, problem: `${problem} (V10.3 step 3)` };
       break;
@@ -190,7 +194,7 @@ function summaryOf(t: TournamentState, events: number, games: number): string {
 /** V10.4: the recomputed standings (lots as recorded), or the knockout placings. */
 export function standingsTable(t: TournamentState): TournamentVerdict['standings'] {
   const name = (id: string) => t.participants.find((p) => p.id === id)?.name ?? id;
-  if (t.config.format === 'knockout') {
+  if (isBracket(t.config.format)) {
     return placingsOf(t).map((p) => ({ rank: p.place, participantId: p.participantId, name: name(p.participantId), tp: null, tieBreaks: [] }));
   }
   // A finished tournament recorded every lot its ranking drew. Provisional standings draw none

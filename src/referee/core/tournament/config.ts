@@ -41,6 +41,14 @@ export interface TournamentConfig {
   gamesPerMatch: number;
   /** K6.7, written form (read with parseTieRule). */
   koTieRule: string[];
+  /** K6.11: the semi-finals' losers play for 3rd place (knockout only; written only when on). */
+  thirdPlaceMatch?: true;
+  /** K6.10: a second grand final after the LB champion wins the first (doubleElimination only, always written there). */
+  bracketReset?: boolean;
+  /** K6.12 (groupsKnockout only): the group count, or the group size it follows from, and how many advance from each group. */
+  groupCount?: number;
+  groupSize?: number;
+  advancePerGroup?: number;
   minSeats: number;
   /**
    * Tables: the ruleset of a game at each table size from minSeats to T (TA7.3 seats a remainder
@@ -54,6 +62,8 @@ export interface TournamentConfig {
   /** Whether participants may register themselves (P2.1) and withdraw themselves (P2.3). */
   openRegistration: boolean;
   selfWithdrawal: boolean;
+  /** R3.10: participants report their over-the-board games' results (written only when true). */
+  playerReports?: true;
   /**
    * The clock every game of the tournament is created with, in its stored form (as GameCreated
    * records it). Absent: no clock (written only when there is one, so the configurations recorded
@@ -81,6 +91,11 @@ export interface TournamentConfigInput {
   koSeeding?: unknown;
   gamesPerMatch?: unknown;
   koTieRule?: unknown;
+  thirdPlaceMatch?: unknown;
+  bracketReset?: unknown;
+  groupCount?: unknown;
+  groupSize?: unknown;
+  advancePerGroup?: unknown;
   minSeats?: unknown;
   placementPoints?: unknown;
   tableByePoints?: unknown;
@@ -88,13 +103,14 @@ export interface TournamentConfigInput {
   tableRulesets?: unknown;
   openRegistration?: unknown;
   selfWithdrawal?: unknown;
+  playerReports?: unknown;
   /** As createGame takes it (seconds: see parseTimeControl), or as a recorded configuration has it. */
   timeControl?: unknown;
   /** See ScheduleInput. */
   schedule?: unknown;
 }
 
-const FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'tables'];
+const FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'doubleElimination', 'groupsKnockout', 'tables'];
 const MAX_ROUNDS = 64;
 const MAX_NAME = 120;
 
@@ -141,6 +157,24 @@ function rulesetsBySize(engine: Engine, ruleset: unknown, recorded: unknown, sea
   return out;
 }
 
+/** K6.12: the group options of a groupsKnockout (a count or a size, default groups of 4; 2 advance by default), refused for other formats. */
+function groupOptions(input: TournamentConfigInput, fmt: Format): Result<{ groupCount?: number; groupSize?: number; advancePerGroup?: number }> {
+  const given = (v: unknown) => v !== undefined && v !== null;
+  if (fmt !== 'groupsKnockout') {
+    if (given(input.groupCount) || given(input.groupSize) || given(input.advancePerGroup)) return invalid('groupCount, groupSize and advancePerGroup are for the groupsKnockout format (K6.12)');
+    return ok({});
+  }
+  if (given(input.groupCount) && given(input.groupSize)) return invalid('give groupCount or groupSize, not both (K6.12)');
+  const advancePerGroup = whole(input.advancePerGroup, 2, 1, 16);
+  if (advancePerGroup === null) return invalid('advancePerGroup: 1 to 16');
+  if (given(input.groupCount)) {
+    const groupCount = whole(input.groupCount, 0, 1, 64);
+    return groupCount === null ? invalid('groupCount: 1 to 64') : ok({ groupCount, advancePerGroup });
+  }
+  const groupSize = whole(input.groupSize, 4, 2, 32);
+  return groupSize === null ? invalid('groupSize: 2 to 32') : ok({ groupSize, advancePerGroup });
+}
+
 /** The complete configuration, or the first thing wrong with the input. */
 export function parseConfig(input: TournamentConfigInput, registry: EngineRegistry): Result<TournamentConfig> {
   const name = input.name ?? '';
@@ -180,8 +214,9 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   const maxRequestedByes = whole(input.maxRequestedByes, 1, 0, MAX_ROUNDS);
   if (maxRequestedByes === null) return invalid('maxRequestedByes: a whole number, 0 or more');
 
-  // K6.9: a knockout ranks by placings, not by tie-breaks.
-  const tieBreaks = fmt === 'knockout' ? ok([]) : input.tieBreaks === undefined || input.tieBreaks === null ? ok(defaultTieBreaks(fmt)) : parseTieBreaks(input.tieBreaks, fmt);
+  // K6.9, K6.10: a knockout or double elimination ranks by placings, not by tie-breaks.
+  const tieBreaks =
+    fmt === 'knockout' || fmt === 'doubleElimination' ? ok([]) : input.tieBreaks === undefined || input.tieBreaks === null ? ok(defaultTieBreaks(fmt)) : parseTieBreaks(input.tieBreaks, fmt);
   if (!tieBreaks.ok) return tieBreaks;
   const rrNumbering = oneOf(input.rrNumbering, ['lots', 'rating'] as const, 'lots');
   if (!rrNumbering) return invalid('rrNumbering: lots or rating');
@@ -191,6 +226,14 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   if (gamesPerMatch === null) return invalid('gamesPerMatch: 1 to 15');
   const koTieRule = parseTieRule(input.koTieRule ?? undefined);
   if (!koTieRule.ok) return koTieRule;
+  const thirdPlaceMatch = input.thirdPlaceMatch ?? false;
+  if (typeof thirdPlaceMatch !== 'boolean') return invalid('thirdPlaceMatch: true or false');
+  if (thirdPlaceMatch && fmt !== 'knockout' && fmt !== 'groupsKnockout') return invalid('thirdPlaceMatch: a third-place match is for the knockout and groupsKnockout formats (K6.11)');
+  const groups = groupOptions(input, fmt);
+  if (!groups.ok) return groups;
+  const bracketReset = input.bracketReset ?? true;
+  if (typeof bracketReset !== 'boolean') return invalid('bracketReset: true or false');
+  if (input.bracketReset !== undefined && input.bracketReset !== null && fmt !== 'doubleElimination') return invalid('bracketReset: a bracket reset is for the doubleElimination format (K6.10)');
 
   const tableRulesets = twoSeat ? {} : rulesetsBySize(engine, input.ruleset ?? {}, input.tableRulesets, seatCount);
   if (tableRulesets === null) return invalid('tableRulesets: recorded rulesets per table size must be complete and seat that many');
@@ -204,6 +247,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   if (!tableSeating) return invalid('tableSeating: greedy or avoidRepeats');
   if (input.openRegistration !== undefined && input.openRegistration !== null && typeof input.openRegistration !== 'boolean') return invalid('openRegistration: true or false');
   if (input.selfWithdrawal !== undefined && input.selfWithdrawal !== null && typeof input.selfWithdrawal !== 'boolean') return invalid('selfWithdrawal: true or false');
+  if (input.playerReports !== undefined && input.playerReports !== null && typeof input.playerReports !== 'boolean') return invalid('playerReports: true or false');
   // A recorded configuration holds the stored form; an organizer gives seconds, refused as createGame refuses them.
   const recorded = storedTimeControl(input.timeControl);
   const timeControl = recorded ? ok(recorded) : parseTimeControl(input.timeControl);
@@ -231,6 +275,10 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     koSeeding,
     gamesPerMatch,
     koTieRule: writtenTieRule(koTieRule.value),
+    // Written only when on, so configurations recorded before it existed stay complete.
+    ...(thirdPlaceMatch ? { thirdPlaceMatch: true as const } : {}),
+    ...(fmt === 'doubleElimination' ? { bracketReset } : {}),
+    ...groups.value,
     minSeats,
     placementPoints: placement.value,
     tableByePoints: format(tableByeValue),
@@ -238,6 +286,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     tableRulesets,
     openRegistration: input.openRegistration === true,
     selfWithdrawal: input.selfWithdrawal === true,
+    ...(input.playerReports === true ? { playerReports: true as const } : {}),
     ...(timeControl.value ? { timeControl: timeControl.value } : {}),
     ...(schedule.value ? { schedule: schedule.value } : {}),
   });

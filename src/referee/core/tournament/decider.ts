@@ -4,7 +4,8 @@ import type { EngineRegistry } from '../engine-registry.js';
 import { type Aggregate, type DraftEvent, MALFORMED, type StoredEvent } from '../stream.js';
 import { isCompleteConfig, parseConfig, type TournamentConfigInput } from './config.js';
 import { type BoardPlan, decodeTournamentEvent, draftOf, type GameResultPayload, ORGANIZER, type RoundSettings, type TournamentEvent } from './events.js';
-import { decideBoard, finalRanking, pairRound, type Pairing as RoundPairing, totalRoundsFor } from './formats.js';
+import { bracketStands, matchesIn } from './brackets.js';
+import { decideBoard, eventOver, finalRanking, pairRound, type Pairing as RoundPairing, totalRoundsFor } from './formats.js';
 import { roundComplete } from './history.js';
 import { type LotDrawn, type Lots, lotsCommitment, SeededLots } from './lots.js';
 import { impossibleResult, resultShapeProblem } from './results.js';
@@ -20,6 +21,9 @@ import {
   selfRegistrationRefused,
   unfinishedRound,
 } from './schedule.js';
+import { extrasProblem, type RegistrationExtras, withRegisteredByes } from './bulk.js';
+import { matchForfeits } from './match-forfeits.js';
+import { decideReport, evolveReport, type ReportCommand, reportsAfterResult, resultAgainstReports, settlementBy } from './reports.js';
 import { type BoardState, currentRound, participantById, type RoundState, type TournamentState, withdrawnBefore } from './state.js';
 
 /**
@@ -40,7 +44,10 @@ export type TournamentActor = { role: 'organizer' } | { role: 'participant'; par
 export type TournamentCommand =
   | { type: 'CreateTournament'; tournamentId: string; config: TournamentConfigInput }
   /** `player`: the player registering (its games' seats are bound to it); absent: anonymous. */
-  | { type: 'RegisterParticipant'; participantId: string; name: string; rating: number; player?: string | null }
+  | ({ type: 'RegisterParticipant'; participantId: string; name: string; rating: number; player?: string | null } & RegistrationExtras)
+  /** Many at once, all or none (bulk.ts). */
+  | { type: 'RegisterParticipants'; entries: Omit<Extract<TournamentCommand, { type: 'RegisterParticipant' }>, 'type'>[] }
+  | ReportCommand
   | { type: 'WithdrawParticipant'; participantId: string; reason: string | null }
   | { type: 'SetRoundSettings'; settings: RoundSettings }
   | { type: 'PairRound'; round: number | null }
@@ -119,6 +126,7 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
     case 'TournamentCreated':
       return broken('TournamentCreated may only start the stream');
     case 'ParticipantRegistered': {
+      const { participantId, ...rest } = e.payload;
       const p = e.payload;
       if (participantById(t, p.participantId)) return broken(`participant ${p.participantId} is registered twice`);
       if (p.registrationNo !== t.participants.length + 1) return broken(`the next registration number is ${t.participants.length + 1} (P2.1)`);
@@ -127,7 +135,8 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
         ...t,
         participants: [
           ...t.participants,
-          { id: p.participantId, registrationNo: p.registrationNo, name: p.name, rating: p.rating, entryRound: p.entryRound, withdrawnAfterRound: null, ...(p.player ? { player: p.player } : {}) },
+          // The player, external id and requested byes, as far as given.
+          { id: participantId, withdrawnAfterRound: null, ...rest },
         ],
       });
     }
@@ -185,7 +194,11 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
     }
     case 'ResultRecorded':
     case 'ResultCorrected':
-      return recorded(t, e.payload, e.type === 'ResultCorrected', ctx);
+      return recorded(t, e.payload, e.type === 'ResultCorrected', ctx, stored.actor);
+    case 'ResultReported':
+    case 'ResultDisputed':
+    case 'DisputeSettled':
+      return evolveReport(t, e, stored, ctx.registry);
     case 'TournamentFinished': {
       if (lotsCommitment(e.payload.seed) !== t.seedCommitment) return broken('the revealed seed does not match the published commitment (L9.1)');
       if (ctx.seed !== null && ctx.seed !== e.payload.seed) return broken("the revealed seed is not the tournament's seed");
@@ -210,7 +223,7 @@ function evolveChecked(t: TournamentState, e: TournamentEvent, stored: Pick<Stor
 
 function boardState(t: TournamentState, round: number, b: BoardPlan): BoardState {
   const board: BoardState = { ...b, results: {} };
-  if (t.config.format !== 'knockout' || b.games.length > 0) return board;
+  if (!matchesIn(t, round) || b.games.length > 0) return board;
   // K6.5: a match facing an empty slot is over before it starts; K6.8: so is a walkover. Whoever
   // withdrew forfeits it, so from a bye or a match between two who withdrew nobody goes through.
   const through = b.seats.filter((s) => s !== b.walkover && !withdrawnBefore(t, s, round));
@@ -228,7 +241,7 @@ function replaceBoard(t: TournamentState, round: RoundState, board: BoardState):
   return { ...t, rounds: t.rounds.map((r) => (r.round === round.round ? next : r)) };
 }
 
-function recorded(t: TournamentState, result: GameResultPayload, correction: boolean, ctx: TournamentEvolveContext): Result<TournamentState> {
+function recorded(t: TournamentState, result: GameResultPayload, correction: boolean, ctx: TournamentEvolveContext, actor: number | null): Result<TournamentState> {
   const found = boardAt(t, result.round, result.board);
   if (!found) return fail('NOT_IN_TOURNAMENT', `round ${result.round} has no board ${result.board}`);
   const { round, board } = found;
@@ -238,11 +251,14 @@ function recorded(t: TournamentState, result: GameResultPayload, correction: boo
   if (!correction && earlier) return fail('RESULT_ALREADY_RECORDED', `game ${result.gameId} already has its result; correct it with a reason instead`);
   if (correction && !earlier) return fail('NO_RESULT_TO_CORRECT', `game ${result.gameId} has no result to correct`);
   if (correction && !result.reason) return fail('INVALID_INPUT', 'a correction needs a reason (P2.7)');
-  if (correction && t.config.format === 'knockout' && t.rounds.length > round.round) return fail('ROUND_ALREADY_PAIRED', 'the next knockout round is paired: its bracket stands (R3.7)');
+  if (correction && bracketStands(t, round.round)) return fail('ROUND_ALREADY_PAIRED', 'the next knockout round is paired: its bracket stands (R3.7)');
   const shape = resultShapeProblem(t, game.seats, result) ?? impossibleResult(ctx.registry.get(t.config.kind), t.config, result);
   if (shape) return fail('INVALID_RESULT', shape);
+  const unreported = resultAgainstReports(t, result, actor);
+  if (unreported) return broken(unreported);
+  t = reportsAfterResult(t, result.gameId);
   let next: BoardState = { ...board, results: { ...board.results, [result.gameId]: result }, ...(correction ? { corrections: (board.corrections ?? 0) + 1 } : {}) };
-  if (t.config.format === 'knockout') {
+  if (matchesIn(t, round.round)) {
     const decision = decideBoard(t, next, recordedLots(t));
     if (!decision.ok) return broken(decision.error.message);
     next = decision.value.kind === 'DECIDED' ? { ...next, winner: decision.value.winner } : { ...next, winner: undefined };
@@ -366,8 +382,10 @@ class Deciding implements ScheduleHost<TournamentDecision> {
         if (paired > 0 && !this.organizer) return refuse('REGISTRATION_CLOSED', 'registration closed when round 1 was paired; a late entry is added by the organizer (P2.1, P2.2)');
         if (t.totalRounds !== null && paired >= t.totalRounds) return refuse('REGISTRATION_CLOSED', 'every round is paired');
         if (t.participants.length >= PARTICIPANT_LIMIT) return refuse('TOO_MANY_PARTICIPANTS', `a tournament takes at most ${PARTICIPANT_LIMIT} participants (P2.8)`);
-        const { player } = command;
+        const { player, externalId, requestedByes } = command;
         if (player && t.participants.some((p) => p.player === player)) return refuse('PLAYER_ALREADY_SEATED', 'this player is a participant of this tournament already');
+        const extras = extrasProblem(t, command);
+        if (!extras.ok) return extras;
         return this.apply({
           type: 'ParticipantRegistered',
           payload: {
@@ -377,8 +395,26 @@ class Deciding implements ScheduleHost<TournamentDecision> {
             rating: command.rating,
             entryRound: paired + 1,
             ...(player ? { player } : {}),
+            ...(externalId ? { externalId } : {}),
+            ...(requestedByes?.length ? { requestedByes } : {}),
           },
         });
+      }
+      case 'RegisterParticipants': {
+        if (!this.organizer) return refuse('FORBIDDEN', 'the organizer registers participants in bulk');
+        for (const entry of command.entries) {
+          const r = this.run({ type: 'RegisterParticipant', ...entry });
+          if (!r.ok) return r;
+        }
+        return this.done();
+      }
+      case 'ReportResult':
+      case 'SettleDispute': {
+        // R3.10, R3.11: a report (and the dispute it opens), or a settlement, then the result they record.
+        const d = decideReport(t, command, this.decide.actor, this.ctx);
+        const applied = d.ok ? this.applyAll(d.value.events) : d;
+        if (!applied.ok || !d.ok) return applied;
+        return d.value.result ? this.record(d.value.result, false, true) : this.done();
       }
       case 'WithdrawParticipant':
         return this.withdraw(command.participantId, command.reason);
@@ -476,8 +512,12 @@ class Deciding implements ScheduleHost<TournamentDecision> {
     if (t.totalRounds !== null && round > t.totalRounds) return refuse('TOURNAMENT_COMPLETE', `all ${t.totalRounds} rounds are paired`);
     const active = t.participants.filter((p) => p.withdrawnAfterRound === null);
     if (round === 1 && active.length < 2) return refuse('TOO_FEW_PARTICIPANTS', 'a tournament needs at least 2 participants');
+    // P2.6: the byes participants asked for when they registered are the round's settings too.
+    const byes = withRegisteredByes(t, round);
+    const set = this.applyAll(byes ? [{ type: 'RoundSettingsSet', payload: byes }] : []);
+    if (!set.ok) return set;
     const lots = this.recordingLots();
-    const pairing = pairRound(t, lots);
+    const pairing = pairRound(this.state, lots);
     if (!pairing.ok) return pairing;
     for (const lot of lots.drawn) {
       const r = this.apply({ type: 'LotsDrawn', payload: lot });
@@ -497,14 +537,18 @@ class Deciding implements ScheduleHost<TournamentDecision> {
     return this.afterResult();
   }
 
-  private record(result: GameResultPayload, correction: boolean): Result<TournamentDecision> {
-    if (result.source === 'organizer' && !this.organizer) return refuse('FORBIDDEN', 'only the organizer records results');
+  private record(result: GameResultPayload, correction: boolean, agreed = false): Result<TournamentDecision> {
+    if (result.source === 'organizer' && !this.organizer && !agreed) return refuse('FORBIDDEN', 'only the organizer records results');
+    // R3.11: an organizer's result for a disputed game settles the dispute.
+    const settles = settlementBy(this.state, result);
+    const settled = settles.ok ? this.applyAll(settles.value ? [settles.value] : []) : settles;
+    if (!settled.ok) return settled;
     const t = this.state;
     const lots = this.recordingLots();
     const at = boardAt(t, result.round, result.board);
     if (correction && at && (at.board.corrections ?? 0) >= CORRECTION_LIMIT)
       return refuse('TOO_MANY_CORRECTIONS', `board ${result.board} of round ${result.round} was corrected ${CORRECTION_LIMIT} times, the most allowed (R3.8)`);
-    if (at && t.config.format === 'knockout' && !at.board.results[result.gameId]) {
+    if (at && matchesIn(t, at.round.round) && !at.board.results[result.gameId]) {
       // Draw the match's lot now if the result leaves it to lots (K6.7), so it is recorded before it is used.
       const withResult = { ...at.board, results: { ...at.board.results, [result.gameId]: result } };
       const d = decideBoard(t, withResult, lots);
@@ -516,6 +560,8 @@ class Deciding implements ScheduleHost<TournamentDecision> {
     }
     const r = this.apply({ type: correction ? 'ResultCorrected' : 'ResultRecorded', payload: result });
     if (!r.ok) return r;
+    const forfeits = this.applyAll(matchForfeits(this.state, result, correction).map((payload) => ({ type: 'ResultRecorded' as const, payload })));
+    if (!forfeits.ok) return forfeits;
     return this.afterResult();
   }
 
@@ -524,7 +570,7 @@ class Deciding implements ScheduleHost<TournamentDecision> {
     const t = this.state;
     const round = currentRound(t);
     if (!round) return this.done();
-    if (t.config.format === 'knockout') {
+    if (matchesIn(t, round.round)) {
       for (const board of round.boards) {
         if (board.winner !== undefined || board.games.some((g) => !board.results[g.gameId])) continue;
         const d = decideBoard(t, board, this.recordingLots());
@@ -535,7 +581,7 @@ class Deciding implements ScheduleHost<TournamentDecision> {
         }
       }
     }
-    if (t.totalRounds !== null && round.round === this.state.totalRounds && !unfinishedRound(this.state)) return this.finish();
+    if (eventOver(this.state) && !unfinishedRound(this.state)) return this.finish();
     return scheduleNextRound(this);
   }
 
@@ -568,6 +614,14 @@ class Deciding implements ScheduleHost<TournamentDecision> {
         return result;
       },
     };
+  }
+
+  private applyAll(events: readonly TournamentEvent[]): Result<TournamentDecision> {
+    for (const e of events) {
+      const r = this.apply(e);
+      if (!r.ok) return r;
+    }
+    return this.done();
   }
 
   /** Evolves through one event and keeps it; answers the refusal if evolve refuses it. */

@@ -16,6 +16,10 @@ export interface ParticipantRegisteredPayload {
   entryRound: number;
   /** The player who registered (absent: an anonymous participant, and every one before players). */
   player?: string;
+  /** The organizer's own id for the participant (a federation id, a club's number), from a bulk registration. */
+  externalId?: string;
+  /** P2.6: rounds it asked a bye for when it registered (Swiss and tables), given when each is paired. */
+  requestedByes?: number[];
 }
 
 /** The organizer's settings for a round, set before it is paired (S5.1, P2.6, TA7.10). */
@@ -102,7 +106,29 @@ export type TournamentEvent =
   | { type: 'CheckInOpened'; payload: { closesAt: string } }
   | { type: 'ParticipantCheckedIn'; payload: { participantId: string } }
   | { type: 'CheckInClosed'; payload: { unconfirmed: string[] } }
-  | { type: 'RoundScheduled'; payload: { round: number; at: string } };
+  | { type: 'RoundScheduled'; payload: { round: number; at: string } }
+  | { type: 'ResultReported'; payload: ResultReportedPayload }
+  | { type: 'ResultDisputed'; payload: GameRef }
+  | { type: 'DisputeSettled'; payload: DisputeSettledPayload };
+
+/** A scheduled game, by where it is played. */
+export interface GameRef {
+  round: number;
+  board: number;
+  gameId: string;
+}
+
+/** A participant's report of an over-the-board game's result (docs/rules/tournaments.md §R3.10). */
+export interface ResultReportedPayload {
+  participantId: string;
+  result: GameResultPayload;
+}
+
+/** The organizer settles a dispute (R3.11): the report it accepts (null: a result of its own follows), and why. */
+export interface DisputeSettledPayload extends GameRef {
+  acceptedReportOf: string | null;
+  reason: string;
+}
 
 export type TournamentEventType = TournamentEvent['type'];
 
@@ -124,7 +150,9 @@ const REQUIRED: Record<TournamentEventType, (p: Record<string, unknown>) => bool
     typeof p.name === 'string' &&
     Number.isInteger(p.rating) &&
     isRound(p.entryRound) &&
-    (p.player === undefined || typeof p.player === 'string'),
+    (p.player === undefined || typeof p.player === 'string') &&
+    (p.externalId === undefined || typeof p.externalId === 'string') &&
+    (p.requestedByes === undefined || (Array.isArray(p.requestedByes) && p.requestedByes.every(isRound))),
   ParticipantWithdrawn: (p) => typeof p.participantId === 'string' && Number.isInteger(p.afterRound),
   RoundSettingsSet: (p) => isRound(p.round) && Array.isArray(p.manualPairings) && Array.isArray(p.manualTables) && isStrings(p.absent) && isStrings(p.requestedByes) && Array.isArray(p.forbiddenPairs),
   LotsDrawn: (p) => typeof p.label === 'string' && 'result' in p,
@@ -139,7 +167,14 @@ const REQUIRED: Record<TournamentEventType, (p: Record<string, unknown>) => bool
   ParticipantCheckedIn: (p) => typeof p.participantId === 'string',
   CheckInClosed: (p) => isStrings(p.unconfirmed),
   RoundScheduled: (p) => isRound(p.round) && typeof p.at === 'string',
+  ResultReported: (p) => typeof p.participantId === 'string' && isObject(p.result) && isResult(p.result),
+  ResultDisputed: isGameRef,
+  DisputeSettled: (p) => isGameRef(p) && (p.acceptedReportOf === null || typeof p.acceptedReportOf === 'string') && typeof p.reason === 'string',
 };
+
+function isGameRef(p: Record<string, unknown>): boolean {
+  return isRound(p.round) && Number.isInteger(p.board) && typeof p.gameId === 'string';
+}
 
 function isResult(p: Record<string, unknown>): boolean {
   return (

@@ -1,27 +1,16 @@
 import { fail, ok, type Result } from '../../../engines/kit/index.js';
 import type { GameResultPayload } from './events.js';
-import { completedRounds, historyOf, pointsOf } from './history.js';
-import {
-  type DecidedMatch,
-  decideMatch,
-  firstRound,
-  type KnockoutMatch,
-  knockoutPlacings,
-  knockoutRoundCount,
-  knockoutSeeds,
-  koTieLabel,
-  type MatchGame,
-  type MatchState,
-  nextRound,
-  openMatch,
-  parseTieRule,
-} from './knockout.js';
+import { completedRounds, historyOf, pointsOf, roundComplete } from './history.js';
+import { type DecidedMatch, decideMatch, knockoutPlacings, knockoutRoundCount, knockoutSeeds, koTieLabel, type MatchGame, type MatchState, openMatch, parseTieRule } from './knockout.js';
 import type { Lots } from './lots.js';
 import { rat, type Rational } from './rational.js';
 import { roundRobinNumbers, roundRobinRound, roundRobinRoundCount } from './round-robin.js';
 import { type Standings, standings } from './standings.js';
 import { type BoardState, pointValues, rational, type TournamentState, withdrawnBefore } from './state.js';
 import { pairSwiss } from './swiss.js';
+import { boardMatch, isBracket, knockoutStageMatches, matchBoards } from './brackets.js';
+import { groupsKnockoutBoards, groupsKnockoutPlacings, groupsKnockoutRounds } from './group-stage.js';
+import { doubleEliminationBoards, doubleEliminationLabel, doubleEliminationOver, doubleEliminationPlacingsOf, doubleEliminationRounds } from './double-elimination.js';
 import { seatTables } from './tables.js';
 
 /**
@@ -96,12 +85,21 @@ export function pairRound(t: TournamentState, lots: Lots): Result<Pairing> {
       return ok(roundRobinBoards(t, round, lots));
     case 'knockout':
       return knockoutBoards(t, round, lots);
+    case 'groupsKnockout':
+      return groupsKnockoutBoards(t, round, lots);
+    case 'doubleElimination': {
+      const paired = doubleEliminationBoards(t, round, lots);
+      return paired.ok ? ok({ boards: paired.value.boards, byes: [], rest: null, warnings: [], ...(paired.value.order ? { order: paired.value.order } : {}) }) : paired;
+    }
   }
 }
 
 /** Rounds a round-robin or knockout has, once its numbers or seeds are known. */
 export function totalRoundsFor(t: TournamentState, order: readonly string[]): number | null {
   if (t.config.format === 'knockout') return knockoutRoundCount(order.length);
+  // K6.10: at most; an event without a bracket reset to play ends a round earlier (eventOver).
+  if (t.config.format === 'groupsKnockout') return groupsKnockoutRounds(t.config, order);
+  if (t.config.format === 'doubleElimination') return doubleEliminationRounds(order.length, t.config.bracketReset !== false);
   if (t.config.format === 'roundRobin' || t.config.format === 'doubleRoundRobin') return roundRobinRoundCount(order.length, t.config.format === 'doubleRoundRobin');
   return t.config.rounds;
 }
@@ -133,28 +131,13 @@ function roundRobinBoards(t: TournamentState, round: number, lots: Lots): Pairin
 
 function knockoutBoards(t: TournamentState, round: number, lots: Lots): Result<Pairing> {
   let seeds: string[];
-  let matches: KnockoutMatch[];
   if (round === 1) {
     const entrants = t.participants.filter((p) => p.withdrawnAfterRound === null);
     const seeded = knockoutSeeds(entrants, t.config.koSeeding, lots, t.settings[1]?.seeds ?? undefined);
     if (!seeded.ok) return seeded;
     seeds = seeded.value;
-    matches = firstRound(seeds);
-  } else {
-    seeds = t.rounds[0].order!;
-    matches = nextRound(t.rounds[round - 2].boards.map((b) => b.winner ?? null));
-  }
-  const boards = matches.map((m) => {
-    const opening = openMatch(m, seeds);
-    if (opening.kind === 'EMPTY') return { seats: [], games: [], manual: false, walkover: null };
-    // K6.8 with K6.5: a participant who withdrew forfeits its bye too, and nobody goes through.
-    if (opening.kind === 'KO_BYE') return { seats: [opening.winner], games: [], manual: false, walkover: withdrawnBefore(t, opening.winner, round) ? opening.winner : null };
-    const seats = [opening.betterSeed, opening.other];
-    // K6.8: a participant who withdrew forfeits its match.
-    const walkover = seats.find((s) => withdrawnBefore(t, s, round)) ?? null;
-    const games = walkover ? [] : Array.from({ length: t.config.gamesPerMatch }, (_, i) => (i % 2 === 0 ? seats : [seats[1], seats[0]]));
-    return { seats, games, manual: false, walkover };
-  });
+  } else seeds = t.rounds[0].order!;
+  const boards = matchBoards(t, round, knockoutStageMatches(t, round, 1, seeds), (m) => openMatch(m, seeds));
   return ok({ boards, byes: [], rest: null, warnings: [], ...(round === 1 ? { order: seeds } : {}) });
 }
 
@@ -178,7 +161,7 @@ export function decideBoard(t: TournamentState, board: BoardState, lots: Lots): 
     other: board.seats[1],
     gamePointsOrder: t.config.gamePointsOrder,
     lots,
-    label: koTieLabel('KO', round, board.board),
+    label: t.config.format === 'doubleElimination' ? doubleEliminationLabel(t, round, board.board) : koTieLabel('KO', round, board.board),
   });
 }
 
@@ -193,7 +176,7 @@ function matchGame(r: GameResultPayload): MatchGame {
 
 /** Standings after the completed rounds (TB8.11), or after `rounds` of them. */
 export function standingsOf(t: TournamentState, lots: Lots, rounds = completedRounds(t)): Standings {
-  if (t.config.format === 'knockout') throw new RangeError('a knockout ranks by placings (K6.9)');
+  if (isBracket(t.config.format)) throw new RangeError('a knockout ranks by placings (K6.9, K6.10)');
   return standings({
     participants: t.participants,
     history: historyOf(t, rounds),
@@ -206,26 +189,33 @@ export function standingsOf(t: TournamentState, lots: Lots, rounds = completedRo
   });
 }
 
-/** K6.9 placings of a knockout: who has lost a match decided so far, and the champion once the final is. */
+/** K6.9 placings of a knockout (K6.10: of a double elimination): who is out so far, and the champion once the final is decided. */
 export function placingsOf(t: TournamentState): { participantId: string; place: number }[] {
+  if (t.config.format === 'doubleElimination') return doubleEliminationPlacingsOf(t);
+  if (t.config.format === 'groupsKnockout') return groupsKnockoutPlacings(t);
   const seeds = t.rounds[0]?.order;
   if (!seeds) return [];
-  const rounds: DecidedMatch[][] = t.rounds.map((r) =>
-    r.boards.flatMap((b) => (b.winner === undefined ? [] : [{ match: b.board, slots: [b.seats[0] ?? null, b.seats[1] ?? null], winner: b.winner }])),
-  );
-  return knockoutPlacings(seeds.length, rounds);
+  const rounds: DecidedMatch[][] = t.rounds.map((r) => r.boards.flatMap((b) => (b.winner === undefined ? [] : [boardMatch(b)])));
+  return knockoutPlacings(seeds.length, rounds, t.config.thirdPlaceMatch === true);
 }
 
 /** What a tournament's standings answer after `afterRound` completed rounds (all, without it): a knockout's placings, else the rows (TB8.11). */
 export function standingsAfter(t: TournamentState, lots: Lots, afterRound?: number | null): Result<{ knockout: ReturnType<typeof placingsOf> | null; rows: Standings['rows'] }> {
   const rounds = afterRound ?? completedRounds(t);
   if (!Number.isInteger(rounds) || rounds < 0 || rounds > completedRounds(t)) return fail('INVALID_INPUT', `standings exist after rounds 0 to ${completedRounds(t)}`);
-  if (t.config.format === 'knockout') return ok({ knockout: placingsOf(t), rows: [] });
+  if (isBracket(t.config.format)) return ok({ knockout: placingsOf(t), rows: [] });
   return ok({ knockout: null, rows: standingsOf(t, lots, rounds).rows });
 }
 
 /** The final ranking a TournamentFinished records: placings (knockout) or standings. */
 export function finalRanking(t: TournamentState, lots: Lots): { participantId: string; rank: number }[] {
-  if (t.config.format === 'knockout') return placingsOf(t).map((p) => ({ participantId: p.participantId, rank: p.place }));
+  if (isBracket(t.config.format)) return placingsOf(t).map((p) => ({ participantId: p.participantId, rank: p.place }));
   return standingsOf(t, lots).rows.map((r) => ({ participantId: r.participantId, rank: r.rank }));
+}
+
+/** Whether the event is over after its last result: its last round complete (K6.10: a double elimination once its grand finals are decided). */
+export function eventOver(t: TournamentState): boolean {
+  if (t.config.format === 'doubleElimination') return doubleEliminationOver(t);
+  const round = t.rounds[t.rounds.length - 1];
+  return round !== undefined && t.totalRounds !== null && round.round === t.totalRounds && roundComplete(t, round);
 }

@@ -1,3 +1,4 @@
+import { matchesIn } from './brackets.js';
 import type { TournamentConfig } from './config.js';
 import type { GameResultPayload } from './events.js';
 import { type ScoredSeat, scoreTable } from './tables.js';
@@ -11,12 +12,12 @@ import { type History, type RoundEntry, roundEntry } from './types.js';
  */
 
 /** Whether every game of a board has its result (a board without games is complete at once). */
-export function boardComplete(t: TournamentState, board: BoardState): boolean {
-  if (t.config.format === 'knockout') return board.winner !== undefined;
+export function boardComplete(t: TournamentState, board: BoardState, round = t.rounds.findIndex((r) => r.boards.includes(board)) + 1): boolean {
+  if (matchesIn(t, round)) return board.winner !== undefined;
   return board.games.every((g) => board.results[g.gameId] !== undefined);
 }
 
-export const roundComplete = (t: TournamentState, round: RoundState): boolean => round.boards.every((b) => boardComplete(t, b));
+export const roundComplete = (t: TournamentState, round: RoundState): boolean => round.boards.every((b) => boardComplete(t, b, round.round));
 
 /** Rounds whose every board has its result (TB8.11: standings count only these). */
 export function completedRounds(t: TournamentState): number {

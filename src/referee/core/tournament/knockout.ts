@@ -244,18 +244,38 @@ function compareGamePoints(games: readonly MatchGame[], a: string, order: GamePo
  * round (round 1 first; a match still played is left out). With k = log2(S) rounds (K6.2), not
  * the rounds paired so far, the losers of round t share place 2^(k-t) + 1 and the final's winner
  * is 1st: only who has lost is placed, whenever it is asked (before the final, after an early
- * finish). Both sides of a double forfeit lose their round.
+ * finish). Both sides of a double forfeit lose their round. With a third-place match (K6.11,
+ * match 2 of the last round) the semi-finals' losers are placed by it, 3rd and 4th; whoever a
+ * semi-final puts out without a third-place match to play (a double forfeit) is 4th.
  */
-export function knockoutPlacings(count: number, rounds: readonly (readonly DecidedMatch[])[]): Placing[] {
+export function knockoutPlacings(count: number, rounds: readonly (readonly DecidedMatch[])[], thirdPlace = false): Placing[] {
   const k = knockoutRoundCount(count);
+  const withThird = thirdPlace && k >= 2;
   const placings: Placing[] = [];
-  const final = rounds[k - 1]?.[0];
+  const final = rounds[k - 1]?.find((m) => m.match === 1);
   if (final?.winner) placings.push({ participantId: final.winner, place: 1 });
+  const third = withThird ? rounds[k - 1]?.find((m) => m.match === 2) : undefined;
+  if (third?.winner) placings.push({ participantId: third.winner, place: 3 });
   for (let t = rounds.length; t >= 1; t--) {
-    for (const match of rounds[t - 1]) for (const id of losers(match)) placings.push({ participantId: id, place: 2 ** (k - t) + 1 });
+    for (const match of rounds[t - 1]) {
+      let place = 2 ** (k - t) + 1;
+      if (withThird && t === k && match.match === 2) place = 4;
+      // K6.11: a semi-final's one loser plays on for 3rd; a double forfeit's two are out, 4th.
+      else if (withThird && t === k - 1) {
+        if (match.winner !== null) continue;
+        place = 4;
+      }
+      for (const id of losers(match)) placings.push({ participantId: id, place });
+    }
   }
   return placings;
 }
+
+/** K6.11: the third-place match, match 2 of the last round, between the semi-finals' losers (an absent loser is an empty slot, K6.5). */
+export const thirdPlaceMatch = (semiFinals: readonly DecidedMatch[]): KnockoutMatch => {
+  const [a, b] = matchLosers(semiFinals);
+  return { match: 2, slots: [a ?? null, b ?? null] };
+};
 
 /** The participants a match eliminates or sends down: whoever played it and did not win. */
 const losers = (match: DecidedMatch): string[] => match.slots.filter((s): s is string => s !== null && s !== match.winner);
@@ -304,24 +324,36 @@ export function losersRoundPlace(size: number, lbRound: number): number {
 }
 
 /**
- * K6.10 placings from the decided WB rounds, LB rounds and grand finals (one or two). Both sides
- * of a WB double forfeit are out at once; they share the place of the LB round their losses
- * would have entered (2nd when S = 2), since they would forfeit it too (K6.8).
+ * K6.10 placings from the WB rounds, LB rounds and grand finals (one or two) so far. As K6.9 does
+ * for a single knockout (*In Arbiter* at K6.9), only who is out is placed: a match still played
+ * (winner undefined) places nobody, and the champion is named only once the grand finals are
+ * over (not after a first grand final the LB champion won while `bracketReset` calls a second).
+ * Both sides of a WB double forfeit are out at once; they share the place of the LB round their
+ * losses would have entered (2nd when S = 2), since they would forfeit it too (K6.8).
  */
-export function doubleEliminationPlacings(size: number, wb: readonly (readonly DecidedMatch[])[], lb: readonly (readonly DecidedMatch[])[], grandFinals: readonly DecidedMatch[]): Placing[] {
-  const last = grandFinals[grandFinals.length - 1];
+export function doubleEliminationPlacings(
+  size: number,
+  wb: readonly (readonly DecidedMatch[])[],
+  lb: readonly (readonly DecidedMatch[])[],
+  grandFinals: readonly DecidedMatch[],
+  bracketReset = true,
+): Placing[] {
+  const over = (m: DecidedMatch | undefined): m is DecidedMatch => m !== undefined && m.winner !== undefined;
+  const finals = grandFinals.filter(over);
+  const last = finals.length === grandFinals.length ? finals[finals.length - 1] : undefined;
+  const decisive = last !== undefined && !(finals.length === 1 && secondGrandFinalNeeded(last, bracketReset));
   const placings: Placing[] = [];
-  if (last?.winner) placings.push({ participantId: last.winner, place: 1 });
+  if (decisive && last.winner) placings.push({ participantId: last.winner, place: 1 });
   const place = (ids: readonly string[], at: number) => {
     for (const id of ids) placings.push({ participantId: id, place: at });
   };
   /** WB double forfeits out in WB round t, placed with the LB round their losers would enter. */
   const wbDoubleForfeits = (t: number): string[] => (wb[t - 1] ?? []).filter((m) => m.winner === null).flatMap((m) => m.slots.filter((s): s is string => s !== null));
-  if (last) place(losers(last), 2);
+  if (decisive) place(losers(last), 2);
   if (size === 2) place(wbDoubleForfeits(1), 2);
   for (let j = losersRoundCount(size); j >= 1; j--) {
     const at = losersRoundPlace(size, j);
-    place((lb[j - 1] ?? []).flatMap(losers), at);
+    place((lb[j - 1] ?? []).filter(over).flatMap(losers), at);
     const feeding = winnersRoundFeeding(j);
     if (feeding !== null) place(wbDoubleForfeits(feeding), at);
   }

@@ -11,7 +11,7 @@ import { type EntryKind, type Format, type GamePointsOrder, type History, type P
  */
 
 /** Formats that have standings: knockout ranks by placings instead (TB8.3, K6.9). */
-export type StandingsFormat = Exclude<Format, 'knockout'>;
+export type StandingsFormat = Exclude<Format, 'knockout' | 'doubleElimination'>;
 
 export interface StandingsInput {
   participants: readonly Participant[];
@@ -73,6 +73,7 @@ export function defaultTieBreaks(format: StandingsFormat): TieBreak[] {
       return ['BH-C1', 'BH', 'SB', 'WON', 'GP', 'LOTS'];
     case 'roundRobin':
     case 'doubleRoundRobin':
+    case 'groupsKnockout':
       return ['DE', 'SB', 'WON', 'GP', 'LOTS'];
     case 'tables':
       return ['GP', 'WON', 'LOTS'];

@@ -11,6 +11,19 @@ export interface ParticipantRecord extends Participant {
   name: string;
   /** The player the participant is (its games' seats are bound to it); absent: an anonymous participant. */
   player?: string;
+  externalId?: string;
+  /** P2.6: rounds it asked a bye for when it registered. */
+  requestedByes?: number[];
+}
+
+/** Participants' reports of one over-the-board game (R3.10, R3.11). */
+export interface GameReports {
+  /** The result each participant reported, by participant id (a later report replaces its own). */
+  reports: Record<string, GameResultPayload>;
+  /** Open from ResultDisputed until DisputeSettled. */
+  disputed: boolean;
+  /** After DisputeSettled: the report the organizer accepted (its result follows), or null (the organizer's own follows). */
+  settledWith?: string | null;
 }
 
 export interface BoardState extends BoardPlan {
@@ -51,6 +64,8 @@ export interface TournamentState {
   ranking: { participantId: string; rank: number }[] | null;
   /** A tournament that runs itself: where its timed steps stand (P2.9-P2.11); absent without a schedule. */
   schedule?: ScheduleProgress;
+  /** Reports and disputes by game id (R3.10); absent until the first report. */
+  reports?: Record<string, GameReports>;
 }
 
 export type TournamentStatus = 'REGISTERING' | 'RUNNING' | 'FINISHED';

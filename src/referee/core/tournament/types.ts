@@ -6,10 +6,10 @@ import type { Rational } from './rational.js';
  * events, the formats and standings read it, and the offline verifier rebuilds it the same way.
  */
 
-export type Format = 'roundRobin' | 'doubleRoundRobin' | 'swiss' | 'knockout' | 'tables';
+export type Format = 'roundRobin' | 'doubleRoundRobin' | 'swiss' | 'knockout' | 'doubleElimination' | 'groupsKnockout' | 'tables';
 
 /** Formats whose games have exactly two seats (T1.3). */
-export const TWO_SEAT_FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout'];
+export const TWO_SEAT_FORMATS: readonly Format[] = ['roundRobin', 'doubleRoundRobin', 'swiss', 'knockout', 'doubleElimination', 'groupsKnockout'];
 
 /** T1.2: a registered entrant. */
 export interface Participant {

@@ -1,0 +1,2 @@
+/** The ratings' public entry: the Nest module the application imports. */
+export { RatingsModule } from './ratings.module.js';
