@@ -35,7 +35,7 @@ const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(inpu
 const REGISTER = `mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { __typename ... on ParticipantRegistered { participantId participantToken } ... on Rejection { code message } } }`;
 const CHECK_IN = `mutation($id: ID!, $p: ID!) { checkIn(tournamentId: $id, participantId: $p) { __typename ... on Tournament { ${SCHEDULE} } ... on Rejection { code message } } }`;
 const TOURNAMENT = `query($id: ID!) { tournament(id: $id) { status completedRounds totalRounds participants { id withdrawnAfterRound } ${SCHEDULE} ${ROUNDS}
-  standings { rank participantId tp } events(afterSeq: 0) { seq type actor payload } } }`;
+  standings { rank participantId tp } events { nodes { seq type actor payload } } } }`;
 
 interface Round {
   round: number;
@@ -51,7 +51,7 @@ interface Tournament {
   schedule: { registration: string; checkIn: string; checkedIn: string[]; nextRound: number | null; nextStepAt: string | null; autoPair: boolean };
   rounds: Round[];
   standings: { rank: number; participantId: string; tp: string }[];
-  events: { seq: number; type: string; actor: number | null; payload: Record<string, any> }[];
+  events: { nodes: { seq: number; type: string; actor: number | null; payload: Record<string, any> }[] };
 }
 
 async function gql<T = any>(query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
@@ -162,11 +162,11 @@ describe('a correspondence Swiss that runs itself', () => {
     }
     expect(s.completedRounds).toBe(3);
     expect(s.standings).toHaveLength(7);
-    const types = s.events.map((e) => e.type);
+    const types = s.events.nodes.map((e) => e.type);
     expect(types.filter((x) => x === 'ParticipantCheckedIn')).toHaveLength(6);
     expect(types.filter((x) => x === 'RoundScheduled')).toHaveLength(2);
-    expect(s.events.filter((e) => ['CheckInOpened', 'CheckInClosed', 'RoundPaired'].includes(e.type)).map((e) => e.actor)).toEqual([null, null, null, null, null]);
-    expect(s.events.find((e) => e.type === 'CheckInClosed')!.payload).toEqual({ unconfirmed: [ids[6]] });
+    expect(s.events.nodes.filter((e) => ['CheckInOpened', 'CheckInClosed', 'RoundPaired'].includes(e.type)).map((e) => e.actor)).toEqual([null, null, null, null, null]);
+    expect(s.events.nodes.find((e) => e.type === 'CheckInClosed')!.payload).toEqual({ unconfirmed: [ids[6]] });
 
     const verdict = verifyTournamentBundle(t.app.get(EngineRegistry), await exported(id));
     expect(verdict.summary).toMatch(/finished/);
