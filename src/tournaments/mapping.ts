@@ -24,6 +24,7 @@ import {
   tournamentStatusOf,
 } from '../referee/index.js';
 import type { CreateTournamentInput } from './dto/create-tournament.input.js';
+import type { TournamentScheduleInput } from './dto/schedule.input.js';
 import type { ResultInput } from './dto/result.input.js';
 import type { RoundSettingsInput } from './dto/round-settings.input.js';
 import { EncounterResult, ResultSource, type RoundEntryKind, type SeatResultKind, TournamentFormat, type TournamentStatus } from './models/enums.js';
@@ -66,6 +67,12 @@ const ENCOUNTER: Readonly<Record<'win' | 'draw' | 'loss', EncounterResult>> = { 
 
 const given = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
+/** The schedule as the rules read it: instants in their ISO 8601 form. */
+function scheduleOf(s: TournamentScheduleInput) {
+  const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined);
+  return { ...s, startAt: iso(s.startAt), registrationOpensAt: iso(s.registrationOpensAt), registrationClosesAt: iso(s.registrationClosesAt) };
+}
+
 export function configInputOf(input: CreateTournamentInput): TournamentConfigInput {
   const points = input.points ? { win: given(input.points.win), draw: given(input.points.draw), loss: given(input.points.loss) } : undefined;
   return {
@@ -98,7 +105,7 @@ export function configInputOf(input: CreateTournamentInput): TournamentConfigInp
     selfWithdrawal: given(input.selfWithdrawal),
     playerReports: given(input.playerReports),
     timeControl: timeControlOf(input.timeControl),
-    schedule: given(input.schedule),
+    schedule: input.schedule ? scheduleOf(input.schedule) : undefined,
   };
 }
 

@@ -123,6 +123,7 @@ const BOUNDED: Readonly<Record<string, string>> = {
   'TournamentRound.boards': TOURNAMENT,
   'TournamentRound.byes': TOURNAMENT,
   'TournamentRound.requestedByes': TOURNAMENT,
+  'TournamentSchedule.checkedIn': TOURNAMENT,
   'TournamentRound.warnings': 'what one pairing could not respect, bounded by its boards',
   'Webhook.events': RULESET,
   'Webhook.lowTimeThresholdsSeconds': RULESET,

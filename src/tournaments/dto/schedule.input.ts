@@ -2,12 +2,12 @@ import { Field, InputType, Int } from '@nestjs/graphql';
 
 @InputType({ description: 'A tournament that runs itself (docs/rules/tournaments.md P2.9-P2.11): every field optional; times are ISO 8601 instants' })
 export class TournamentScheduleInput {
-  @Field(() => String, { nullable: true, description: 'When round 1 is paired by the referee (with at least 2 participants in); omitted: the organizer pairs it' })
-  startAt?: string | null;
-  @Field(() => String, { nullable: true, description: 'Participants may register themselves from then (with openRegistration); omitted: from creation' })
-  registrationOpensAt?: string | null;
-  @Field(() => String, { nullable: true, description: 'Until then (at the start or before); omitted: until round 1 is paired' })
-  registrationClosesAt?: string | null;
+  @Field(() => Date, { nullable: true, description: 'When round 1 is paired by the referee (with at least 2 participants in); omitted: the organizer pairs it' })
+  startAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Participants may register themselves from then (with openRegistration); omitted: from creation' })
+  registrationOpensAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Until then (at the start or before); omitted: until round 1 is paired' })
+  registrationClosesAt?: Date | null;
   @Field(() => Int, { nullable: true, description: 'Check-in opens this many minutes before startAt (1 to 10080); who has not checked in by the start is withdrawn before round 1' })
   checkInMinutes?: number | null;
   @Field(() => Boolean, { nullable: true, description: 'The referee pairs the next round when the current one finishes; omitted: false' })
