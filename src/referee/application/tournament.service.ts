@@ -337,7 +337,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     if (replayed(t, entryId, command)) return entered();
     // An entry for a game that ended first is answered below: as recorded already if it says the same.
     const decided = this.step(t, await this.actorOf(t, token), entryId, command, { imported });
-    if (!decided.ok && !(command.type === 'RecordResult' && decided.error.code === 'RESULT_ALREADY_RECORDED')) unwrap(decided);
+    if (!decided.ok && !(command.type === 'RecordResult' && endedFirst(t, command.result.gameId, decided.error.code))) unwrap(decided);
     const result = decided.ok ? resultsRecorded(decided.value.decision.drafts)[0] : (command as { result: GameResultPayload }).result;
     if (!result) return entered();
     // A quota that cannot pay for the record's game refuses the entry before its game is closed.
@@ -434,3 +434,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return decided.ok ? ok({ decision: decided.value, commandId, bodyHash: hashOf(command), participants, imported }) : decided;
   }
 }
+
+/** An entry's refusal that means its game has a result already (its own end, which may also have finished the tournament). */
+const endedFirst = (t: LiveTournament, gameId: string, code: string): boolean =>
+  code === 'RESULT_ALREADY_RECORDED' || (code === 'TOURNAMENT_FINISHED' && boardOfGame(t, gameId)?.board.results[gameId] !== undefined);
