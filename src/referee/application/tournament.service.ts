@@ -40,6 +40,8 @@ import {
 } from './tournament-streams.js';
 import { type GameResults, TournamentWorkflows } from './tournament-workflows.js';
 import { TournamentSchedules } from './tournament-schedules.js';
+import { seedingRating } from './tournament-seeding.js';
+import { RatingService } from './ratings.js';
 
 export type { EnteredResult, LiveTournament, RowRefusal, TournamentEventsAppended };
 
@@ -81,6 +83,8 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     private readonly registry: EngineRegistry,
     /** Every decision's time, as the referee's (tests move it by hand). */
     @Optional() private readonly clock: Clock = new SystemClock(),
+    /** Players' current ratings, for seeding those registered without one (absent: every such participant unrated). */
+    @Optional() private readonly ratings?: RatingService,
   ) {
     this.held = liveTournaments(store, registry);
     this.path = new StreamCommands(referee.gate, this.held, new TournamentWriter(store, referee), 'the tournament kept changing; try again');
@@ -139,17 +143,20 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   ): Promise<{ tournament: LiveTournament; participantId: string; participantToken: string }> {
     const name = checkName(input.name);
     if (!name) throw new RefereeError('INVALID_INPUT', 'a participant needs a display name');
-    const rating = unwrap(checkRating(input.rating));
     // A player's key registers its player (as anyone may while registration is open); the organizer names one.
     const byKey = token && isKey(token) ? await this.referee.playerOfKey(token, 'play') : null;
     if (byKey && input.player && input.player !== byKey) throw new RefereeError('INVALID_INPUT', "a player's key registers its own player only");
+    if (byKey && input.rating !== undefined && input.rating !== null)
+      throw new RefereeError('INVALID_INPUT', "a player registering itself is seeded by its rating in the tournament's pool; only the organizer types one");
     if (!byKey && input.player && !(await this.referee.playerCard(input.player))) throw new RefereeError('NOT_FOUND', `no player with id ${input.player}`);
     const player = byKey ?? input.player ?? null;
     if (byKey) token = null;
+    const { rating, ratingFrom } = await seedingRating(this.ratings, (await this.held.get(id)).config, player, input.rating);
     const participantId = `p-${randomBytes(9).toString('base64url')}`;
     const participantToken = newParticipantToken();
     const participant = { id: participantId, name, tokenHash: tokenHash(participantToken) };
-    const tournament = await this.command(id, token, commandId, { type: 'RegisterParticipant', participantId, name, rating, player }, { anonymous: true, participants: [participant] });
+    const command = { type: 'RegisterParticipant', participantId, name, rating, player, ...(ratingFrom ? { ratingFrom } : {}) } as const;
+    const tournament = await this.command(id, token, commandId, command, { anonymous: true, participants: [participant] });
     return { tournament, participantId, participantToken };
   }
 
@@ -258,7 +265,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     const entries: Extract<TournamentCommand, { type: 'RegisterParticipants' }>['entries'] = [];
     const refusals: RowRefusal[] = [];
     for (const [i, row] of rows.entries()) {
-      const checked = await this.bulkRow(row);
+      const checked = await this.bulkRow(t, row);
       if (checked.ok) entries.push(checked.value);
       else refusals.push({ row: i + 1, code: checked.error.code, message: checked.error.message });
     }
@@ -274,17 +281,18 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return { tournament, registered: entries.map((e, i) => ({ row: i + 1, participantId: e.participantId, participantToken: tokens[i] })) };
   }
 
-  /** One bulk row as a registration, or its refusal: a name, a rating, a player that exists. */
-  private async bulkRow(row: BulkRow): Promise<Result<Extract<TournamentCommand, { type: 'RegisterParticipants' }>['entries'][number]>> {
+  /** One bulk row as a registration, or its refusal: a name, a rating (typed, or its player's), a player that exists. */
+  private async bulkRow(t: LiveTournament, row: BulkRow): Promise<Result<Extract<TournamentCommand, { type: 'RegisterParticipants' }>['entries'][number]>> {
     const name = checkName(row.name);
     if (!name) return fail('INVALID_INPUT', 'a participant needs a display name');
-    const rating = checkRating(row.rating);
-    if (!rating.ok) return rating;
+    const typed = checkRating(row.rating);
+    if (!typed.ok) return typed;
     if (row.requestedByes !== undefined && row.requestedByes !== null && !Array.isArray(row.requestedByes)) return fail('INVALID_INPUT', 'requestedByes: a list of round numbers');
     if (row.player !== undefined && row.player !== null && typeof row.player !== 'string') return fail('INVALID_INPUT', 'player: a player id');
     if (row.player && !(await this.referee.playerCard(row.player))) return fail('NOT_FOUND', `no player with id ${row.player}`);
+    const { rating, ratingFrom } = await seedingRating(this.ratings, t.config, row.player ?? null, row.rating);
     const participantId = `p-${randomBytes(9).toString('base64url')}`;
-    return ok({ participantId, name, rating: rating.value, player: row.player ?? null, externalId: row.externalId ?? null, requestedByes: row.requestedByes ?? [] });
+    return ok({ participantId, name, rating, ...(ratingFrom ? { ratingFrom } : {}), player: row.player ?? null, externalId: row.externalId ?? null, requestedByes: row.requestedByes ?? [] });
   }
 
   /**

@@ -3,7 +3,7 @@ import { canonicalJson } from '../canonical.js';
 import type { EngineRegistry } from '../engine-registry.js';
 import { type Aggregate, type DraftEvent, MALFORMED, type StoredEvent } from '../stream.js';
 import { isCompleteConfig, parseConfig, type TournamentConfigInput } from './config.js';
-import { type BoardPlan, decodeTournamentEvent, draftOf, type GameResultPayload, ORGANIZER, type RoundSettings, type TournamentEvent } from './events.js';
+import { type BoardPlan, decodeTournamentEvent, draftOf, type GameResultPayload, ORGANIZER, type RatingTaken, type RoundSettings, type TournamentEvent } from './events.js';
 import { bracketStands, matchesIn } from './brackets.js';
 import { decideBoard, eventOver, finalRanking, pairRound, type Pairing as RoundPairing, totalRoundsFor } from './formats.js';
 import { roundComplete } from './history.js';
@@ -44,7 +44,7 @@ export type TournamentActor = { role: 'organizer' } | { role: 'participant'; par
 export type TournamentCommand =
   | { type: 'CreateTournament'; tournamentId: string; config: TournamentConfigInput }
   /** `player`: the player registering (its games' seats are bound to it); absent: anonymous. */
-  | ({ type: 'RegisterParticipant'; participantId: string; name: string; rating: number; player?: string | null } & RegistrationExtras)
+  | ({ type: 'RegisterParticipant'; participantId: string; name: string; rating: number; player?: string | null; ratingFrom?: RatingTaken | null } & RegistrationExtras)
   /** Many at once, all or none (bulk.ts). */
   | { type: 'RegisterParticipants'; entries: Omit<Extract<TournamentCommand, { type: 'RegisterParticipant' }>, 'type'>[] }
   | ReportCommand
@@ -395,6 +395,7 @@ class Deciding implements ScheduleHost<TournamentDecision> {
             rating: command.rating,
             entryRound: paired + 1,
             ...(player ? { player } : {}),
+            ...(command.ratingFrom ? { ratingFrom: command.ratingFrom } : {}),
             ...(externalId ? { externalId } : {}),
             ...(requestedByes?.length ? { requestedByes } : {}),
           },
