@@ -112,4 +112,45 @@ describeInBrowser(browserTitle('moves by hand in headless Chromium'), () => {
     console.log(`the game took ${turns} decisions clicked on the page`);
     for (const page of pages) await page.waitForSelector('[data-verdict="ok"]');
   }, 300_000);
+
+  it('plays a Chicken Foot round by clicking a tile in the hand, then the end it goes on', async () => {
+    const created = await suite.app.gql(CREATE, { input: { kind: 'chicken-foot', ruleset: { players: 2 } } });
+    const id: string = created.data.createGame.game.id;
+    const tokens: { seat: number; token: string }[] = created.data.createGame.tokens;
+    const context = await suite.watched.context();
+    contexts.push(context);
+    const pages = await Promise.all(tokens.map(async ({ token }) => (await suite.watched.open(`/games/${id}#token=${token}`, context)).page));
+    const VIEW = 'query($id: ID!) { game(id: $id) { status version toAct legalActions view } }';
+    type Seen = { status: string; version: number; toAct: number[]; legalActions: { type: string; tile?: string; target?: string }[]; view: { rounds: unknown[] } };
+    const seen = async (token?: string): Promise<Seen> => (await suite.app.gql(VIEW, { id }, token)).data.game;
+
+    let tilesPlayed = 0;
+    let checked = false;
+    for (let g = await seen(); g.view.rounds.length === 0 && g.status === 'ACTIVE'; g = await seen()) {
+      const seat = g.toAct[0];
+      const page = pages[seat];
+      await page.bringToFront();
+      const mine = await seen(tokens[seat].token);
+      await showsVersion(page, mine.version);
+      const play = mine.legalActions.find((a) => a.type === 'play');
+      if (play) {
+        await page.locator(`section.board [data-pick="tile ${play.tile}"]`).click();
+        await page.waitForSelector(`section.board [data-pick="end ${play.target}"]`);
+        if (!checked) {
+          await accessible(page);
+          checked = true;
+        }
+        await page.locator(`section.board [data-pick="end ${play.target}"]`).click();
+        tilesPlayed++;
+      } else {
+        // Draw or pass: the only choices, as buttons.
+        expect(await page.locator('section.board [data-pick]').count()).toBe(0);
+        await page.locator(`section.board [data-action="0"]`).click();
+      }
+      await page.waitForFunction((v) => Number(document.querySelector('input[name="replay"]')?.getAttribute('max')) > v || document.querySelector('.notice')?.textContent, mine.version);
+      expect(await page.locator('.notice').textContent()).toBe('');
+    }
+    expect(tilesPlayed).toBeGreaterThan(5);
+    console.log(`the round took ${tilesPlayed} tiles played by hand`);
+  }, 300_000);
 });
