@@ -39,6 +39,15 @@ export interface Scene {
   result: { headline: string; summary: string } | null;
   /** One line for screen readers. */
   title: string;
+  /** While the bottom seat moves checkers by hand: the places it may click. */
+  hand?: HandScene;
+}
+
+/** Places in the bottom seat's numbering. */
+export interface HandScene {
+  sources: readonly (number | 'bar')[];
+  selected: number | 'bar' | null;
+  targets: readonly (number | 'off')[];
 }
 
 // Geometry in viewBox units. A point is one checker wide and five checkers tall: more are counted.
@@ -213,6 +222,37 @@ function shownPlay(scene: Scene): Markup[] {
     });
 }
 
+/** What clicking a place does, in words. */
+function pickLabel(where: number | 'bar' | 'off', hand: HandScene, count: number): string {
+  const name = (w: number | 'bar' | 'off') => (w === 'bar' ? 'the bar' : w === 'off' ? 'off the board' : `point ${w}`);
+  if (where === hand.selected) return `Put back the checker picked up from ${name(where)}`;
+  if (hand.selected !== null && hand.targets.includes(where as number | 'off')) return `Move the checker from ${name(hand.selected)} to ${name(where)}`;
+  return `Pick up a checker from ${name(where)} (${count} there)`;
+}
+
+/**
+ * The places the bottom seat may click while moving by hand, each a button over its half of the
+ * point (the bar's and the tray's lower halves): sources dotted, the picked checker's point solid,
+ * its destinations dashed.
+ */
+function handLayer(scene: Scene): Markup[] {
+  const hand = scene.hand;
+  if (!hand) return [];
+  const side = scene.view.board.sides[scene.bottom];
+  const places: (number | 'bar' | 'off')[] = hand.selected === null ? [...hand.sources] : [hand.selected, ...hand.sources.filter((s) => s !== hand.selected), ...hand.targets];
+  // Tab order as the checkers travel: the bar, then from the 24-point down, then off.
+  places.sort((a, b) => (b === 'bar' ? 25 : b === 'off' ? 0 : b) - (a === 'bar' ? 25 : a === 'off' ? 0 : a));
+  return [...new Set(places)].map((where) => {
+    const [x, w] = where === 'bar' ? [BAR_X, BAR_W] : where === 'off' ? [TRAY_X, TRAY_W] : [pointX(where), POINT_W];
+    const y = typeof where === 'number' && isUpper(where) ? TOP : LOW;
+    const role = where === hand.selected ? 'selected' : hand.targets.includes(where as number | 'off') ? 'target' : 'source';
+    const count = where === 'bar' ? side.bar : where === 'off' ? side.off : side.points[where - 1];
+    const dash = role === 'target' ? '8 5' : role === 'source' ? '2 5' : 'none';
+    return svg`<g class="bg-pick bg-pick-${role}" data-pick="${where}" role="button" tabindex="0" aria-label="${pickLabel(where, hand, count)}"${role === 'selected' ? svg` aria-pressed="true"` : ''}>
+      <rect x="${x + 1.5}" y="${y + 1.5}" width="${w - 3}" height="${POINT_H - 3}" rx="4" fill="${PALETTE.mark}" fill-opacity="${role === 'selected' ? 0.28 : 0.01}" stroke="${PALETTE.mark}" stroke-width="${role === 'source' ? 2 : 3}" stroke-dasharray="${dash}"/></g>`;
+  });
+}
+
 /** Long names are cut so the pips and score keep their place. */
 const cut = (name: string): string => (name.length > 22 ? `${name.slice(0, 21)}…` : name);
 
@@ -242,13 +282,13 @@ function outcome(scene: Scene): Markup {
 
 export function drawBoard(scene: Scene): Markup {
   const top = 1 - scene.bottom;
-  return svg`<svg class="bg-svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-label="${scene.title}" font-family="system-ui, sans-serif">
+  return svg`<svg class="bg-svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="${scene.hand ? 'group' : 'img'}" aria-label="${scene.title}" font-family="system-ui, sans-serif">
   <rect width="${WIDTH}" height="${HEIGHT}" fill="${PALETTE.frame}"/>
   <rect x="${LEFT}" y="${TOP}" width="${6 * POINT_W}" height="${BOTTOM - TOP}" fill="${PALETTE.felt}"/>
   <rect x="${RIGHT}" y="${TOP}" width="${6 * POINT_W}" height="${BOTTOM - TOP}" fill="${PALETTE.felt}"/>
   <rect class="bg-bar" x="${BAR_X}" y="${TOP}" width="${BAR_W}" height="${BOTTOM - TOP}" fill="${PALETTE.bar}"/>
   <rect class="bg-tray" x="${TRAY_X}" y="${TOP}" width="${TRAY_W}" height="${BOTTOM - TOP}" fill="${PALETTE.felt}"/>
   ${points(scene)}${bar(scene)}${trays(scene)}${cube(scene)}${middle(scene)}${shownPlay(scene)}
-  ${playerRow(scene, top)}${playerRow(scene, scene.bottom)}${outcome(scene)}
+  ${playerRow(scene, top)}${playerRow(scene, scene.bottom)}${handLayer(scene)}${outcome(scene)}
 </svg>`;
 }

@@ -5,7 +5,9 @@
  */
 import type { BackgammonAction, BackgammonView, CheckerMove } from '../../../src/games/backgammon/engine/index.js';
 import { type Markup, html } from '../html.js';
-import type { Board, BoardContext } from './board.js';
+import type { Board, BoardContext, Picked } from './board.js';
+import { type Hand, handMarks, handOf, pickPlace, playing } from './backgammon-hand.js';
+import { diceLeft, turnOf, viewAfter } from './backgammon-steps.js';
 import { SEAT_COLOURS, asAction, asView, comparePlays, movesNotation, notation, resignText, sortMoves } from './backgammon-notation.js';
 import { type Scene, drawBoard } from './backgammon-svg.js';
 
@@ -95,7 +97,7 @@ function button(entry: Entry, view: BackgammonView, extra = ''): Markup {
 const playButton = (entry: PlayEntry, view: BackgammonView, first: boolean): Markup => button(entry, view, first ? ' bg-action-shown' : '');
 
 /** Many plays: one collapsible group per first move ("13/7 …"), the first open, every play reachable. */
-function groupedPlays(plays: PlayEntry[], view: BackgammonView): Markup[] {
+function groupedPlays(plays: PlayEntry[], view: BackgammonView, outline: boolean): Markup[] {
   const groups = new Map<string, PlayEntry[]>();
   for (const play of plays) {
     const [first] = sortMoves(play.action.moves);
@@ -104,18 +106,19 @@ function groupedPlays(plays: PlayEntry[], view: BackgammonView): Markup[] {
   }
   return [...groups].map(
     ([first, entries], i) =>
-      html`<details class="bg-play-group"${i === 0 ? ' open' : ''}><summary>${first} … (${entries.length})</summary><div class="bg-action-list">${entries.map((e) => playButton(e, view, e === plays[0]))}</div></details>`,
+      html`<details class="bg-play-group"${i === 0 ? ' open' : ''}><summary>${first} … (${entries.length})</summary><div class="bg-action-list">${entries.map((e) => playButton(e, view, outline && e === plays[0]))}</div></details>`,
   );
 }
 
 /** The viewing seat's legal actions as buttons: decisions and plays first, resigning last and set apart. */
-function actionList(entries: Entry[], view: BackgammonView): Markup {
+function actionList(entries: Entry[], view: BackgammonView, outline: boolean): Markup {
   if (entries.length === 0) return html``;
   const plays = playsOf(entries);
   const decisions = entries.filter((e) => e.action.type !== 'play' && e.action.type !== 'resign');
   const resigns = entries.filter((e) => e.action.type === 'resign');
-  const playList = plays.length > FLAT_LIST_MAX ? groupedPlays(plays, view) : html`<div class="bg-action-list">${plays.map((e, i) => playButton(e, view, i === 0))}</div>`;
-  const heading = plays.length ? `Your play: ${plays.length} legal${plays.length > 1 ? ', the first outlined on the board' : ''}` : 'Your move';
+  const playList = plays.length > FLAT_LIST_MAX ? groupedPlays(plays, view, outline) : html`<div class="bg-action-list">${plays.map((e, i) => playButton(e, view, i === 0 && outline))}</div>`;
+  const outlined = plays.length > 1 && outline ? ', the first outlined on the board' : '';
+  const heading = plays.length ? `${outline ? 'Your play' : 'Or choose a whole play'}: ${plays.length} legal${outlined}` : 'Your move';
   return html`<div class="bg-actions" role="group" aria-label="Your legal actions">
   <p class="bg-actions-heading">${heading}</p>
   ${decisions.length ? html`<div class="bg-action-list">${decisions.map((e) => button(e, view))}</div>` : ''}${plays.length ? playList : ''}
@@ -123,9 +126,33 @@ function actionList(entries: Entry[], view: BackgammonView): Markup {
 </div>`;
 }
 
-function render(ctx: BoardContext): Markup {
+/** The turn the seat is building by hand, when it may move checkers now. */
+function handTurn(ctx: BoardContext) {
   const view = asView(ctx.view);
-  if (!view) return html`<p class="bg-status">No backgammon position to show.</p>`;
+  return view && playing(view, ctx.viewer) ? turnOf(view, ctx.viewer, ctx.legalActions) : null;
+}
+
+function pick(ctx: BoardContext, token: string): Picked {
+  const turn = handTurn(ctx);
+  return turn ? pickPlace(turn, ctx.picks ?? [], token) : [];
+}
+
+/** Above the list: what moving by hand has done so far, the dice left, and an undo. */
+function handPanel(hand: Hand, left: number[], picks: number): Markup {
+  const moved = hand.taken.length ? `Moved ${movesNotation(hand.taken)}` : 'Click a checker, then where it goes';
+  const picked = hand.selected !== null ? ` · picked up from ${hand.selected}` : '';
+  return html`<p class="bg-hand" aria-live="polite"><span>${moved}${picked} · dice left ${left.join(', ')}</span>
+  ${picks ? html` <button type="button" class="bg-undo" data-pick="undo">Undo</button>` : ''}</p>`;
+}
+
+function render(ctx: BoardContext): Markup {
+  const shownView = asView(ctx.view);
+  if (!shownView) return html`<p class="bg-status">No backgammon position to show.</p>`;
+  const turn = handTurn(ctx);
+  const hand = handOf(ctx.picks ?? []);
+  const view = turn ? viewAfter(shownView, ctx.viewer!, turn, hand.taken) : shownView;
+  // The first listed play is outlined until the player starts moving checkers himself.
+  const picking = (ctx.picks?.length ?? 0) > 0;
   const names: Names = [seatName(ctx, 0), seatName(ctx, 1)];
   const entries: Entry[] = ctx.legalActions.flatMap((raw, index) => {
     const action = asAction(raw);
@@ -139,17 +166,19 @@ function render(ctx: BoardContext): Markup {
     bottom: ctx.viewer ?? 0,
     names,
     toAct: ctx.toAct,
-    shown: playsOf(entries)[0]?.action.moves ?? [],
+    shown: picking ? [] : (playsOf(entries)[0]?.action.moves ?? []),
     result,
     title: `Backgammon: ${names[0]} (White) ${view.score[0]}, ${names[1]} (Black) ${view.score[1]}${match}. ${status}`,
+    hand: turn ? { ...handMarks(turn, hand), selected: hand.selected } : undefined,
   };
   return html`<div class="bg-board">
 ${drawBoard(scene)}
 <p class="bg-status">${status}</p>
 <p class="bg-info">${infoText(view, names)}</p>
-${actionList(entries, view)}
+${turn ? handPanel(hand, diceLeft(turn, hand.taken), ctx.picks?.length ?? 0) : ''}
+${actionList(entries, shownView, !picking)}
 </div>`;
 }
 
-export const backgammonBoard: Board = { render, notation };
+export const backgammonBoard: Board = { render, notation, pick };
 export default backgammonBoard;

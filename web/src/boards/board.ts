@@ -17,7 +17,12 @@ export interface BoardContext {
   seatNames: (string | null)[];
   /** `game.result` once the game is over, else null. */
   result: unknown;
+  /** What the seat has picked by hand so far this turn (the board's own strings; empty when nothing). */
+  picks?: readonly string[];
 }
+
+/** What a click on a `data-pick` element makes of the picks: the picks after it, or a legal action to send (its index). */
+export type Picked = readonly string[] | { action: number };
 
 /**
  * A game's board. `render` gives markup of a fixed size (an SVG with a viewBox, plus any
@@ -29,4 +34,10 @@ export interface Board {
   render(ctx: BoardContext): Markup;
   /** One action in the game's own notation, for move lists (e.g. backgammon "24/18 13/11"). */
   notation(action: unknown, ctx: { seat: number | null; view?: unknown }): string;
+  /**
+   * Moves by hand: elements carrying `data-pick="<token>"` (focusable buttons too) build an action
+   * over several clicks; the page keeps the picks until the game moves on and sends the action
+   * once the board answers one.
+   */
+  pick?(ctx: BoardContext, token: string): Picked;
 }

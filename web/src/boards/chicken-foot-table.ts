@@ -202,6 +202,8 @@ export interface TableDrawing {
   area: Area;
   /** Largest scale from layout units to the area's units, so an early table is not drawn huge. */
   maxScale: number;
+  /** Ends the tile picked up can go on ("hub" or a tile), each with what clicking it does: they become buttons. */
+  ends?: ReadonlyMap<string, string>;
 }
 
 /** The row length that lets the table be drawn largest in the area, and that scale. */
@@ -246,7 +248,10 @@ export function drawTable(t: TableDrawing): Markup {
     const classes = `${kind} ${node.open ? 'cf-open' : ''}`.trim();
     const place = node.kind === 'hub' ? `hub ${face(node.tile)}` : node.kind === 'foot' ? `chicken foot ${face(node.tile)}` : `${face(node.tile)} on ${names.get(node.tile)}`;
     const title = `${place}${node.open ? ' (open)' : ''}`;
-    return domino({ cx, cy, size: SHORT * scale, vertical, halves, numerals: t.numerals, openHalf }, { classes, attrs: svg`data-tile="${node.tile}"`, highlight: node.open, title });
+    const end = node.kind === 'hub' ? 'hub' : node.tile;
+    const label = t.ends?.get(end);
+    const attrs = label ? svg`data-tile="${node.tile}" data-pick="end ${end}" role="button" tabindex="0" aria-label="${label}"` : svg`data-tile="${node.tile}"`;
+    return domino({ cx, cy, size: SHORT * scale, vertical, halves, numerals: t.numerals, openHalf }, { classes: label ? `${classes} cf-end` : classes, attrs, highlight: node.open, title });
   };
   const tiles = table.placed.map((p) => {
     if (p.node.kind === 'foot') return tile(p.node, X(p.side, p.u), Y(p.y), true, [p.node.value, p.node.value]);

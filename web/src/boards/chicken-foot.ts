@@ -7,6 +7,7 @@
 import type { ChickenFootAction, ChickenFootView, FinishedRoundView, RoundView, TileId, TreeView } from '../../../src/games/chicken-foot/engine/index.js';
 import { type Markup, svg } from '../html.js';
 import type { Board, BoardContext } from './board.js';
+import { pickedTile, pickTile, playsByTile } from './chicken-foot-hand.js';
 import { drawTable } from './chicken-foot-table.js';
 import { domino, face, MAX_PIPS, n, pipsOf, placeNames, tableNodes } from './chicken-foot-tiles.js';
 
@@ -120,37 +121,32 @@ function playLabel(play: Play, names: Map<TileId, string>): string {
 }
 
 /**
- * The viewer's hand, then buttons. A playable tile with a single target is itself the button; a
- * tile with several targets is raised in the hand and gets one button per target; draw and pass
- * are buttons. So each legal action has exactly one element carrying its index.
+ * The viewer's hand, then buttons. A playable tile is raised and is a button that picks it up
+ * (the table then offers its ends); the list of buttons below holds every legal action too, one
+ * each, for whoever prefers it or cannot point: plays, draw and pass.
  */
 function handAndActions(ctx: BoardContext, hand: TileId[], names: Map<TileId, string>, numerals: boolean, y: number): { markup: Markup; height: number } {
   const actions = ctx.legalActions as ChickenFootAction[];
-  const playsOf = new Map<TileId, number[]>();
-  actions.forEach((action, index) => {
-    if (action.type === 'play') playsOf.set(action.tile, [...(playsOf.get(action.tile) ?? []), index]);
-  });
-  const onTile = new Set<number>();
+  const plays = playsByTile(actions);
+  const held = pickedTile(ctx.picks ?? []);
   const perRow = Math.floor((WIDTH - 2 * PAD + HAND_STEP - HAND_TILE) / HAND_STEP);
   const rowHeight = 2 * HAND_TILE + RAISE + 8;
-  const title = `Your hand · ${tiles(hand.length)}${actions.length > 0 ? ' · your turn' : ''}`;
+  const title = held ? `${face(held)} picked up: click a highlighted end on the table` : `Your hand · ${tiles(hand.length)}${actions.length > 0 ? ' · your turn' : ''}`;
   const top = y + 22;
   const drawn = hand.map((tile, i) => {
-    const plays = playsOf.get(tile) ?? [];
+    const targets = plays.get(tile)?.size ?? 0;
     const [a, b] = pipsOf(tile);
     const cx = PAD + HAND_TILE / 2 + (i % perRow) * HAND_STEP;
-    const cy = top + RAISE + HAND_TILE + Math.floor(i / perRow) * rowHeight - (plays.length > 0 ? RAISE : 0);
+    const cy = top + RAISE + HAND_TILE + Math.floor(i / perRow) * rowHeight - (targets > 0 ? RAISE : 0) - (tile === held ? RAISE : 0);
     const shape = { cx, cy, size: HAND_TILE, vertical: true, halves: [Math.max(a, b), Math.min(a, b)] as const, numerals };
-    if (plays.length !== 1) {
-      return domino(shape, { classes: plays.length > 0 ? 'cf-playable' : '', attrs: svg`data-hand="${tile}"`, highlight: plays.length > 0 });
-    }
-    onTile.add(plays[0]);
-    const text = `Play ${playLabel(actions[plays[0]] as Play, names)}`;
-    return domino(shape, { classes: 'cf-playable cf-action', attrs: svg`data-hand="${tile}" ${actionAttrs(plays[0], text)}`, highlight: true, title: text });
+    if (targets === 0) return domino(shape, { classes: '', attrs: svg`data-hand="${tile}"` });
+    const text = tile === held ? `Put back ${face(tile)}` : `Pick up ${face(tile)}: it fits ${targets === 1 ? 'one end' : `${targets} ends`}`;
+    const attrs = svg`data-hand="${tile}" data-pick="tile ${tile}" tabindex="0" role="button" aria-label="${text}" aria-pressed="${tile === held ? 'true' : 'false'}"`;
+    return domino(shape, { classes: `cf-playable cf-pick${tile === held ? ' cf-picked' : ''}`, attrs, highlight: true, title: text });
   });
   const handHeight = 22 + Math.ceil(hand.length / perRow) * rowHeight;
   const buttons = actionButtons(
-    actions.flatMap((action, index) => (onTile.has(index) ? [] : [{ action, index }])),
+    actions.map((action, index) => ({ action, index })),
     names,
     y + handHeight,
   );
@@ -182,6 +178,13 @@ function actionButtons(list: { action: ChickenFootAction; index: number }[], nam
   return { markup: svg`<g class="cf-actions">${buttons}</g>`, height: list.length > 0 ? top - y + BUTTON_HEIGHT + 6 : 0 };
 }
 
+/** The ends the tile picked up fits, each with its button's words. */
+function endsFor(ctx: BoardContext, names: Map<TileId, string>): Map<string, string> {
+  const held = pickedTile(ctx.picks ?? []);
+  const targets = held ? playsByTile(ctx.legalActions as ChickenFootAction[]).get(held) : undefined;
+  return new Map([...(targets ?? [])].map(([target, index]) => [target, `Play ${playLabel(ctx.legalActions[index] as Play, names)}`]));
+}
+
 function render(ctx: BoardContext): Markup {
   const view = ctx.view as ChickenFootView;
   const { round, hub } = shownRound(view);
@@ -204,7 +207,7 @@ function render(ctx: BoardContext): Markup {
   const felt = svg`<rect class="cf-felt" x="${area.x}" y="${area.y}" width="${area.width}" height="${area.height}" rx="10" fill="#2f6b45"/>`;
   const inside = { x: area.x + 8, y: area.y + 8, width: area.width - 16, height: area.height - 16 };
   const table = hub
-    ? drawTable({ hub, numerals, area: inside, maxScale: 2 })
+    ? drawTable({ hub, numerals, area: inside, maxScale: 2, ends: endsFor(ctx, names) })
     : svg`<text x="${WIDTH / 2}" y="${area.y + area.height / 2}" text-anchor="middle" font-size="14" fill="#e3f0e7">Waiting for the deal</text>`;
   y += TABLE_HEIGHT + 10;
 
@@ -238,6 +241,7 @@ function targetText(play: Play, view: ChickenFootView | undefined): string {
 
 export const chickenFootBoard: Board = {
   render,
+  pick: (ctx, token) => pickTile(ctx.legalActions as ChickenFootAction[], ctx.picks ?? [], token),
   notation(action, ctx) {
     const a = action as ChickenFootAction;
     if (a.type === 'draw') return 'draws';

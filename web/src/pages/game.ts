@@ -55,20 +55,25 @@ export function gamePage(app: HTMLElement, id: string): Stop {
   let replay: { seq: number; view: unknown; result: unknown } | null = null;
   let verdict: { ok: boolean; summary: string } | null = null;
   let notice: Markup | string = '';
+  /** What the seat has picked by hand this turn (kept until the game moves on). */
+  let picks: readonly string[] = [];
   let stopLive: Stop = () => {};
   let stopped = false;
 
   const render = () => {
     if (!game || stopped) return;
-    // Focus survives a re-render by its action index (keyboard players keep their place).
-    const focused = (document.activeElement as HTMLElement | null)?.dataset?.action;
-    app.innerHTML = layout(view(game, events, replay, verdict, notice, seatToken, readAt)).text;
-    if (focused !== undefined) (app.querySelector(`[data-action="${CSS.escape(focused)}"]`) as HTMLElement | null)?.focus();
+    // Focus survives a re-render by its action index or picked place (keyboard players keep their place).
+    const active = (document.activeElement as HTMLElement | null)?.dataset;
+    const focused = active?.action !== undefined ? `[data-action="${CSS.escape(active.action)}"]` : active?.pick !== undefined ? `[data-pick="${CSS.escape(active.pick)}"]` : null;
+    app.innerHTML = layout(view(game, events, replay, verdict, notice, seatToken, readAt, picks)).text;
+    if (focused) (app.querySelector(focused) as HTMLElement | null)?.focus();
   };
 
   const refresh = async () => {
     try {
-      game = (await gql<{ game: Game }>(GAME, { id }, token)).game;
+      const read = (await gql<{ game: Game }>(GAME, { id }, token)).game;
+      if (read.version !== game?.version) picks = [];
+      game = read;
       readAt = Date.now();
       const fresh = (await gql<{ gameEvents: { nodes: GameEvent[] } }>(EVENTS, { id, after: String(events.at(-1)?.seq ?? 0) })).gameEvents.nodes;
       events = [...events, ...fresh.filter((e) => e.seq > (events.at(-1)?.seq ?? 0))];
@@ -135,8 +140,26 @@ export function gamePage(app: HTMLElement, id: string): Stop {
     render();
   };
 
+  const pick = (token: string) => {
+    if (!game || replay) return;
+    const picked = boardFor(game.kind)?.pick?.(contextOf(game, null, picks), token);
+    if (!picked) return;
+    if ('action' in picked) {
+      void act(picked.action);
+      return;
+    }
+    picks = picked as readonly string[];
+    render();
+  };
+
   const onClick = (e: Event) => {
     const target = e.target as HTMLElement;
+    const picked = target.closest<HTMLElement>('[data-pick]');
+    if (picked && app.contains(picked)) {
+      e.preventDefault();
+      pick(picked.dataset.pick ?? '');
+      return;
+    }
     const actor = target.closest<HTMLElement>('[data-action]');
     if (actor && app.contains(actor)) {
       e.preventDefault();
@@ -156,7 +179,8 @@ export function gamePage(app: HTMLElement, id: string): Stop {
     if (target.closest('[data-verify]')) void verify();
   };
   const onKey = (e: KeyboardEvent) => {
-    if ((e.key === 'Enter' || e.key === ' ') && (e.target as HTMLElement).dataset?.action !== undefined) onClick(e);
+    const { action, pick } = (e.target as HTMLElement).dataset ?? {};
+    if ((e.key === 'Enter' || e.key === ' ') && (action !== undefined || pick !== undefined)) onClick(e);
   };
   const onInput = (e: Event) => {
     const slider = e.target as HTMLInputElement;
@@ -184,19 +208,12 @@ function view(
   notice: Markup | string,
   hasToken: boolean,
   readAt: number,
+  picks: readonly string[],
 ): Markup {
   const board = boardFor(game.kind);
   const names = game.seats.map((s) => s.name);
   const seatName = (i: number) => names[i] ?? `seat ${i}`;
-  const ctx: BoardContext = {
-    kind: game.kind,
-    view: replay ? replay.view : game.view,
-    viewer: game.mySeat,
-    legalActions: replay ? [] : game.legalActions,
-    toAct: replay ? [] : game.toAct,
-    seatNames: names,
-    result: replay ? replay.result : game.result,
-  };
+  const ctx = contextOf(game, replay, picks);
   const who = game.mySeat === null ? (hasToken ? 'this token holds no seat here: spectating' : 'spectating') : `playing as ${seatName(game.mySeat)}`;
   const turn =
     game.status === 'FINISHED'
@@ -228,6 +245,20 @@ function view(
           .map((e) => html`<li value="${e.seq}" class="${e.seq === at && replay ? 'current' : ''}">${describe(e, board?.notation, seatName)}</li>`)}</ol></section>
       </aside>
     </div>`;
+}
+
+/** What the board is drawn from: the game live (with the seat's picks), or as it was at a replayed event. */
+function contextOf(game: Game, replay: { view: unknown; result: unknown } | null, picks: readonly string[]): BoardContext {
+  return {
+    kind: game.kind,
+    view: replay ? replay.view : game.view,
+    viewer: game.mySeat,
+    legalActions: replay ? [] : game.legalActions,
+    toAct: replay ? [] : game.toAct,
+    seatNames: game.seats.map((s) => s.name),
+    result: replay ? replay.result : game.result,
+    picks: replay ? [] : picks,
+  };
 }
 
 function describe(e: GameEvent, notation: ((action: unknown, ctx: { seat: number | null }) => string) | undefined, seatName: (i: number) => string): Markup {
