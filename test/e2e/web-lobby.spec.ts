@@ -192,6 +192,10 @@ describeInBrowser(browserTitle('starting games, clocks and lists on the page in 
     await playUntil(suite.app, running, [ada.key, bo.key], (g) => g.clock !== null && g.clock.running.length === 1);
     const finished = await duel(suite.app, ada, bo, { kind: 'CORRESPONDENCE', perMoveSeconds: DAY });
     await suite.app.gql('mutation($id: ID!) { resignGame(gameId: $id, moveId: "r") { __typename } }', { id: finished }, ada.key);
+    const paused = await duel(suite.app, ada, bo, { kind: 'CORRESPONDENCE', perMoveSeconds: DAY });
+    await playUntil(suite.app, paused, [ada.key, bo.key], (g) => g.clock !== null && g.clock.running.length === 1);
+    for (const key of [ada.key, bo.key])
+      expect((await suite.app.gql('mutation($id: ID!) { pauseClock(gameId: $id) { __typename } }', { id: paused }, key)).data.pauseClock.__typename).toBe('MoveAccepted');
     const watcher = await context();
     const list = await openIn(watcher, '/');
     await list.waitForSelector(`[data-game="${finished}"]`);
@@ -200,6 +204,7 @@ describeInBrowser(browserTitle('starting games, clocks and lists on the page in 
     expect(row).toMatch(new RegExp(`^backgammon ACTIVE Ada · Bo ${toMove} to move (9:5\\d|10:00) \\w{3} \\d+, \\d{4}$`));
     expect(await text(list, `[data-game="${finished}"] [data-result]`)).toBe('Ada resigned; Bo wins');
     expect(row).not.toMatch(/\bv\d+\b/);
+    expect(await text(list, `[data-game="${paused}"] .left`)).toMatch(/^(23:59:\d\d|1 d 0 h) \(paused\)$/);
     await accessible(list);
     await screenshot(list, 'games');
 

@@ -86,7 +86,8 @@ function state(g: GameRow, name: (i: number) => string): Markup {
   if (!g.toAct.length) return html``;
   const c = g.clock;
   const full = ((c?.kind === 'FISCHER' ? c.control.baseSeconds : c?.control.perMoveSeconds) ?? 0) * 1000;
-  const timed = g.toAct.filter((i) => c?.running.includes(i));
+  // Paused clocks run for nobody: the seats to move show the time they keep.
+  const timed = g.toAct.filter((i) => c && (c.paused || c.running.includes(i)));
   return html`<span class="turn" data-turn>${g.toAct.map(name).join(', ')} to move</span>${timed.map(
     (i) =>
       html` <span class="left${isLow(c!.remainingMs[i], full) ? ' low' : ''}"><span ${c!.paused ? '' : html`data-left="${c!.remainingMs[i]}" data-full="${full}"`}>${clockText(c!.remainingMs[i])}</span>${c!.paused ? ' (paused)' : ''}</span>`,
