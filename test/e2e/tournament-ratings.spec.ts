@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { type TournamentBundle, verifyTournamentBundle } from '../../src/referee/core/tournament/audit.js';
-import { startApp, type TestApp } from '../support/app.js';
-import { ownStorage } from '../support/own-database.js';
+import type { TestApp } from '../support/app.js';
+import { changesOf, newPlayer, ok, type Player, RATED_GAME, resign, suiteApp, twoApps } from '../support/rated-players.js';
 
 /**
  * Tournaments and ratings end to end (issue 30, docs/ratings.md "Tournaments"): a Swiss of
@@ -15,10 +15,7 @@ import { ownStorage } from '../support/own-database.js';
  * registers players only and its games are rated. On PGlite, or PostgreSQL with
  * TEST_DATABASE_URL (then also on two instances over one database).
  */
-const CREATE_PLAYER = `mutation($name: String!) { createPlayer(name: $name) { ... on PlayerCreated { player { id } key { secret } } ... on Rejection { code message } } }`;
 const CREATE_GAME = `mutation($input: CreateGameInput!) { createGame(input: $input) { __typename ... on GameCreated { game { id } } ... on Rejection { code message } } }`;
-const RESIGN = `mutation($id: ID!, $moveId: String!) { resignGame(gameId: $id, moveId: $moveId) { __typename ... on MoveAccepted { status } ... on Rejection { code message } } }`;
-const GAME = `query($id: ID!) { game(id: $id) { rated status ratingChanges { playerId place change } } }`;
 const RATINGS = `query($id: ID!) { player(id: $id) { ratings { kind family rating } } }`;
 const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id config } } ... on Rejection { code message } } }`;
 const REGISTER = `mutation($id: ID!, $name: String!, $rating: Int, $player: ID) {
@@ -26,41 +23,19 @@ const REGISTER = `mutation($id: ID!, $name: String!, $rating: Int, $player: ID) 
 const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { __typename ... on Tournament {
   participants { id name rating } rounds { byes { id } boards { seats { id name } games { gameId } } } } ... on Rejection { code message } } }`;
 
-type Player = { id: string; key: string; name: string };
+type Named = Player & { name: string };
 
-async function ok(on: TestApp, query: string, variables: Record<string, unknown>, key?: string): Promise<any> {
-  const res = await on.gql(query, variables, key);
-  expect(res.errors).toBeUndefined();
-  return Object.values(res.data)[0];
-}
-
-async function newPlayer(on: TestApp, name: string): Promise<Player> {
-  const created = await ok(on, CREATE_PLAYER, { name });
-  return { id: created.player.id, key: created.key.secret, name };
-}
-
-/** A game's rating changes once its workflow stored them. */
-async function changesOf(on: TestApp, gameId: string): Promise<any[]> {
-  for (let i = 0; i < 100; i++) {
-    const game = await ok(on, GAME, { id: gameId });
-    if (game.ratingChanges.length > 0) return game.ratingChanges;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`game ${gameId} was not rated`);
-}
-
-async function resign(on: TestApp, gameId: string, loser: Player): Promise<void> {
-  expect(await ok(on, RESIGN, { id: gameId, moveId: `resign-${gameId}` }, loser.key)).toMatchObject({ __typename: 'MoveAccepted', status: 'FINISHED' });
-}
+/** A player, named as it registers. */
+const named = async (on: TestApp, name: string): Promise<Named> => ({ ...(await newPlayer(on, name)), name });
 
 /** A rated untimed backgammon game between `winner` and `loser`, played out and rated. */
-async function beats(on: TestApp, winner: Player, loser: Player): Promise<void> {
+async function beats(on: TestApp, winner: Named, loser: Named): Promise<void> {
   const created = await ok(on, CREATE_GAME, { input: { kind: 'backgammon', rated: true, seats: [{ player: winner.id }, { player: loser.id }] } }, winner.key);
   await resign(on, created.game.id, loser);
   await changesOf(on, created.game.id);
 }
 
-async function currentRating(on: TestApp, player: Player, kind = 'backgammon'): Promise<number> {
+async function currentRating(on: TestApp, player: Named, kind = 'backgammon'): Promise<number> {
   const ratings = (await ok(on, RATINGS, { id: player.id })).ratings;
   return ratings.find((r: any) => r.kind === kind && r.family === 'UNTIMED').rating;
 }
@@ -69,21 +44,6 @@ async function exported(on: TestApp, id: string): Promise<TournamentBundle> {
   const res = await request(on.app.getHttpServer()).get(`/api/tournaments/${id}/bundle`);
   expect(res.status).toBe(200);
   return JSON.parse(res.text) as TournamentBundle;
-}
-
-/** A suite's app on storage of its own, closed and dropped after it. */
-function suiteApp(name: string): () => TestApp {
-  let t: TestApp;
-  let storage: Awaited<ReturnType<typeof ownStorage>>;
-  beforeAll(async () => {
-    storage = await ownStorage(name);
-    t = await startApp(storage.settings);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await storage?.drop();
-  });
-  return () => t;
 }
 
 describe('tournaments seeded by ratings', () => {
@@ -97,7 +57,7 @@ describe('tournaments seeded by ratings', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('seeds a Swiss of registered players by their ratings when the organizer types none, records them in its events, and its bundle verifies', async () => {
-    const [ann, bob, cat, dan, eve] = await Promise.all(['Ann', 'Bob', 'Cat', 'Dan', 'Eve'].map((n) => newPlayer(t, n)));
+    const [ann, bob, cat, dan, eve] = await Promise.all(['Ann', 'Bob', 'Cat', 'Dan', 'Eve'].map((n) => named(t, n)));
     // Ann > Cat > Dan > Bob in the backgammon pool; Eve has played no rated game.
     await beats(t, ann, bob);
     await beats(t, cat, dan);
@@ -148,7 +108,7 @@ describe('tournaments seeded by ratings', () => {
   });
 
   it('rates a rated tournament’s games, and registers players only', async () => {
-    const [ann, bob] = await Promise.all(['Ann', 'Bob'].map((n) => newPlayer(t, n)));
+    const [ann, bob] = await Promise.all(['Ann', 'Bob'].map((n) => named(t, n)));
     const created = await ok(t, CREATE, { input: { name: 'Rated Cerke', kind: 'cerke', format: 'SWISS', rounds: 1, rated: true } });
     expect(created.tournament.config).toMatchObject({ rated: true });
     const { id } = created.tournament;
@@ -167,7 +127,7 @@ describe('tournaments seeded by ratings', () => {
     const paired = await ok(t, PAIR, { id }, organizer);
     expect(paired.participants).toHaveLength(2);
     const { gameId } = paired.rounds[0].boards[0].games[0];
-    expect(await ok(t, GAME, { id: gameId })).toMatchObject({ rated: true, status: 'ACTIVE' });
+    expect(await ok(t, RATED_GAME, { id: gameId })).toMatchObject({ rated: true, status: 'ACTIVE' });
     await resign(t, gameId, bob);
     const changes = await changesOf(t, gameId);
     expect(changes.find((c: any) => c.playerId === ann.id)).toMatchObject({ place: 1 });
@@ -177,22 +137,15 @@ describe('tournaments seeded by ratings', () => {
 });
 
 (process.env.TEST_DATABASE_URL ? describe : describe.skip)('tournaments seeded by ratings on two instances over one database (PostgreSQL)', () => {
+  const apps = twoApps('tournament_ratings_two');
   let a: TestApp;
   let b: TestApp;
-  let storage: Awaited<ReturnType<typeof ownStorage>>;
-  beforeAll(async () => {
-    storage = await ownStorage('tournament_ratings_two');
-    a = await startApp(storage.settings);
-    b = await startApp(storage.settings);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await storage?.drop();
+  beforeAll(() => {
+    [a, b] = apps();
   });
 
   it('takes a rating one instance stored when another registers the player, and rates the tournament’s game once', async () => {
-    const [ann, bob] = [await newPlayer(a, 'Ann'), await newPlayer(b, 'Bob')];
+    const [ann, bob] = [await named(a, 'Ann'), await named(b, 'Bob')];
     await beats(a, ann, bob);
     const created = await ok(b, CREATE, { input: { kind: 'backgammon', format: 'SWISS', rounds: 1, rated: true } });
     const { id } = created.tournament;
