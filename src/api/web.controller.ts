@@ -8,7 +8,7 @@ export const WEB_DIR = pageDir('web');
 
 /**
  * The web page (web/src/, bundled at build time): games, replays, verification and tournaments,
- * and the signed-in player's games (`/me`), drawn from the public API. Its routes all answer the same index.html; the page reads
+ * the signed-in player's games (`/me`) and where they start games (`/play`), drawn from the public API. Its routes all answer the same index.html; the page reads
  * the path itself, and a seat's token from the URL fragment, which browsers never send.
  */
 @Controller()
@@ -16,7 +16,7 @@ export class WebController {
   private readonly page = new BuiltPage(WEB_DIR, 'the web page');
 
   @Public()
-  @Get(['', 'games', 'games/:id', 'tournaments', 'tournaments/:id', 'me'])
+  @Get(['', 'games', 'games/:id', 'tournaments', 'tournaments/:id', 'me', 'play'])
   index(@Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
     this.page.index(req, reply);
   }

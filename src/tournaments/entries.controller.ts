@@ -13,7 +13,8 @@ const OUTCOMES = ['WIN_SEAT0', 'WIN_SEAT1', 'DRAW', 'FORFEIT_WIN_SEAT0', 'FORFEI
 /**
  * The organizer's commands over REST (the organizer's token as a Bearer token), for scripts and
  * spreadsheets: a result (as GraphQL's recordResult), participants in bulk as CSV or JSON (as
- * registerParticipants). Errors are JSON: { error: { code, message } }; refused rows add `rows`.
+ * registerParticipants); and a participant's check-in with its own token (as checkIn). Errors are
+ * JSON: { error: { code, message } }; refused rows add `rows`.
  */
 @Controller('api/tournaments')
 export class TournamentEntriesController {
@@ -49,6 +50,40 @@ export class TournamentEntriesController {
     reply.code(201);
     return { tournament: tournamentView(answer.tournament), participants: answer.registered };
   }
+
+  /**
+   * Body (optional): `{ participantId?, commandId? }`. A participant checks itself in with its own
+   * token (P2.10); the organizer's token checks in the participant it names. Answers the tournament
+   * as GET /api/tournaments/{id} has it (without standings).
+   */
+  @Needs('tournaments')
+  @Post(':id/check-in')
+  @HttpCode(200)
+  async checkIn(@Param('id') id: string, @Body() body: unknown, @Req() req: FastifyRequest) {
+    const token = tokenOf(req);
+    const { participantId, commandId } = checkInBody(body);
+    const who = participantId ?? (await this.tokensParticipant(id, token));
+    return tournamentView(await this.tournaments.checkIn(id, token, who, commandId));
+  }
+
+  /** The participant a token is; the organizer names the one it checks in. */
+  private async tokensParticipant(id: string, token: string | null): Promise<string> {
+    const actor = await this.tournaments.actorOf(await this.tournaments.tournament(id), token);
+    if (actor.role !== 'participant') throw new RefereeError('INVALID_INPUT', 'participantId: the organizer names the participant it checks in');
+    return actor.participantId;
+  }
+}
+
+function checkInBody(body: unknown): { participantId: string | null; commandId: string | null } {
+  if (body === undefined || body === null || body === '') return { participantId: null, commandId: null };
+  if (typeof body !== 'object' || Array.isArray(body)) throw new RefereeError('INVALID_INPUT', 'the body is a JSON object: { participantId?, commandId? }');
+  const { participantId, commandId } = body as Record<string, unknown>;
+  const text = (v: unknown, name: string) => {
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'string') throw new RefereeError('INVALID_INPUT', `${name} must be a text`);
+    return v;
+  };
+  return { participantId: text(participantId, 'participantId'), commandId: text(commandId, 'commandId') };
 }
 
 function resultBody(body: unknown): EnteredResult & { commandId: string | null } {

@@ -1,6 +1,6 @@
 import { pageOf } from '../api/connection.js';
 import { timeControlOf, toTimeControl } from '../api/mapping.js';
-import { normaliseRuleset } from '../games/index.js';
+import { tournamentRuleset } from '../games/tournament-rulesets.js';
 import {
   boardComplete,
   type BoardState,
@@ -78,8 +78,8 @@ export function configInputOf(input: CreateTournamentInput): TournamentConfigInp
   return {
     name: given(input.name),
     kind: input.kind,
-    // Choices in the typed API's spelling (ONLINE) or the engine's ("online"), as createGame takes them.
-    ruleset: normaliseRuleset(input.kind, given(input.ruleset)),
+    // The game's typed ruleset, or JSON with choices in the typed API's spelling (ONLINE) or the engine's ("online"), as createGame takes them.
+    ruleset: tournamentRuleset(input.kind, given(input.ruleset), input),
     format: FORMATS[input.format],
     rounds: given(input.rounds),
     points,

@@ -216,3 +216,41 @@ describe('a double round-robin scheduled at once', () => {
     expect(verdict.ok).toBe(true);
   }, 300_000);
 });
+
+describe('check-in over REST', () => {
+  it("checks a participant in with its own token (no body needed), or the one the organizer names; refuses another's, and before check-in opens", async () => {
+    const startAt = new Date(clock.now().getTime() + 2 * 60 * MINUTE).toISOString();
+    const created = (
+      await gql(CREATE, {
+        input: { name: 'Club night', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 2, openRegistration: true, schedule: { startAt, checkInMinutes: 60 } },
+      })
+    ).createTournament;
+    const id: string = created.tournament.id;
+    const tokens = await registerAll(id, ['Ann', 'Bob', 'Cid']);
+    const [ann, bob, cid] = [...tokens.keys()];
+    const checkIn = (token: string | null, body?: Record<string, unknown>) => {
+      const req = request(t.url).post(`/api/tournaments/${id}/check-in`);
+      const withToken = token ? req.set('authorization', `Bearer ${token}`) : req;
+      return body ? withToken.send(body) : withToken;
+    };
+
+    expect((await checkIn(tokens.get(ann)!)).body.error).toMatchObject({ code: 'CHECK_IN_CLOSED' });
+    clock.advance(60 * MINUTE);
+    await schedules().tick();
+
+    const own = await checkIn(tokens.get(ann)!);
+    expect(own.status).toBe(200);
+    expect(own.body.schedule).toMatchObject({ checkIn: 'OPEN', checkedIn: [ann] });
+    const other = await checkIn(tokens.get(bob)!, { participantId: cid });
+    expect([other.status, other.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    const byOrganizer = await checkIn(created.organizerToken, { participantId: bob, commandId: 'check-in-bob' });
+    expect(byOrganizer.status).toBe(200);
+    expect(byOrganizer.body.schedule.checkedIn).toEqual([ann, bob]);
+    // A retry with the same command id answers the tournament as it is.
+    expect((await checkIn(created.organizerToken, { participantId: bob, commandId: 'check-in-bob' })).status).toBe(200);
+    expect((await checkIn(created.organizerToken)).body.error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await checkIn(tokens.get(ann)!)).body.error).toMatchObject({ code: 'ALREADY_CHECKED_IN' });
+    expect((await checkIn(null)).status).toBe(401);
+    expect((await read(id)).schedule.checkedIn).toEqual([ann, bob]);
+  });
+});

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { browserTitle, describeInBrowser, serviceWithBrowser } from '../support/browser.js';
-import { ACT, CREATE } from '../support/queries.js';
+import { accessible, duel as duelIn, newPlayer as newPlayerIn, playUntil as playUntilIn, type Seen, seen, signIn as signInWith } from '../support/web-players.js';
 
 /**
  * The page a player lives in (issue 28), in headless Chromium: signing in with a player key,
@@ -24,69 +23,11 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
     expect(suite.watched.take()).toEqual({ foreign: [], problems: [] });
   });
 
-  // ---- The service, through its API -------------------------------------------------------
-
-  async function newPlayer(name: string): Promise<{ id: string; key: string }> {
-    const res = await suite.app.gql('mutation($name: String!) { createPlayer(name: $name) { __typename ... on PlayerCreated { player { id } key { secret } } ... on Rejection { code message } } }', {
-      name,
-    });
-    expect(res.errors).toBeUndefined();
-    return { id: res.data.createPlayer.player.id, key: res.data.createPlayer.key.secret };
-  }
-
-  /** A 1-point backgammon match between two players' seats, with a time control. */
-  async function duel(a: { id: string }, b: { id: string }, timeControl: Record<string, unknown>): Promise<string> {
-    const seats = [
-      { name: 'Ada', player: a.id },
-      { name: 'Bo', player: b.id },
-    ];
-    const res = await suite.app.gql(CREATE, { input: { kind: 'backgammon', ruleset: { matchLength: 1 }, seats, timeControl } });
-    expect(res.data?.createGame?.__typename).toBe('GameCreated');
-    return res.data.createGame.game.id;
-  }
-
-  const GAME = 'query($id: ID!) { game(id: $id) { version toAct mySeat legalActions status clock { running remainingMs timedOut } } }';
-  interface Seen {
-    version: number;
-    toAct: number[];
-    mySeat: number | null;
-    legalActions: unknown[];
-    status: string;
-    clock: { running: number[]; remainingMs: number[]; timedOut: number[] } | null;
-  }
-  const game = async (id: string, key?: string): Promise<Seen> => (await suite.app.gql(GAME, { id }, key)).data.game;
-
-  let moves = 0;
-  /** Plays the first legal action of whoever is to act (each player with their key) until `done`. */
-  async function playUntil(id: string, keys: string[], done: (g: Seen) => boolean): Promise<void> {
-    for (let g = await game(id); !done(g); g = await game(id)) {
-      const mine = await game(id, keys[g.toAct[0]]);
-      const res = await suite.app.gql(ACT, { gameId: id, moveId: `player-page-${++moves}`, action: mine.legalActions[0], expectedVersion: mine.version }, keys[g.toAct[0]]);
-      expect(res.data?.submitAction?.__typename).toBe('MoveAccepted');
-    }
-  }
-
-  // ---- The page -----------------------------------------------------------------------------
-
-  /** No axe-core violation at a desktop's width and at a phone's. */
-  async function accessible(page: Page): Promise<void> {
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect({ width, violations: violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`) }).toEqual({ width, violations: [] });
-    }
-  }
-
-  /** Signs in on /me with a key, as a player typing it would; answers the page and every URL it requested. */
-  async function signIn(key: string): Promise<{ page: Page; urls: string[] }> {
-    const { page } = await suite.watched.open('/me', context);
-    const urls: string[] = [];
-    page.on('request', (r) => urls.push(r.url()));
-    await page.fill('#player-key', key);
-    await page.click('form[data-signin] button[type="submit"]');
-    await page.waitForSelector('[data-signout]');
-    return { page, urls };
-  }
+  const newPlayer = (name: string) => newPlayerIn(suite.app, name);
+  const duel = (a: { id: string }, b: { id: string }, timeControl: Record<string, unknown>) => duelIn(suite.app, a, b, timeControl);
+  const game = (id: string, key?: string) => seen(suite.app, id, key);
+  const playUntil = (id: string, keys: string[], done: (g: Seen) => boolean) => playUntilIn(suite.app, id, keys, done);
+  const signIn = (key: string) => signInWith(suite.watched, context, key);
 
   const listed = (page: Page, list: string) => page.locator(`[data-list="${list}"] li`).evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.game));
 

@@ -34,15 +34,58 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
 let client: Client | null = null;
 let clientToken: string | null = null;
 
-/** Calls `next` with each item the subscription streams until the returned function is called. */
+/** Where the live connection stands: none wanted, open, or cut and being opened again. */
+export type Live = 'idle' | 'live' | 'reconnecting';
+let live: Live = 'idle';
+/** Subscriptions the page follows now: a connection closed while any is wanted is a cut. */
+let following = 0;
+
+/** The live connection's state and words as the frame shows them (layout.ts); kept current on the page. */
+export const liveState = (): { state: Live; text: string } => ({ state: live, text: { idle: '', live: 'live', reconnecting: 'reconnecting…' }[live] });
+function setLive(next: Live): void {
+  live = next;
+  for (const el of document.querySelectorAll<HTMLElement>('[data-connection]')) {
+    el.textContent = liveState().text;
+    el.dataset.connection = next;
+  }
+}
+
+/** Waits between attempts to open a cut connection again: 1 s, 2 s, 4 s, then every 8 s. */
+const retryWait = (retries: number) => new Promise<void>((r) => setTimeout(r, 1000 * 2 ** Math.min(retries, 3)));
+
+/**
+ * Calls `next` with each item the subscription streams until the returned function is called.
+ * A cut connection shows "reconnecting…" in the frame and is opened again, each subscription
+ * sent again as it was first (from the same seq), so a view gets what it missed.
+ */
 export function subscribe<T>(query: string, variables: Record<string, unknown>, token: string | null, next: (data: T) => void): () => void {
   if (!client || clientToken !== token) {
     client?.dispose();
     clientToken = token;
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
-    client = createClient({ url, connectionParams: token ? { authorization: `Bearer ${token}` } : {}, lazy: true, retryAttempts: Number.POSITIVE_INFINITY });
+    client = createClient({
+      url,
+      connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+      lazy: true,
+      retryAttempts: Number.POSITIVE_INFINITY,
+      retryWait,
+      shouldRetry: () => true,
+      on: {
+        connected: () => setLive('live'),
+        closed: () => setLive(following > 0 ? 'reconnecting' : 'idle'),
+      },
+    });
   }
-  return client.subscribe<T>({ query, variables }, { next: (r) => r.data && next(r.data), error: () => {}, complete: () => {} });
+  following++;
+  const stop = client.subscribe<T>({ query, variables }, { next: (r) => r.data && next(r.data), error: () => {}, complete: () => {} });
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    following--;
+    stop();
+    if (following === 0) setLive('idle');
+  };
 }
 
 /** The seat token the URL fragment carries (`#token=…`): browsers never send fragments to the server. */

@@ -4,6 +4,7 @@ import { layout, type Stop } from './layout.js';
 import { gamePage } from './pages/game.js';
 import { gamesPage } from './pages/games.js';
 import { mePage } from './pages/me.js';
+import { playPage } from './pages/play.js';
 import { tournamentPage, tournamentsPage } from './pages/tournament.js';
 
 /**
@@ -23,6 +24,7 @@ function route(): void {
   else if (tournament) stop = tournamentPage(app, tournament[1]);
   else if (path === '/tournaments') stop = tournamentsPage(app);
   else if (path === '/me') stop = mePage(app);
+  else if (path === '/play') stop = playPage(app);
   else if (path === '/' || path === '/games') stop = gamesPage(app);
   else {
     app.innerHTML = layout(html`<p>Nothing here. <a href="/">See the games.</a></p>`).text;
@@ -34,7 +36,7 @@ function route(): void {
 document.addEventListener('click', (e) => {
   const a = (e.target as Element).closest('a');
   if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin || e.metaKey || e.ctrlKey || e.shiftKey) return;
-  if (!/^\/(games|tournaments|me)?(\/|$)/.test(a.pathname) || a.pathname.startsWith('/graphiql')) return;
+  if (!/^\/(games|tournaments|me|play)?(\/|$)/.test(a.pathname) || a.pathname.startsWith('/graphiql')) return;
   e.preventDefault();
   history.pushState(null, '', a.pathname + a.search + a.hash);
   route();

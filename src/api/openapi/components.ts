@@ -19,6 +19,11 @@ export const components: OpenApiDocument['components'] = {
     },
     playerKey: { type: 'http', scheme: 'bearer', description: "A player's key (arbk_…, docs/players.md): it acts as the player's seats and reads the player's games." },
     organizerToken: { type: 'http', scheme: 'bearer', description: "A tournament's organizer token, from createTournament (docs/organizing.md): it runs that tournament." },
+    participantToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description: "A tournament participant's token, from registerParticipant or a bulk registration (docs/organizing.md): it acts for that participant.",
+    },
   },
   parameters: {
     GameId: { name: 'id', in: 'path', required: true, description: 'The game id', schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } },

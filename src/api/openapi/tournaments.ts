@@ -238,6 +238,33 @@ export const tournamentPaths: Paths = {
       },
     },
   },
+  '/api/tournaments/{id}/check-in': {
+    post: {
+      operationId: 'checkInTournamentParticipant',
+      summary: "A participant checks in while the tournament's check-in is open, as GraphQL's checkIn (docs/rules/tournaments.md P2.10)",
+      description:
+        "With the participant's own token the body may be left out: the token's participant checks in. The organizer's token checks in the participant it names. Who has not checked in by the start is withdrawn before round 1.",
+      tags: ['tournaments'],
+      parameters: [tournamentId],
+      security: [{ participantToken: [] }, { organizerToken: [] }],
+      requestBody: {
+        description: "Optional: the participant (needed with the organizer's token) and a commandId",
+        required: false,
+        content: json({
+          type: 'object',
+          properties: {
+            participantId: { type: 'string', description: "The participant; omitted: the token's own" },
+            commandId: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$', description: 'A retry with the same id and body answers the tournament as it is' },
+          },
+        }),
+      },
+      responses: {
+        '200': { description: 'The tournament as GET /api/tournaments/{id} has it, without standings and crosstable', content: json(freeObject('The tournament')) },
+        '403': { description: "`FORBIDDEN`: a participant's token naming another participant", content: json(ref('schemas', 'Error')) },
+        ...Object.fromEntries(Object.entries(commandRefusals).filter(([status]) => status !== '403')),
+      },
+    },
+  },
   '/api/tournaments/{id}': {
     get: {
       operationId: 'getTournament',

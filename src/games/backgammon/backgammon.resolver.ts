@@ -5,17 +5,14 @@ import { gameIdOf, rejectGameId, timeControlOf, toMoveResult } from '../../api/m
 import { CreateGameResult, MoveResult } from '../../api/models.js';
 import { backgammonEngine, legalPlays, playsForPosition, type BackgammonAction, type BackgammonState, type ResignationLevel } from './engine/index.js';
 import { type GameSnapshot, RefereeError, RefereeService } from '../../referee/index.js';
-import { checkRuleset, createTypedGame, definedOptions, seatPlans } from '../rulesets.js';
+import { checkRuleset, createTypedGame, seatPlans } from '../rulesets.js';
 import { BackgammonResignationLevel } from './dto/enums.js';
 import { BackgammonCheckerMoveInput, BackgammonMoveArgs, BackgammonPlay } from './dto/play.js';
 import { BackgammonPosition } from './dto/position.js';
 import { BackgammonGameInput, BackgammonRulesetCheck, BackgammonRulesetInput } from './dto/ruleset.js';
 import { toPlay, toPosition } from './mapping.js';
-import { backgammonRulesetWarnings } from './ruleset.js';
+import { backgammonRulesetJson, backgammonRulesetWarnings } from './ruleset.js';
 import { Needs } from '../../api/scopes.js';
-
-/** The typed ruleset as the engine's JSON (an explicit null maxCube means no limit). */
-const rulesetJson = (input: BackgammonRulesetInput | null | undefined) => definedOptions(input ?? {}, ['maxCube']);
 
 /** Backgammon's typed API: each mutation is one engine action; the referee and the engine decide everything. */
 @Resolver()
@@ -104,7 +101,7 @@ export class BackgammonResolver {
   createBackgammonGame(@Args('input', { description: 'The ruleset, the seats and the clock' }) input: BackgammonGameInput): Promise<typeof CreateGameResult> {
     return createTypedGame(this.referee, () => ({
       kind: backgammonEngine.kind,
-      ruleset: rulesetJson(input.ruleset),
+      ruleset: backgammonRulesetJson(input.ruleset),
       seats: seatPlans(input.seats),
       timeControl: timeControlOf(input.timeControl),
       rated: input.rated === true,
@@ -116,7 +113,7 @@ export class BackgammonResolver {
   backgammonRulesetCheck(
     @Args('ruleset', { type: () => BackgammonRulesetInput, nullable: true, description: 'The options to check; omitted: the defaults' }) ruleset: BackgammonRulesetInput | null,
   ): BackgammonRulesetCheck {
-    return checkRuleset(backgammonEngine, rulesetJson(ruleset), backgammonRulesetWarnings, (r) => ({ ...r, autoPlayForced: r.autoPlayForced === true }));
+    return checkRuleset(backgammonEngine, backgammonRulesetJson(ruleset), backgammonRulesetWarnings, (r) => ({ ...r, autoPlayForced: r.autoPlayForced === true }));
   }
 
   @Needs('read')

@@ -1,5 +1,10 @@
 /** Backgammon ruleset advice: options the engine accepts that have no effect, or a surprising one, in this ruleset. */
 import type { BackgammonRuleset } from './engine/index.js';
+import type { BackgammonRulesetInput } from './dto/ruleset.js';
+import { definedOptions } from '../rulesets.js';
+
+/** The typed ruleset as the engine's JSON (an explicit null maxCube means no limit). */
+export const backgammonRulesetJson = (input: BackgammonRulesetInput | null | undefined) => definedOptions(input ?? {}, ['maxCube']);
 
 export function backgammonRulesetWarnings(r: BackgammonRuleset): string[] {
   const warnings: string[] = [];

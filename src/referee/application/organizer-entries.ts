@@ -1,13 +1,13 @@
 import type { Result } from '../../engines/kit/index.js';
 import { RefereeError } from '../core/errors.js';
 import type { TournamentCommand } from '../core/tournament/decider.js';
-import { adjudicationOf } from '../core/tournament/entry.js';
+import { adjudicationOf, checkReason, type EnteredResult, enteredGame, enteredResult, type RecordedGame } from '../core/tournament/entry.js';
 import type { GameResultPayload } from '../core/tournament/events.js';
 import { sameResult } from '../core/tournament/results.js';
 import { boardOfGame } from '../core/tournament/state.js';
 import type { RefereeService } from './referee.service.js';
 import { unwrap } from './seat-tokens.js';
-import type { LiveTournament, LiveTournaments } from './tournament-streams.js';
+import type { LiveTournament, LiveTournaments, TournamentStep } from './tournament-streams.js';
 import type { TournamentWorkflows } from './tournament-workflows.js';
 
 type RecordResult = Extract<TournamentCommand, { type: 'RecordResult' }>;
@@ -93,4 +93,17 @@ export class OrganizerEntries {
       throw err;
     }
   }
+
+  /** An entered result as the tournament records it, and the game its record is replayed into (stored with it, or not at all). */
+  async entered(t: LiveTournament, input: EnteredResult): Promise<{ result: GameResultPayload; imported: TournamentStep['imported'] }> {
+    const game = unwrap(enteredGame(t, input));
+    unwrap(checkReason(input.reason));
+    const imported = input.record === undefined || input.record === null ? undefined : await this.referee.preparedRecord(t.config.kind, input.record);
+    const record: RecordedGame | null = imported ? { gameId: imported.game.gameId, seq: imported.game.version, hash: imported.game.lastHash, outcome: imported.game.outcome } : null;
+    return { result: unwrap(enteredResult(t, input, game, record)), imported };
+  }
 }
+
+/** An entry's refusal that means its game has a result already (its own end, which may also have finished the tournament). */
+export const endedFirst = (t: LiveTournament, gameId: string, code: string): boolean =>
+  code === 'RESULT_ALREADY_RECORDED' || (code === 'TOURNAMENT_FINISHED' && boardOfGame(t, gameId)?.board.results[gameId] !== undefined);

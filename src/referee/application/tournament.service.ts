@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { fail, ok, type Result } from '../../engines/kit/index.js';
-import { BULK_LIMIT, type RegistrationExtras, type RowRefusal, rowRefusals } from '../core/tournament/bulk.js';
+import { ok, type Result } from '../../engines/kit/index.js';
+import type { RowRefusal } from '../core/tournament/bulk.js';
 import type { Bundle } from '../core/audit.js';
 import { hashOf } from '../core/canonical.js';
 import { EngineRegistry } from '../core/engine-registry.js';
@@ -11,7 +11,7 @@ import { bundledGameIds, type TournamentBundle, tournamentBundle } from '../core
 import type { TournamentConfigInput } from '../core/tournament/config.js';
 import { decideTournament, type TournamentActor, type TournamentCommand } from '../core/tournament/decider.js';
 import type { GameResultPayload } from '../core/tournament/events.js';
-import { checkRating, checkReason, type EnteredResult, enteredGame, enteredResult, type RecordedGame, resultsRecorded, type RoundSettingsInput, roundSettingsOf } from '../core/tournament/entry.js';
+import { checkRating, checkReason, type EnteredResult, resultsRecorded, type RoundSettingsInput, roundSettingsOf } from '../core/tournament/entry.js';
 import { standingsAfter } from '../core/tournament/formats.js';
 import { SeededLots } from '../core/tournament/lots.js';
 import { resultFromOutcome } from '../core/tournament/results.js';
@@ -19,9 +19,10 @@ import { boardOfGame } from '../core/tournament/state.js';
 import type { StoredEvent } from '../core/stream.js';
 import { EventStore } from '../store/event-store.js';
 import { type TournamentRow, TournamentStore } from '../store/tournament-store.js';
+import { type BulkRegistration, type BulkRow, BulkRegistrations } from './bulk-registrations.js';
 import { Clock, SystemClock } from './clock.js';
 import { Freshness } from './freshness.js';
-import { OrganizerEntries } from './organizer-entries.js';
+import { endedFirst, OrganizerEntries } from './organizer-entries.js';
 import type { GameSnapshot } from './game-answer.js';
 import { RefereeService } from './referee.service.js';
 import { isKey } from './key-holders.js';
@@ -41,12 +42,7 @@ import {
 import { type GameResults, TournamentWorkflows } from './tournament-workflows.js';
 import { TournamentSchedules } from './tournament-schedules.js';
 
-export type { EnteredResult, LiveTournament, RowRefusal, TournamentEventsAppended };
-
-/** One row of a bulk registration. */
-export type BulkRow = { name?: string | null; rating?: number | null; player?: string | null } & RegistrationExtras;
-/** A bulk registration's answer: every row registered, or the rows refused (nothing stored). */
-export type BulkRegistration = { tournament: LiveTournament; registered: { row: number; participantId: string; participantToken: string }[] } | { refusals: RowRefusal[] };
+export type { BulkRegistration, BulkRow, EnteredResult, LiveTournament, RowRefusal, TournamentEventsAppended };
 
 /** The organizer: the creator of a tournament, and the actor of the referee's own commands in it (a refereed game's result). */
 const ORGANIZER: TournamentActor = { role: 'organizer' };
@@ -70,6 +66,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   private readonly path: Path;
   private readonly workflows: TournamentWorkflows;
   private readonly entries: OrganizerEntries;
+  private readonly bulk: BulkRegistrations;
   private readonly freshness: Freshness;
   /** The timed steps of tournaments that run themselves (tests tick it with their clock). */
   readonly schedules: TournamentSchedules;
@@ -87,6 +84,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     this.workflows = new TournamentWorkflows(referee, this.held, store, this);
     this.freshness = new Freshness(this.held);
     this.schedules = new TournamentSchedules(this.held, store, this, this.clock, SCHEDULES);
+    this.bulk = new BulkRegistrations(referee, (t, entry) => this.step(t, ORGANIZER, null, { type: 'RegisterParticipant', ...entry }));
     this.entries = new OrganizerEntries(referee, this.held, this.workflows, (t, command) => this.step(t, ORGANIZER, null, command));
   }
 
@@ -217,7 +215,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     await this.workflows.catchUp(id);
     const t = await this.held.get(id);
     if ((await this.actorOf(t, token)).role !== 'organizer') throw new RefereeError('FORBIDDEN', 'only the organizer records results');
-    const { result, imported } = await this.entered(t, input);
+    const { result, imported } = await this.entries.entered(t, input);
     const command = { type: 'RecordResult', result, correction: input.correction === true } as const;
     const entryId = commandId ?? `result:${result.gameId}:${hashOf(result).slice(0, 16)}`;
     // A correction leaves its game as it ended.
@@ -236,7 +234,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     const actor = await this.actorOf(t, token);
     if (actor.role !== 'participant') throw new RefereeError('FORBIDDEN', "a participant reports its game's result; the organizer enters results with recordResult");
     if (input.correction) throw new RefereeError('INVALID_INPUT', 'a report is not a correction: the organizer corrects results');
-    const { result, imported } = await this.entered(t, input);
+    const { result, imported } = await this.entries.entered(t, input);
     const command = { type: 'ReportResult', participantId: actor.participantId, result } as const;
     return this.closingEntry(t, token, commandId ?? `report:${actor.participantId}:${hashOf(result).slice(0, 16)}`, command, { imported, allowance });
   }
@@ -250,41 +248,11 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return this.closingEntry(t, token, commandId ?? `settle:${gameId}`, { type: 'SettleDispute', gameId, acceptReportOf, reason: why }, {});
   }
 
-  /** Registers every row or none (bulk.ts): the rows refused, each by its number, or the participants with their tokens. */
+  /** Registers every row or none (bulk-registrations.ts): the rows refused, each by its number, or the participants with their tokens. */
   async registerMany(id: string, token: string | null, rows: readonly BulkRow[], commandId?: string | null): Promise<BulkRegistration> {
     const t = await this.held.get(id);
     if ((await this.actorOf(t, token)).role !== 'organizer') throw new RefereeError('FORBIDDEN', 'the organizer registers participants in bulk');
-    if (rows.length === 0 || rows.length > BULK_LIMIT) throw new RefereeError('INVALID_INPUT', `a bulk registration has 1 to ${BULK_LIMIT} rows`);
-    const entries: Extract<TournamentCommand, { type: 'RegisterParticipants' }>['entries'] = [];
-    const refusals: RowRefusal[] = [];
-    for (const [i, row] of rows.entries()) {
-      const checked = await this.bulkRow(row);
-      if (checked.ok) entries.push(checked.value);
-      else refusals.push({ row: i + 1, code: checked.error.code, message: checked.error.message });
-    }
-    if (refusals.length > 0) return { refusals };
-    const decided = rowRefusals(t, entries, (state: LiveTournament, entry) => {
-      const step = this.step(state, ORGANIZER, null, { type: 'RegisterParticipant', ...entry });
-      return step.ok ? ok({ ...state, ...step.value.decision.state }) : step;
-    });
-    if (decided.length > 0) return { refusals: decided };
-    const tokens = entries.map(() => newParticipantToken());
-    const participants = entries.map((e, i) => ({ id: e.participantId, name: e.name, tokenHash: tokenHash(tokens[i]) }));
-    const tournament = await this.command(id, token, commandId, { type: 'RegisterParticipants', entries }, { participants });
-    return { tournament, registered: entries.map((e, i) => ({ row: i + 1, participantId: e.participantId, participantToken: tokens[i] })) };
-  }
-
-  /** One bulk row as a registration, or its refusal: a name, a rating, a player that exists. */
-  private async bulkRow(row: BulkRow): Promise<Result<Extract<TournamentCommand, { type: 'RegisterParticipants' }>['entries'][number]>> {
-    const name = checkName(row.name);
-    if (!name) return fail('INVALID_INPUT', 'a participant needs a display name');
-    const rating = checkRating(row.rating);
-    if (!rating.ok) return rating;
-    if (row.requestedByes !== undefined && row.requestedByes !== null && !Array.isArray(row.requestedByes)) return fail('INVALID_INPUT', 'requestedByes: a list of round numbers');
-    if (row.player !== undefined && row.player !== null && typeof row.player !== 'string') return fail('INVALID_INPUT', 'player: a player id');
-    if (row.player && !(await this.referee.playerCard(row.player))) return fail('NOT_FOUND', `no player with id ${row.player}`);
-    const participantId = `p-${randomBytes(9).toString('base64url')}`;
-    return ok({ participantId, name, rating: rating.value, player: row.player ?? null, externalId: row.externalId ?? null, requestedByes: row.requestedByes ?? [] });
+    return this.bulk.register(t, rows, (command, participants) => this.command(id, token, commandId, command, { participants }));
   }
 
   /**
@@ -310,15 +278,6 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
         return next;
       },
     });
-  }
-
-  /** An entered result as the tournament records it, and the game its record is replayed into (stored with it, or not at all). */
-  private async entered(t: LiveTournament, input: EnteredResult): Promise<{ result: GameResultPayload; imported: TournamentStep['imported'] }> {
-    const game = unwrap(enteredGame(t, input));
-    unwrap(checkReason(input.reason));
-    const imported = input.record === undefined || input.record === null ? undefined : await this.referee.preparedRecord(t.config.kind, input.record);
-    const record: RecordedGame | null = imported ? { gameId: imported.game.gameId, seq: imported.game.version, hash: imported.game.lastHash, outcome: imported.game.outcome } : null;
-    return { result: unwrap(enteredResult(t, input, game, record)), imported };
   }
 
   /**
@@ -434,7 +393,3 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return decided.ok ? ok({ decision: decided.value, commandId, bodyHash: hashOf(command), participants, imported }) : decided;
   }
 }
-
-/** An entry's refusal that means its game has a result already (its own end, which may also have finished the tournament). */
-const endedFirst = (t: LiveTournament, gameId: string, code: string): boolean =>
-  code === 'RESULT_ALREADY_RECORDED' || (code === 'TOURNAMENT_FINISHED' && boardOfGame(t, gameId)?.board.results[gameId] !== undefined);

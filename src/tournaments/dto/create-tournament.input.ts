@@ -1,5 +1,6 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
 import { JSONScalar } from '../../api/json.scalar.js';
+import { TypedRulesets } from '../../games/tournament-rulesets.js';
 import { TimeControlInput } from '../../api/models.js';
 import { TournamentFormat } from '../models/enums.js';
 import { TournamentScheduleInput } from './schedule.input.js';
@@ -12,10 +13,14 @@ export class PointsInput {
 }
 
 @InputType({ description: 'A new tournament: the game, the format and how it scores. Every field but kind and format has a default; points are exact numbers as text.' })
-export class CreateTournamentInput {
+export class CreateTournamentInput extends TypedRulesets {
   @Field(() => String, { nullable: true, description: 'Its name, at most 120 characters' }) name?: string | null;
   @Field({ description: 'The game kind every game plays (one of gameKinds)' }) kind: string;
-  @Field(() => JSONScalar, { nullable: true, description: 'The ruleset every game uses, as for createGame (e.g. {"matchLength": 1}); defaults fill the rest' }) ruleset?: unknown;
+  @Field(() => JSONScalar, {
+    nullable: true,
+    description: 'The ruleset every game uses as JSON, as createGame takes it (e.g. {"matchLength": 1}); defaults fill the rest. Or give the typed one for the kind (backgammonRuleset, ...)',
+  })
+  ruleset?: unknown;
   @Field(() => TournamentFormat, { description: 'How participants are paired and ranked' }) format: TournamentFormat;
   @Field(() => Int, { nullable: true, description: 'Swiss and tables: the rounds to play (1-64), required; round-robin and the bracket formats: leave out (their participants fix it)' })
   rounds?: number | null;

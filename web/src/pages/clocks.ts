@@ -5,14 +5,18 @@ import { html, type Markup } from '../html.js';
 export interface GameClock {
   kind: 'CORRESPONDENCE' | 'FISCHER';
   paused: boolean;
+  /** Seats asking to pause (or, while paused, to resume). */
+  pauseRequests: number[];
   running: number[];
   remainingMs: number[];
   timedOut: number[];
   deadline: string | null;
+  /** Per seat, vacation it may still take (correspondence). */
+  vacationLeftMs: number[];
   control: { baseSeconds: number | null; perMoveSeconds: number | null };
 }
 
-export const CLOCK_FIELDS = 'clock { kind paused running remainingMs timedOut deadline control { baseSeconds perMoveSeconds } }';
+export const CLOCK_FIELDS = 'clock { kind paused pauseRequests running remainingMs timedOut deadline vacationLeftMs control { baseSeconds perMoveSeconds } }';
 
 /** A seat's time left now: the service's figure, less what passed since it was read while the seat's clock runs. */
 function leftNow(clock: GameClock, seat: number, readAt: number): number {

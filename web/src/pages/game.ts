@@ -3,6 +3,7 @@ import { boardFor } from '../boards/index.js';
 import type { BoardContext } from '../boards/board.js';
 import { html, type Markup } from '../html.js';
 import { layout, type Stop } from '../layout.js';
+import { clockCommand, clockControls } from './clock-controls.js';
 import { CLOCK_FIELDS, clocksView, type GameClock, tickClocks } from './clocks.js';
 
 const GAME = `query($id: ID!) { game(id: $id) { id kind status version toAct mySeat view legalActions result
@@ -165,6 +166,14 @@ export function gamePage(app: HTMLElement, id: string): Stop {
       void act(Number(actor.dataset.action));
       return;
     }
+    const command = clockCommand(target, game, token);
+    if (command) {
+      void command.then((said) => {
+        notice = said;
+        queueRefresh();
+      });
+      return;
+    }
     const step = target.closest<HTMLElement>('[data-step]');
     if (step && game) void showAt(Math.max(1, Math.min(game.version, (replay?.seq ?? game.version) + Number(step.dataset.step))));
     if (target.closest('[data-verify]')) void verify();
@@ -221,6 +230,7 @@ function view(
       <section class="board" aria-label="Board${replay ? `, after event ${replay.seq}` : ''}">${board ? board.render(ctx) : html`<pre>${JSON.stringify(ctx.view, null, 1)}</pre>`}</section>
       <aside class="side">
         ${clocksView(game.status === 'ACTIVE' || game.status === 'FINISHED' ? game.clock : null, seatName, readAt)}
+        ${clockControls(game, events, seatName)}
         <p class="notice" role="status">${notice}</p>
         <section class="replay" aria-label="Replay">
           <h2>Replay</h2>

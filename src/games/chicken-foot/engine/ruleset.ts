@@ -182,7 +182,9 @@ function lastTileCall(v: unknown): { enabled: boolean; penaltyDraws: number } {
 function resolve(input: unknown): ChickenFootRuleset {
   if (!isObject(input)) invalid('the ruleset must be a JSON object such as { "preset": "classic", "players": 4 }');
   const unknownKey = Object.keys(input).find((k) => !(OPTION_KEYS as readonly string[]).includes(k));
-  if (unknownKey) invalid(`unknown ruleset option "${unknownKey}"`);
+  // The typed inputs take the target score as targetScore; in JSON it is gameEnd's.
+  const hint = unknownKey === 'targetScore' ? ' (the target score is gameEnd: { "targetScore": n })' : '';
+  if (unknownKey) invalid(`unknown ruleset option "${unknownKey}"${hint}; allowed: ${OPTION_KEYS.join(', ')}`);
   const preset = choice<Preset>(input, 'preset', ['classic', 'malta-cross'], 'classic');
   const classic = preset === 'classic';
   if (input.players === undefined) invalid(`players is required (${MIN_PLAYERS} to ${MAX_PLAYERS})`);

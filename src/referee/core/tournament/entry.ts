@@ -2,7 +2,7 @@ import { fail, ok, type Outcome, type Result } from '../../../engines/kit/index.
 import { canonicalJson } from '../canonical.js';
 import type { DraftEvent } from '../stream.js';
 import { isCleanText } from '../text.js';
-import { forfeitResult } from './decider.js';
+import { forfeitResult } from './registration.js';
 import { decodeTournamentEvent, type GameResultPayload, type RoundSettings, type ScheduledGame, type SeatResultKind } from './events.js';
 import { format, parse } from './rational.js';
 import { resultFromOutcome } from './results.js';

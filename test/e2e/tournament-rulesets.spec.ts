@@ -1,0 +1,66 @@
+import { serviceForSuite } from '../support/app.js';
+
+/**
+ * Issue 27, item 5: createTournament takes each game's typed ruleset, as that game's create
+ * mutation takes it (same names, same presets), and stores what the game's ruleset check resolves;
+ * the JSON form still works, and refuses an unknown option by listing the accepted ones.
+ */
+const suite = serviceForSuite();
+
+const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) {
+  __typename ... on TournamentCreated { tournament { events(first: 1) { edges { node { type payload } } } } } ... on Rejection { code message } } }`;
+
+async function gql(query: string, variables: Record<string, unknown>) {
+  const res = await suite.app.gql(query, variables);
+  if (res.errors) throw new Error(`${res.errors[0].extensions?.code}: ${res.errors[0].message}`);
+  return res.data;
+}
+
+/** The ruleset a new tournament stores, or its refusal. */
+async function created(input: Record<string, unknown>): Promise<{ ruleset?: unknown; code?: string; message?: string }> {
+  const answer = (await gql(CREATE, { input })).createTournament;
+  if (answer.__typename === 'Rejection') return { code: answer.code, message: answer.message };
+  const first = answer.tournament.events.edges[0].node;
+  expect(first.type).toBe('TournamentCreated');
+  return { ruleset: first.payload.config.ruleset };
+}
+
+const checked = async (query: string, ruleset: unknown) => Object.values(await gql(query, { ruleset }))[0] as { ok: boolean; ruleset: unknown };
+
+describe('tournament rulesets', () => {
+  it("takes each game's typed ruleset and stores what its ruleset check resolves", async () => {
+    const backgammon = { matchLength: 3, maxCube: null, openingRoll: 'REROLL_BOTH_DICE' };
+    const bgCheck = await checked('query($ruleset: BackgammonRulesetInput) { backgammonRulesetCheck(ruleset: $ruleset) { ok ruleset } }', backgammon);
+    expect(bgCheck.ok).toBe(true);
+    expect(await created({ kind: 'backgammon', format: 'KNOCKOUT', backgammonRuleset: backgammon })).toEqual({ ruleset: bgCheck.ruleset });
+
+    const cerke = { profile: 'STRICT', seasons: 1 };
+    const cerkeCheck = await checked('query($ruleset: CerkeRulesetInput) { cerkeRulesetCheck(ruleset: $ruleset) { ok ruleset } }', cerke);
+    expect(await created({ kind: 'cerke', format: 'ROUND_ROBIN', cerkeRuleset: cerke })).toEqual({ ruleset: cerkeCheck.ruleset });
+
+    // createChickenFootGame's names: targetScore, the preset in the typed spelling; players is the table size.
+    const typed = await created({ kind: 'chicken-foot', format: 'TABLES', rounds: 2, chickenFootRuleset: { preset: 'MALTA_CROSS', players: 4, targetScore: 100 } });
+    const cfCheck = await checked('query($ruleset: JSON!) { chickenFootRulesetCheck(ruleset: $ruleset) { ok ruleset } }', { preset: 'malta-cross', players: 4, gameEnd: { targetScore: 100 } });
+    expect(cfCheck.ok).toBe(true);
+    expect(typed).toEqual({ ruleset: cfCheck.ruleset });
+    // The JSON form, in the engine's names, is the same ruleset.
+    expect(await created({ kind: 'chicken-foot', format: 'TABLES', rounds: 2, ruleset: { preset: 'MALTA_CROSS', players: 4, gameEnd: { targetScore: 100 } } })).toEqual(typed);
+  });
+
+  it('refuses an unknown JSON option by listing the accepted ones, and a typed ruleset for another game or given twice', async () => {
+    const cf = await created({ kind: 'chicken-foot', format: 'TABLES', rounds: 2, ruleset: { players: 4, targetScore: 100 } });
+    expect(cf).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('gameEnd') });
+    expect(cf.message).toMatch(/allowed: .*players.*gameEnd/);
+    const bg = await created({ kind: 'backgammon', format: 'KNOCKOUT', ruleset: { matchLength: 1, players: 2 } });
+    expect(bg).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/"players".*allowed: matchLength/) });
+
+    expect(await created({ kind: 'cerke', format: 'ROUND_ROBIN', backgammonRuleset: { matchLength: 1 } })).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('backgammonRuleset is for kind "backgammon"'),
+    });
+    expect(await created({ kind: 'backgammon', format: 'KNOCKOUT', ruleset: { matchLength: 1 }, backgammonRuleset: { matchLength: 1 } })).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(await created({ kind: 'backgammon', format: 'KNOCKOUT', backgammonRuleset: { matchLength: 1 }, cerkeRuleset: { seasons: 1 } })).toMatchObject({ code: 'INVALID_INPUT' });
+    // The typed ruleset is checked as the game's create mutation checks it.
+    expect(await created({ kind: 'backgammon', format: 'KNOCKOUT', backgammonRuleset: { matchLength: 1, jacoby: true } })).toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
