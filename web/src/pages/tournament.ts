@@ -1,6 +1,7 @@
 import { gql, subscribe } from '../api.js';
 import { html, type Markup } from '../html.js';
 import { layout, type Stop } from '../layout.js';
+import type { verifyTournament } from '../verify/tournament.js';
 
 const TOURNAMENT = `query($id: ID!) { tournament(id: $id) { id name kind format status seedCommitment seed totalRounds completedRounds
   participants { id registrationNo name rating withdrawnAfterRound }
@@ -68,19 +69,39 @@ export function tournamentsPage(app: HTMLElement): Stop {
 export function tournamentPage(app: HTMLElement, id: string): Stop {
   let stopLive: Stop = () => {};
   let stopped = false;
+  let shown: Tournament | null = null;
+  let verdict: Verdict | 'checking' = 'checking';
+  const draw = () => {
+    if (!stopped && shown) app.innerHTML = layout(view(shown, verdict)).text;
+  };
+  const verify = async () => {
+    verdict = 'checking';
+    draw();
+    // The verifier and the engines are a chunk of their own (scripts/build-pages.mjs): only this page loads them.
+    const { verifyTournament } = await import('../verify/tournament.js');
+    verdict = await verifyTournament(id);
+    draw();
+  };
   const load = async () => {
     try {
-      const { tournament } = await gql<{ tournament: Tournament }>(TOURNAMENT, { id });
-      if (!stopped) app.innerHTML = layout(view(tournament)).text;
+      shown = (await gql<{ tournament: Tournament }>(TOURNAMENT, { id })).tournament;
+      draw();
     } catch (err) {
       app.innerHTML = layout(html`<p class="error" role="alert">${(err as Error).message}</p>`).text;
     }
   };
+  const onClick = (e: Event) => {
+    if ((e.target as Element).closest('[data-verify]')) void verify();
+  };
+  app.addEventListener('click', onClick);
   void load().then(() => {
-    if (!stopped) stopLive = subscribe(LIVE, { id, after: 0 }, null, () => void load());
+    if (stopped || !shown) return;
+    void verify();
+    stopLive = subscribe(LIVE, { id, after: 0 }, null, () => void load());
   });
   return () => {
     stopped = true;
+    app.removeEventListener('click', onClick);
     stopLive();
   };
 }
@@ -88,7 +109,18 @@ export function tournamentPage(app: HTMLElement, id: string): Stop {
 /** The bracket formats (knockout, double elimination, groups then knockout) rank by placings (no points, no crosstable). */
 const byPlacings = (t: Tournament): boolean => t.format === 'KNOCKOUT' || t.format === 'DOUBLE_ELIMINATION' || t.format === 'GROUPS_KNOCKOUT';
 
-function view(t: Tournament): Markup {
+type Verdict = Awaited<ReturnType<typeof verifyTournament>>;
+
+/** V10.3's verdict as a badge: what was checked, or the first bad event and the rule it breaks. */
+function badge(verdict: Verdict | 'checking'): Markup {
+  if (verdict === 'checking') return html`<p class="badge" data-verdict="checking" role="status">Verifying the bundle in your browser…</p>`;
+  const again = html`<button type="button" data-verify>Verify again</button>`;
+  return verdict.ok
+    ? html`<p class="badge badge-ok" data-verdict="ok" role="status">✔ verified</p><p class="muted small">${verdict.summary}</p>${again}`
+    : html`<p class="badge badge-bad" data-verdict="bad" role="status">✘ not verified</p><p class="small" data-problem>${verdict.badSeq ? `Tournament event ${verdict.badSeq}: ` : ''}${verdict.problem ?? ''}</p>${again}`;
+}
+
+function view(t: Tournament, verdict: Verdict | 'checking'): Markup {
   const knockout = t.format === 'KNOCKOUT';
   const placed = byPlacings(t);
   return html`<h1>${t.name || t.id}</h1>
@@ -99,15 +131,16 @@ function view(t: Tournament): Markup {
     <section aria-label="Rounds"><h2>Rounds</h2>${[...t.rounds].reverse().map(round)}</section>
     ${placed ? '' : html`<section aria-label="Crosstable"><h2>Crosstable</h2>${crosstable(t)}</section>`}
     <section class="verification" aria-label="Verification"><h2>Verification</h2>
+      ${badge(verdict)}
       <p class="small">Seed commitment <code class="hash">${t.seedCommitment}</code></p>
       ${t.seed ? html`<p class="small">Seed (revealed) <code class="hash">${t.seed}</code></p>` : html`<p class="small muted">The seed is revealed when the tournament ends.</p>`}
-      <p><a href="/api/tournaments/${t.id}/bundle" download>Download the bundle</a> (check it with <code>npm run verify -- bundle.json</code>) ·
+      <p><a href="/api/tournaments/${t.id}/bundle" download>Download the bundle</a> (or check it offline with <code>npm run verify -- bundle.json</code>) ·
       <a href="/api/tournaments/${t.id}/standings?format=csv" download>standings as CSV</a></p></section>`;
 }
 
 function standings(t: Tournament): Markup {
   const names = t.standings[0]?.tieBreaks.map((b) => b.name) ?? [];
-  return html`<div class="scroll"><table class="standings"><thead><tr><th scope="col">#</th><th scope="col">Participant</th>${
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Standings table"><table class="standings"><thead><tr><th scope="col">#</th><th scope="col">Participant</th>${
     byPlacings(t) ? '' : html`<th scope="col">TP</th>`
   }${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>
     <tbody>${t.standings.map(
@@ -143,7 +176,7 @@ function crosstable(t: Tournament): Markup {
     const mark = c.result === 'WIN' ? '+' : c.result === 'DRAW' ? '=' : c.result === 'LOSS' ? '−' : '';
     return c.kind === 'PLAYED' ? `${mark}${opp}${c.seat === null ? '' : c.seat === 0 ? 'w' : 'b'}` : `${c.kind.toLowerCase().replace(/_/g, ' ')} ${c.tp}`;
   };
-  return html`<div class="scroll"><table class="crosstable"><thead><tr><th scope="col">No</th><th scope="col">Participant</th>${Array.from(
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Crosstable table"><table class="crosstable"><thead><tr><th scope="col">No</th><th scope="col">Participant</th>${Array.from(
     { length: rounds },
     (_, i) => html`<th scope="col">R${i + 1}</th>`,
   )}</tr></thead><tbody>${t.crosstable.map((row) => html`<tr><td>${row.registrationNo}</td><td>${row.name}</td>${row.cells.map((c) => html`<td>${cell(c)}</td>`)}</tr>`)}</tbody></table></div>`;

@@ -1,0 +1,33 @@
+import { backgammonEngine } from '../../../src/games/backgammon/engine/index.js';
+import { cerkeEngine } from '../../../src/games/cerke/engine/index.js';
+import { chickenFootEngine } from '../../../src/games/chicken-foot/engine/index.js';
+import { EngineRegistry } from '../../../src/referee/core/engine-registry.js';
+import { type TournamentBundle, type TournamentVerdict, verifyTournamentBundle } from '../../../src/referee/core/tournament/audit.js';
+
+/** The shipped games' engines, as the service registers them (src/games/index.ts), without their API layers. */
+const registry = EngineRegistry.of([backgammonEngine, chickenFootEngine, cerkeEngine]);
+
+/**
+ * V10.3 in the browser: the tournament's public bundle checked by the project's own verifier, so a
+ * viewer trusts the page's arithmetic, not the server's word. A bundle that cannot be read is
+ * "not verified" with the reason, never an error page.
+ */
+export async function verifyTournament(id: string): Promise<TournamentVerdict> {
+  try {
+    const res = await fetch(`/api/tournaments/${encodeURIComponent(id)}/bundle`);
+    if (!res.ok) return unreadable(`the bundle could not be fetched (HTTP ${res.status})`);
+    return verifyTournamentBundle(registry, (await res.json()) as TournamentBundle);
+  } catch (err) {
+    return unreadable((err as Error).message);
+  }
+}
+
+const unreadable = (problem: string): TournamentVerdict => ({
+  ok: false,
+  eventsChecked: 0,
+  gamesChecked: 0,
+  badSeq: null,
+  problem,
+  summary: `FAILED: ${problem}`,
+  standings: null,
+});
