@@ -71,5 +71,6 @@ export const REJECTION_CODES = {
   NO_DISPUTE: 'The game has no open dispute to settle (its reports agree, or are not all in, or it was settled already).',
   ROWS_REFUSED: 'REST bulk registration: some rows were refused (each listed in `rows` with its number, code and message); nothing was registered.',
   CHALLENGE_EXPIRED: "The challenge's expiry (`expiresAt`) has passed: it can no longer be accepted, declined or cancelled; issue a new one.",
-  RATED_NEEDS_PLAYERS: 'A rated game is played between players: every seat bound to a player (not an anonymous or open seat), with fair draws (docs/ratings.md).',
+  RATED_NEEDS_PLAYERS:
+    'A rated game is played between players: every seat bound to a player (not an anonymous or open seat), with fair draws; a rated tournament registers players only (docs/ratings.md).',
 } as const;

@@ -104,6 +104,7 @@ export function configInputOf(input: CreateTournamentInput): TournamentConfigInp
     openRegistration: given(input.openRegistration),
     selfWithdrawal: given(input.selfWithdrawal),
     playerReports: given(input.playerReports),
+    rated: given(input.rated),
     timeControl: timeControlOf(input.timeControl),
     schedule: input.schedule ? scheduleOf(input.schedule) : undefined,
   };

@@ -53,7 +53,8 @@ export class TournamentsResolver {
   async registerParticipant(
     @Args('tournamentId', { type: () => ID, description: 'The tournament' }) tournamentId: string,
     @Args('name', { description: "The participant's display name" }) name: string,
-    @Args('rating', { type: () => Int, nullable: true, description: 'Its rating, 0 to 10000; omitted: 0 (unrated)' }) rating: number | null,
+    @Args('rating', { type: () => Int, nullable: true, description: "Its rating, 0 to 10000; omitted: its player's current rating in the tournament's pool, else 0 (unrated) (docs/ratings.md)" })
+    rating: number | null,
     @Args('commandId', { type: () => String, nullable: true, description: COMMAND_ID }) commandId: string | null,
     @Args('player', { type: () => ID, nullable: true, description: "The organizer registers this player (an id); registering with a player's key registers that player" })
     player: string | null,

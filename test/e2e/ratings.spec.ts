@@ -6,6 +6,7 @@ import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { EventStore } from '../../src/referee/store/event-store.js';
 import { PostgresRatingStore } from '../../src/referee/store/postgres-rating-store.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { changesOf, newPlayer, ok, type Player, RATED_GAME, resign, suiteApp, twoApps } from '../support/rated-players.js';
 import { anotherInstance } from '../support/instances.js';
 import { ownStorage } from '../support/own-database.js';
 
@@ -17,64 +18,19 @@ import { ownStorage } from '../support/own-database.js';
  * instances' workflows race for it. On PGlite, or PostgreSQL with TEST_DATABASE_URL (then also on
  * two instances over one database).
  */
-const CREATE_PLAYER = `mutation($name: String!) { createPlayer(name: $name) { ... on PlayerCreated { player { id } key { secret } } ... on Rejection { code message } } }`;
 const CREATE = `mutation($input: CreateGameInput!) { createGame(input: $input) { __typename ... on GameCreated { game { id rated status } } ... on Rejection { code message } } }`;
 const TYPED = `mutation($input: CerkeGameInput!) { createCerkeGame(input: $input) { __typename ... on GameCreated { game { rated } } ... on Rejection { code message } } }`;
-const RESIGN = `mutation($id: ID!, $moveId: String!) { resignGame(gameId: $id, moveId: $moveId) { __typename ... on MoveAccepted { status } ... on Rejection { code message } } }`;
 const ISSUE = `mutation($input: IssueChallengeInput!) { issueChallenge(input: $input) { __typename ... on Challenge { id rated } ... on Rejection { code message } } }`;
 const ACCEPT = `mutation($id: ID!) { acceptChallenge(id: $id) { __typename ... on ChallengeAccepted { game { id rated } } ... on Rejection { code message } } }`;
-const GAME = `query($id: ID!) { game(id: $id) { rated status ratingChanges { playerId kind family seat place change before { rating rd games } after { rating rd volatility games } } } }`;
 const RATINGS = `query($id: ID!) { player(id: $id) { id name ratings { kind family rating rd volatility provisional games lastPlayedAt
   history(first: 10) { edges { cursor node { gameId change place } } pageInfo { hasNextPage endCursor } } } } }`;
 const BOARD = `query($kind: String!, $family: RatingFamily!, $first: Int, $after: String) { leaderboard(kind: $kind, family: $family, first: $first, after: $after) {
   nodes { playerId name rating provisional games } pageInfo { hasNextPage endCursor } } }`;
 
-type Player = { id: string; key: string };
-
-async function ok(on: TestApp, query: string, variables: Record<string, unknown>, key?: string): Promise<any> {
-  const res = await on.gql(query, variables, key);
-  expect(res.errors).toBeUndefined();
-  return Object.values(res.data)[0];
-}
-
-async function newPlayer(on: TestApp, name: string): Promise<Player> {
-  const created = await ok(on, CREATE_PLAYER, { name });
-  return { id: created.player.id, key: created.key.secret };
-}
-
 async function ratedGame(on: TestApp, kind: string, players: Player[], extra: Record<string, unknown> = {}): Promise<string> {
   const created = await ok(on, CREATE, { input: { kind, rated: true, seats: players.map((p) => ({ player: p.id })), ...extra } }, players[0].key);
   expect(created).toMatchObject({ __typename: 'GameCreated', game: { rated: true, status: 'ACTIVE' } });
   return created.game.id;
-}
-
-async function resign(on: TestApp, gameId: string, loser: Player): Promise<void> {
-  expect(await ok(on, RESIGN, { id: gameId, moveId: `resign-${gameId}` }, loser.key)).toMatchObject({ __typename: 'MoveAccepted', status: 'FINISHED' });
-}
-
-/** A game's rating changes, once its workflow stored them (the answer to the last move waits for it here; another instance's may come a moment later). */
-async function changesOf(on: TestApp, gameId: string): Promise<any[]> {
-  for (let i = 0; i < 100; i++) {
-    const game = await ok(on, GAME, { id: gameId });
-    if (game.ratingChanges.length > 0) return game.ratingChanges;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`game ${gameId} was not rated`);
-}
-
-/** A suite's app on storage of its own (its leaderboards hold its players only), closed and dropped after it. */
-function suiteApp(name: string): () => TestApp {
-  let t: TestApp;
-  let storage: Awaited<ReturnType<typeof ownStorage>>;
-  beforeAll(async () => {
-    storage = await ownStorage(name);
-    t = await startApp(storage.settings);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await storage?.drop();
-  });
-  return () => t;
 }
 
 describe('ratings on one instance', () => {
@@ -218,7 +174,7 @@ describe('ratings after a stop', () => {
     await resign(t, game, ann);
     const db = t.app.get(DatabaseService);
     expect((await db.pool.query('SELECT game_id FROM rating_queue')).rows).toEqual([{ game_id: game }]);
-    expect((await ok(t, GAME, { id: game })).ratingChanges).toEqual([]);
+    expect((await ok(t, RATED_GAME, { id: game })).ratingChanges).toEqual([]);
     // The next start (a new service over the same database) takes the queue.
     const restarted = new RatingService(new PostgresRatingStore(db), anotherInstance(t.app).referee, t.app.get(EventStore), t.app.get(EngineRegistry));
     restarted.onApplicationBootstrap();
@@ -267,18 +223,11 @@ describe('npm run ratings:recompute', () => {
 });
 
 (process.env.TEST_DATABASE_URL ? describe : describe.skip)('ratings on two instances over one database (PostgreSQL)', () => {
+  const apps = twoApps('ratings_two');
   let a: TestApp;
   let b: TestApp;
-  let storage: Awaited<ReturnType<typeof ownStorage>>;
-  beforeAll(async () => {
-    storage = await ownStorage('ratings_two');
-    a = await startApp(storage.settings);
-    b = await startApp(storage.settings);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await storage?.drop();
+  beforeAll(() => {
+    [a, b] = apps();
   });
 
   it('rates games played on either instance once, and each instance reads the same ratings and leaderboard', async () => {

@@ -153,4 +153,52 @@ describeInBrowser(browserTitle('moves by hand in headless Chromium'), () => {
     expect(tilesPlayed).toBeGreaterThan(5);
     console.log(`the round took ${tilesPlayed} tiles played by hand`);
   }, 300_000);
+
+  it('plays several Cerke moves by clicking a piece, then where it goes, asking which way when two end there', async () => {
+    const created = await suite.app.gql(CREATE, { input: { kind: 'cerke', ruleset: {} } });
+    const id: string = created.data.createGame.game.id;
+    const tokens: { seat: number; token: string }[] = created.data.createGame.tokens;
+    const context = await suite.watched.context();
+    contexts.push(context);
+    const pages = await Promise.all(tokens.map(async ({ token }) => (await suite.watched.open(`/games/${id}#token=${token}`, context)).page));
+    type CerkeAction = { type: string; from?: string; to?: string };
+    const VIEW = 'query($id: ID!) { game(id: $id) { status version toAct legalActions view } }';
+    const seen = async (token?: string): Promise<{ version: number; toAct: number[]; legalActions: CerkeAction[]; view: { tam2: string | null } }> =>
+      (await suite.app.gql(VIEW, { id }, token)).data.game;
+    const square = (page: Page, name: string) => page.locator(`section.board [data-pick="sq ${name}"]`);
+
+    let asked = false;
+    for (let moves = 0; moves < 8; moves++) {
+      const seat = (await seen()).toAct[0];
+      const page = pages[seat];
+      await page.bringToFront();
+      const mine = await seen(tokens[seat].token);
+      await showsVersion(page, mine.version);
+      const ways = (a: CerkeAction) => mine.legalActions.filter((b) => b.type === a.type && b.from === a.from && b.to === a.to).length;
+      const moving = mine.legalActions.filter((a) => a.type === 'move');
+      // Once, a move that shares its squares with another (a step over a neighbour and back): the page asks which.
+      const twice = asked ? undefined : moving.find((a) => ways(a) > 1);
+      const once = moving.find((a) => ways(a) === 1 && a.from !== a.to);
+      const finish = mine.legalActions.find((a) => a.type === 'completeStep');
+      if (twice) {
+        await square(page, twice.from!).click();
+        await square(page, twice.to!).click();
+        await page.waitForSelector('.ck-choice [data-action]');
+        await accessible(page);
+        await page.locator(`.ck-choice [data-action="${mine.legalActions.indexOf(twice)}"]`).click();
+        asked = true;
+      } else if (finish) {
+        await square(page, finish.to!).click();
+      } else if (once) {
+        await square(page, once.from!).click();
+        await page.waitForSelector('section.board .ck-pick-target');
+        await square(page, once.to!).click();
+      } else {
+        await page.locator('section.board [data-action="0"]').first().click();
+      }
+      await page.waitForFunction((v) => Number(document.querySelector('input[name="replay"]')?.getAttribute('max')) > v || document.querySelector('.notice')?.textContent, mine.version);
+      expect(await page.locator('.notice').textContent()).toBe('');
+    }
+    expect(asked).toBe(true);
+  }, 300_000);
 });

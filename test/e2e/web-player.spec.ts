@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { browserTitle, describeInBrowser, serviceWithBrowser } from '../support/browser.js';
 import { accessible, duel as duelIn, newPlayer as newPlayerIn, playUntil as playUntilIn, type Seen, seen, signIn as signInWith } from '../support/web-players.js';
+import { CREATE } from '../support/queries.js';
 
 /**
  * The page a player lives in (issue 28), in headless Chromium: signing in with a player key,
@@ -143,4 +144,62 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
     expect((await game(id)).status).toBe('FINISHED');
     expect(await page.locator('p.meta .status').textContent()).toBe('FINISHED');
   }, 60_000);
+
+  it("shows a rated game's seats with their ratings and, once it is rated, each change, live; /me lists the player's ratings", async () => {
+    const [ada, bo] = [await newPlayer('Ada'), await newPlayer('Bo')];
+    const rated = async () => {
+      const res = await suite.app.gql(CREATE, {
+        input: {
+          kind: 'backgammon',
+          ruleset: { matchLength: 1 },
+          rated: true,
+          seats: [
+            { name: 'Ada', player: ada.id },
+            { name: 'Bo', player: bo.id },
+          ],
+        },
+      });
+      expect(res.data?.createGame?.__typename).toBe('GameCreated');
+      return res.data.createGame.game.id as string;
+    };
+    const resign = async (id: string, key: string) =>
+      expect((await suite.app.gql('mutation($id: ID!) { resignGame(gameId: $id, moveId: "resign") { __typename } }', { id }, key)).data.resignGame.__typename).toBe('MoveAccepted');
+    /** A game's rating changes, once its workflow stored them. */
+    const changes = async (id: string): Promise<{ seat: number; change: number; after: { rating: number } }[]> => {
+      for (let i = 0; i < 100; i++) {
+        const made = (await suite.app.gql('query($id: ID!) { game(id: $id) { ratingChanges { seat change after { rating } } } }', { id })).data.game.ratingChanges;
+        if (made.length > 0) return made;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`game ${id} was not rated`);
+    };
+    // A first rated game: Ada wins it, and both have a provisional rating.
+    const first = await rated();
+    await resign(first, bo.key);
+    const before = await changes(first);
+
+    // The second, watched by a spectator: each seat's rating before it, lichess's "?" on a provisional one.
+    const id = await rated();
+    const { page } = await suite.watched.open(`/games/${id}`, context);
+    await page.waitForSelector('.ratings [data-seat-rating="1"]');
+    expect(await page.locator('.ratings [data-seat-rating="0"]').textContent()).toContain(`${Math.round(before[0].after.rating)}?`);
+    expect(await page.locator('.ratings [data-seat-rating="1"]').textContent()).toContain(`${Math.round(before[1].after.rating)}?`);
+    await accessible(page);
+    // Ada resigns: the changes arrive on the open page.
+    await resign(id, ada.key);
+    await page.waitForSelector('.ratings [data-change]');
+    const made = await changes(id);
+    expect(await page.locator('.ratings [data-seat-rating="0"] [data-change]').getAttribute('data-change')).toBe(String(Math.round(made[0].change)));
+    expect(await page.locator('.ratings [data-seat-rating="0"] .rating-change.down').count()).toBe(1);
+    expect(await page.locator('.ratings [data-seat-rating="1"] .rating-change.up').count()).toBe(1);
+    await accessible(page);
+
+    // Ada's ratings on /me: backgammon, untimed, two games.
+    const { page: me } = await signIn(ada.key);
+    await me.waitForSelector('.my-ratings [data-rating="backgammon:untimed"]');
+    const row = await me.locator('.my-ratings [data-rating="backgammon:untimed"]').textContent();
+    expect(row).toContain(`${Math.round(made[0].after.rating)}?`);
+    expect(row).toMatch(/2$/);
+    await accessible(me);
+  });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { chickenFootEngine as engine, parseRuleset, type ChickenFootAction, type ChickenFootState } from '../../src/games/chicken-foot/engine/index.js';
+import { chickenFootEngine as engine, type ChickenFootAction, type ChickenFootState } from '../../src/games/chicken-foot/engine/index.js';
 import type { BoardContext } from '../../web/src/boards/board.js';
+import { decisionAfter } from './decisions.js';
 import { chickenFootBoard as board } from '../../web/src/boards/chicken-foot.js';
 
 /**
@@ -10,27 +11,7 @@ import { chickenFootBoard as board } from '../../web/src/boards/chicken-foot.js'
  */
 type Play = Extract<ChickenFootAction, { type: 'play' }>;
 
-/** A game played by the choices given (chance included) to a seat's decision, or null once over. */
-function reach(players: number, choices: number[]): ChickenFootState | null {
-  const parsed = parseRuleset({ players });
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  let state = engine.init(parsed.value);
-  for (const choice of choices) {
-    const chance = engine.pendingChance(state);
-    const seat = engine.toAct(state)[0];
-    if (!chance && seat === undefined) return null;
-    const actions = chance ? [] : engine.legalActions(state, seat);
-    const next = chance
-      ? engine.resolveChance(
-          state,
-          chance.ranges.map((r, i) => (choice + i * 7919) % r),
-        )
-      : engine.apply(state, seat, actions[choice % actions.length]);
-    if (!next.ok) throw new Error(next.error.message);
-    state = next.value;
-  }
-  return engine.pendingChance(state) || engine.toAct(state).length === 0 ? null : state;
-}
+const reach = (players: number, choices: number[]) => decisionAfter(engine, { players }, choices);
 
 const decisions = fc
   .tuple(fc.integer({ min: 2, max: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 60 }))

@@ -122,7 +122,7 @@ const participantRow: Schema = {
   required: ['name'],
   properties: {
     name: { type: 'string', description: 'Its display name' },
-    rating: { type: 'integer', minimum: 0, maximum: 10000, description: 'Omitted: 0 (unrated)' },
+    rating: { type: 'integer', minimum: 0, maximum: 10000, description: "Omitted: its player's current rating in the tournament's pool, else 0 (unrated) (docs/ratings.md)" },
     externalId: { type: 'string', minLength: 1, maxLength: 64, description: "The organizer's own id for it, unique in the tournament" },
     requestedByes: { type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Rounds it asks a bye for (Swiss and tables, P2.6)' },
     player: { type: 'string', description: 'The player it is (a player id)' },
@@ -291,7 +291,7 @@ export const tournamentPaths: Paths = {
               seed: { type: ['string', 'null'], description: 'Revealed when the tournament finishes' },
               config: freeObject(
                 'The configuration as recorded at creation (docs/organizing.md): `name`, `kind`, `ruleset` (complete, as the games have it), `format`, `rounds`, `points`, `byePoints`, `tieBreaks`, ' +
-                  'the knockout and tables settings, `openRegistration`, `selfWithdrawal`, `timeControl` (stored form, in ms; absent: no clock), ...',
+                  'the knockout and tables settings, `openRegistration`, `selfWithdrawal`, `rated` (true: its games are rated), `timeControl` (stored form, in ms; absent: no clock), ...',
               ),
               timeControl: { oneOf: [ref('schemas', 'TimeControl'), { type: 'null' }], description: "The games' clock in seconds, as GraphQL's TimeControl; null: none" },
               totalRounds: { type: ['integer', 'null'] },

@@ -5,7 +5,9 @@ import type { TournamentCommand } from '../core/tournament/decider.js';
 import { checkRating } from '../core/tournament/entry.js';
 import { RefereeError } from '../core/errors.js';
 import type { RefereeService } from './referee.service.js';
+import type { RatingService } from './ratings.js';
 import { checkName, newParticipantToken, tokenHash } from './seat-tokens.js';
+import { seedingRating } from './tournament-seeding.js';
 import type { LiveTournament, TournamentStep } from './tournament-streams.js';
 
 /** One row of a bulk registration. */
@@ -22,6 +24,8 @@ export class BulkRegistrations {
     private readonly referee: RefereeService,
     /** The organizer's registration of one entry, decided on the tournament as the rows before it leave it. */
     private readonly step: (t: LiveTournament, entry: Entry) => Result<TournamentStep>,
+    /** Players' current ratings, for the rows given none (tournament-seeding.ts). */
+    private readonly ratings?: RatingService,
   ) {}
 
   /** Registers every row or none: the rows refused, each by its number, or the participants with their tokens. */
@@ -34,7 +38,7 @@ export class BulkRegistrations {
     const entries: Entry[] = [];
     const refusals: RowRefusal[] = [];
     for (const [i, row] of rows.entries()) {
-      const checked = await this.bulkRow(row);
+      const checked = await this.bulkRow(t, row);
       if (checked.ok) entries.push(checked.value);
       else refusals.push({ row: i + 1, code: checked.error.code, message: checked.error.message });
     }
@@ -50,16 +54,17 @@ export class BulkRegistrations {
     return { tournament, registered: entries.map((e, i) => ({ row: i + 1, participantId: e.participantId, participantToken: tokens[i] })) };
   }
 
-  /** One bulk row as a registration, or its refusal: a name, a rating, a player that exists. */
-  private async bulkRow(row: BulkRow): Promise<Result<Entry>> {
+  /** One bulk row as a registration, or its refusal: a name, a rating (typed, or its player's), a player that exists. */
+  private async bulkRow(t: LiveTournament, row: BulkRow): Promise<Result<Entry>> {
     const name = checkName(row.name);
     if (!name) return fail('INVALID_INPUT', 'a participant needs a display name');
-    const rating = checkRating(row.rating);
-    if (!rating.ok) return rating;
+    const typed = checkRating(row.rating);
+    if (!typed.ok) return typed;
     if (row.requestedByes !== undefined && row.requestedByes !== null && !Array.isArray(row.requestedByes)) return fail('INVALID_INPUT', 'requestedByes: a list of round numbers');
     if (row.player !== undefined && row.player !== null && typeof row.player !== 'string') return fail('INVALID_INPUT', 'player: a player id');
     if (row.player && !(await this.referee.playerCard(row.player))) return fail('NOT_FOUND', `no player with id ${row.player}`);
+    const seeded = await seedingRating(this.ratings, t.config, row.player ?? null, row.rating);
     const participantId = `p-${randomBytes(9).toString('base64url')}`;
-    return ok({ participantId, name, rating: rating.value, player: row.player ?? null, externalId: row.externalId ?? null, requestedByes: row.requestedByes ?? [] });
+    return ok({ participantId, name, ...seeded, player: row.player ?? null, externalId: row.externalId ?? null, requestedByes: row.requestedByes ?? [] });
   }
 }

@@ -137,11 +137,13 @@ export class GameSetup {
     /** `player`: the participant's player, if it is one (the seat is bound to it). */
     seats: { participantId: string; name: string; player?: string | null }[];
     tournament: { id: string; round: number; board: number };
+    /** The tournament's games are rated (every seat a player's). */
+    rated?: boolean;
   }): PreparedGame {
     const serverSeed = randomBytes(32).toString('hex');
     const seatPlans = input.seats.map((s) => ({ name: s.name, clientSeed: null, taken: true, player: s.player ?? null }));
     const decided = unwrap(
-      this.decider.decide({ type: 'CreateGame', gameId: input.gameId, kind: input.kind, ruleset: input.ruleset, seats: seatPlans, timeControl: input.timeControl }, null, {
+      this.decider.decide({ type: 'CreateGame', gameId: input.gameId, kind: input.kind, ruleset: input.ruleset, seats: seatPlans, timeControl: input.timeControl, rated: input.rated === true }, null, {
         now: this.clock.now().toISOString(),
         serverSeed,
         supplied: [],

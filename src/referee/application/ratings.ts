@@ -203,6 +203,12 @@ export class RatingService implements OnApplicationBootstrap, OnModuleDestroy {
     return (await this.store.ratingsOf(playerId)).map(shown);
   }
 
+  /** The player's current rating in the pool of `kind` and `family`; null: it has played no rated game there. */
+  async ratingIn(playerId: string, kind: string, family: RatingFamily): Promise<ShownRating | null> {
+    const poolId = poolIdOf(kind, family);
+    return (await this.ratingsOf(playerId)).find((r) => r.poolId === poolId) ?? null;
+  }
+
   /** A pool's leaderboard: the highest rating first (ties: by player id). */
   async leaderboard(kind: string, family: RatingFamily, args: { first?: number | null; after?: string | null }): Promise<RatingPage<ShownRating>> {
     const first = pageSize(args.first);

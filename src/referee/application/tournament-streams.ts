@@ -163,6 +163,7 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
         timeControl: t.config.timeControl ?? null,
         seats: g.seats.map((participantId) => ({ participantId, name: participant(participantId)?.name ?? participantId, player: participant(participantId)?.player ?? null })),
         tournament: { id: t.tournamentId, round, board },
+        rated: t.config.rated === true,
       });
     return events.flatMap((stored) => {
       const e = decodeTournamentEvent(stored);

@@ -11,7 +11,7 @@ import { bundledGameIds, type TournamentBundle, tournamentBundle } from '../core
 import type { TournamentConfigInput } from '../core/tournament/config.js';
 import { decideTournament, type TournamentActor, type TournamentCommand } from '../core/tournament/decider.js';
 import type { GameResultPayload } from '../core/tournament/events.js';
-import { checkRating, checkReason, type EnteredResult, resultsRecorded, type RoundSettingsInput, roundSettingsOf } from '../core/tournament/entry.js';
+import { checkReason, type EnteredResult, resultsRecorded, type RoundSettingsInput, roundSettingsOf } from '../core/tournament/entry.js';
 import { standingsAfter } from '../core/tournament/formats.js';
 import { SeededLots } from '../core/tournament/lots.js';
 import { resultFromOutcome } from '../core/tournament/results.js';
@@ -41,6 +41,8 @@ import {
 } from './tournament-streams.js';
 import { type GameResults, TournamentWorkflows } from './tournament-workflows.js';
 import { TournamentSchedules } from './tournament-schedules.js';
+import { seedingRating } from './tournament-seeding.js';
+import { RatingService } from './ratings.js';
 
 export type { BulkRegistration, BulkRow, EnteredResult, LiveTournament, RowRefusal, TournamentEventsAppended };
 
@@ -78,13 +80,15 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     private readonly registry: EngineRegistry,
     /** Every decision's time, as the referee's (tests move it by hand). */
     @Optional() private readonly clock: Clock = new SystemClock(),
+    /** Players' current ratings, for seeding those registered without one (absent: every such participant unrated). */
+    @Optional() private readonly ratings?: RatingService,
   ) {
     this.held = liveTournaments(store, registry);
     this.path = new StreamCommands(referee.gate, this.held, new TournamentWriter(store, referee), 'the tournament kept changing; try again');
     this.workflows = new TournamentWorkflows(referee, this.held, store, this);
     this.freshness = new Freshness(this.held);
     this.schedules = new TournamentSchedules(this.held, store, this, this.clock, SCHEDULES);
-    this.bulk = new BulkRegistrations(referee, (t, entry) => this.step(t, ORGANIZER, null, { type: 'RegisterParticipant', ...entry }));
+    this.bulk = new BulkRegistrations(referee, (t, entry) => this.step(t, ORGANIZER, null, { type: 'RegisterParticipant', ...entry }), ratings);
     this.entries = new OrganizerEntries(referee, this.held, this.workflows, (t, command) => this.step(t, ORGANIZER, null, command));
   }
 
@@ -137,17 +141,17 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   ): Promise<{ tournament: LiveTournament; participantId: string; participantToken: string }> {
     const name = checkName(input.name);
     if (!name) throw new RefereeError('INVALID_INPUT', 'a participant needs a display name');
-    const rating = unwrap(checkRating(input.rating));
     // A player's key registers its player (as anyone may while registration is open); the organizer names one.
     const byKey = token && isKey(token) ? await this.referee.playerOfKey(token, 'play') : null;
     if (byKey && input.player && input.player !== byKey) throw new RefereeError('INVALID_INPUT', "a player's key registers its own player only");
     if (!byKey && input.player && !(await this.referee.playerCard(input.player))) throw new RefereeError('NOT_FOUND', `no player with id ${input.player}`);
     const player = byKey ?? input.player ?? null;
+    const seeded = await seedingRating(this.ratings, (await this.held.get(id)).config, player, input.rating, byKey !== null);
     if (byKey) token = null;
     const participantId = `p-${randomBytes(9).toString('base64url')}`;
     const participantToken = newParticipantToken();
     const participant = { id: participantId, name, tokenHash: tokenHash(participantToken) };
-    const tournament = await this.command(id, token, commandId, { type: 'RegisterParticipant', participantId, name, rating, player }, { anonymous: true, participants: [participant] });
+    const tournament = await this.command(id, token, commandId, { type: 'RegisterParticipant', participantId, name, player, ...seeded }, { anonymous: true, participants: [participant] });
     return { tournament, participantId, participantToken };
   }
 

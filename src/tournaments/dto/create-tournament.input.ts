@@ -62,6 +62,8 @@ export class CreateTournamentInput extends TypedRulesets {
     description: "Participants report their games' results (reportResult); agreeing reports record them, disagreeing ones open a dispute (docs/rules/tournaments.md R3.10); omitted: false",
   })
   playerReports?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Its games are rated (docs/ratings.md): every participant must be a player (RATED_NEEDS_PLAYERS otherwise); omitted: false' })
+  rated?: boolean | null;
   @Field(() => TimeControlInput, { nullable: true, description: "Every game's clock, as createGame takes it; omitted: none" }) timeControl?: TimeControlInput | null;
   @Field(() => TournamentScheduleInput, { nullable: true, description: 'A start time, a registration window, check-in and automatic pairings; omitted: the organizer runs every step' })
   schedule?: TournamentScheduleInput | null;

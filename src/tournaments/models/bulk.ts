@@ -5,7 +5,9 @@ import { Tournament } from './tournament.js';
 @InputType({ description: 'One participant of a bulk registration' })
 export class ParticipantRowInput {
   @Field({ description: 'Its display name' }) name: string;
-  @Field(() => Int, { nullable: true, description: 'Its rating, 0 to 10000; omitted: 0 (unrated)' }) rating?: number | null;
+  @Field(() => Int, { nullable: true, description: "Its rating, 0 to 10000; omitted: its player's current rating in the tournament's pool, else 0 (unrated) (docs/ratings.md)" }) rating?:
+    | number
+    | null;
   @Field(() => String, { nullable: true, description: "The organizer's own id for it (a federation id, a club number), 1 to 64 characters, unique in the tournament" })
   externalId?: string | null;
   @Field(() => [Int], { nullable: true, description: 'Rounds it asks a bye for (Swiss and tables, P2.6): given when each is paired, at most maxRequestedByes' })

@@ -7,6 +7,7 @@
 import type { CerkeAction, Colour, Kind, Side } from '../../../src/games/cerke/engine/index.js';
 import { type Markup, html, svg } from '../html.js';
 import type { Board, BoardContext } from './board.js';
+import { cerkeHand, choices, pickSquare, startSquares, targetsFrom } from './cerke-hand.js';
 import { type CerkeView, COLOUR_CHARS, KIND_CHARS, TAM2_CHAR, cerkeNotation, describeAction, pieceOn } from './cerke-notation.js';
 
 const COLUMNS = ['K', 'L', 'N', 'T', 'Z', 'X', 'C', 'M', 'P'];
@@ -179,6 +180,42 @@ function marks(ctx: BoardContext, view: CerkeView, bottom: Side): Markup[] {
     });
 }
 
+/**
+ * The squares a seat may click: pieces it can pick up (dotted), the one picked up (solid), where
+ * it may go or where a step may finish (dashed); each a button over its square.
+ */
+function pickLayer(ctx: BoardContext, view: CerkeView, bottom: Side): Markup[] {
+  if (ctx.viewer === null || ctx.legalActions.length === 0) return [];
+  const side = SIDES[ctx.viewer];
+  const { from } = cerkeHand(ctx.picks ?? []);
+  const { starts, finishes } = startSquares(ctx.legalActions, view);
+  const targets = from ? targetsFrom(ctx.legalActions, view, from) : finishes;
+  const label = (square: string): string => {
+    const ends = targets.get(square);
+    if (ends) return ends.length === 1 ? describeAction(ctx.legalActions[ends[0]] as CerkeAction, view, side) : `Move to ${square} (${ends.length} ways)`;
+    if (square === from) return `Put back the piece on ${square}`;
+    const piece = pieceOn(view, square);
+    return square === view.tam2 ? `Pick up Tam2 on ${square}` : `Pick up the ${piece?.colour ?? ''} ${piece?.kind ?? 'piece'} on ${square}`;
+  };
+  const squares = [...new Set([...(from ? [from] : []), ...starts, ...targets.keys()])];
+  return squares.map((square) => {
+    const role = square === from ? 'selected' : targets.has(square) ? 'target' : 'source';
+    const { x, y } = squareAt(square, bottom);
+    const dash = role === 'target' ? '8 4' : role === 'source' ? '2 4' : 'none';
+    return svg`<g class="ck-pick ck-pick-${role}" data-pick="sq ${square}" role="button" tabindex="0" aria-label="${label(square)}"><rect x="${x + 3}" y="${y + 3}" width="${SQUARE - 6}" height="${SQUARE - 6}" fill="${PALETTE.mark}" fill-opacity="${role === 'selected' ? 0.25 : 0.01}" stroke="${PALETTE.mark}" stroke-width="${role === 'source' ? 2 : 4}" stroke-dasharray="${dash}"/></g>`;
+  });
+}
+
+/** A piece picked up can be put back; when several actions end on the square clicked, one button each says which. */
+function choiceButtons(ctx: BoardContext, view: CerkeView): Markup | '' {
+  const asked = choices(ctx.legalActions, view, ctx.picks ?? []);
+  const putBack = ctx.picks?.length ? html`<button type="button" class="ck-put-back" data-pick="put back">Put back</button>` : '';
+  if (asked.length === 0) return putBack && html`<p class="ck-choice">${putBack}</p>`;
+  const side = ctx.viewer === null ? null : SIDES[ctx.viewer];
+  const buttons = asked.map((index) => actionButton(ctx.legalActions[index] as CerkeAction, index, view, side));
+  return html`<div class="ck-group ck-choice" role="group" aria-label="Which way"><span class="ck-group-label">Which way?</span>${buttons} ${putBack}</div>`;
+}
+
 type Outcome = { summary?: unknown; winners?: unknown } | null;
 const winnersOf = (result: unknown): number[] => {
   const winners = (result as Outcome)?.winners;
@@ -261,6 +298,12 @@ function legend(): Markup {
   return svg`<g class="ck-legend">${swatch(BOARD_X, PALETTE.water, 'water (tam2 nua2)')}${swatch(BOARD_X + 220, PALETTE.hue, "Tam2's field (tam2 hue)")}</g>`;
 }
 
+/** A legal action's button: its notation, spoken as the notation then in words (the name starts with what is shown). */
+function actionButton(action: CerkeAction, index: number, view: CerkeView, side: Side | null): Markup {
+  const written = cerkeNotation(action, view);
+  return html`<span class="ck-action" role="button" tabindex="0" data-action="${index}" aria-label="${written}: ${describeAction(action, view, side)}">${written}</span>`;
+}
+
 /** The legal actions, one button each, grouped under the piece (or decision) they belong to. */
 function actionList(ctx: BoardContext, view: CerkeView): Markup | '' {
   if (ctx.legalActions.length === 0) return '';
@@ -270,7 +313,7 @@ function actionList(ctx: BoardContext, view: CerkeView): Markup | '' {
     const action = value as CerkeAction;
     const { key, label, words } = groupOf(action, view);
     const group = groups.get(key) ?? { label, words, buttons: [] };
-    group.buttons.push(html`<span class="ck-action" role="button" tabindex="0" data-action="${index}" aria-label="${describeAction(action, view, side)}">${cerkeNotation(action, view)}</span>`);
+    group.buttons.push(actionButton(action, index, view, side));
     groups.set(key, group);
   });
   const sections = [...groups.values()].map(
@@ -314,13 +357,17 @@ ${handPanel(ctx, view, top, TOP_PANEL_Y, false)}
 ${coordinates(bottom)}
 <g class="ck-squares">${squares(view, bottom)}</g>
 <g class="ck-pieces">${pieces(view, bottom)}</g>
-${marks(ctx, view, bottom)}
+${ctx.picks?.length ? '' : marks(ctx, view, bottom)}
+${pickLayer(ctx, view, bottom)}
 ${handPanel(ctx, view, bottom, BOTTOM_PANEL_Y, true)}
 ${legend()}
 </svg>
+${choiceButtons(ctx, view)}
 ${actionList(ctx, view)}
 </div>`;
   },
+
+  pick: (ctx, token) => (isCerkeView(ctx.view) ? pickSquare(ctx.legalActions, ctx.view, ctx.picks ?? [], token) : []),
 
   notation(action, ctx) {
     return cerkeNotation(action as CerkeAction, isCerkeView(ctx.view) ? ctx.view : null);

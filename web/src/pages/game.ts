@@ -5,9 +5,10 @@ import { html, type Markup } from '../html.js';
 import { layout, type Stop } from '../layout.js';
 import { clockCommand, clockControls } from './clock-controls.js';
 import { CLOCK_FIELDS, clocksView, type GameClock, tickClocks } from './clocks.js';
+import { GAME_RATING_FIELDS, gameRatingsView, loadSeatRatings, type RatedGame } from './ratings.js';
 
 const GAME = `query($id: ID!) { game(id: $id) { id kind status version toAct mySeat view legalActions result
-  seats { index name } fairness { seedCommitment serverSeed randomSource } ${CLOCK_FIELDS} } }`;
+  seats { index name player } fairness { seedCommitment serverSeed randomSource } ${CLOCK_FIELDS} ${GAME_RATING_FIELDS} } }`;
 /** A page of the log after a seq (the cursor is the seq, as the subscription's afterSeq). */
 const EVENTS = `query($id: ID!, $after: String) { gameEvents(gameId: $id, after: $after) { nodes { seq type actor payload createdAt } } }`;
 const AT = `query($id: ID!, $seq: Int!) { gameStateAt(gameId: $id, seq: $seq) { seq view result } }`;
@@ -16,7 +17,7 @@ const LIVE = `subscription($id: ID!, $after: Int) { gameEvents(gameId: $id, afte
 const ACT = `mutation($id: ID!, $moveId: String!, $action: JSON!, $v: Int) { submitAction(gameId: $id, moveId: $moveId, action: $action, expectedVersion: $v) {
   __typename ... on Rejection { code message } } }`;
 
-interface Game {
+interface Game extends RatedGame {
   id: string;
   kind: string;
   status: string;
@@ -75,6 +76,7 @@ export function gamePage(app: HTMLElement, id: string): Stop {
       if (read.version !== game?.version) picks = [];
       game = read;
       readAt = Date.now();
+      await loadSeatRatings(game);
       const fresh = (await gql<{ gameEvents: { nodes: GameEvent[] } }>(EVENTS, { id, after: String(events.at(-1)?.seq ?? 0) })).gameEvents.nodes;
       events = [...events, ...fresh.filter((e) => e.seq > (events.at(-1)?.seq ?? 0))];
       if ((game.status === 'FINISHED' || game.status === 'ABORTED') && !verdict) verdict = (await gql<{ verifyGame: { ok: boolean; summary: string } }>(VERIFY, { id })).verifyGame;
@@ -231,6 +233,7 @@ function view(
       <aside class="side">
         ${clocksView(game.status === 'ACTIVE' || game.status === 'FINISHED' ? game.clock : null, seatName, readAt)}
         ${clockControls(game, events, seatName)}
+        ${gameRatingsView(game, seatName)}
         <p class="notice" role="status">${notice}</p>
         <section class="replay" aria-label="Replay">
           <h2>Replay</h2>

@@ -2,6 +2,7 @@ import { ApiError, followMyStream, gql, keepPlayerKey, playerKey } from '../api.
 import { untilText } from '../clock.js';
 import { html, type Markup } from '../html.js';
 import { layout, type Stop } from '../layout.js';
+import { myRatingsView, RATING_FIELDS, type ShownRating } from './ratings.js';
 
 const ME = `query { me { player { id name } } }`;
 const GAME_FIELDS = 'edges { seat deadline updatedAt node { id kind status result seats { name } } }';
@@ -9,7 +10,7 @@ const GAME_FIELDS = 'edges { seat deadline updatedAt node { id kind status resul
  * The three lists in one request: waiting for me (most pressing deadline first), my other running
  * games, the latest finished ones; as many as fit the service's cost limit for one query.
  */
-const MY_GAMES = `query { me { player { id name }
+const MY_GAMES = `query { me { player { id name ${RATING_FIELDS} }
   waiting: games(toAct: true, first: 40) { ${GAME_FIELDS} }
   running: games(toAct: false, status: ACTIVE, first: 30) { ${GAME_FIELDS} }
   finished: games(status: FINISHED, first: 10) { ${GAME_FIELDS} } } }`;
@@ -21,7 +22,7 @@ interface Row {
   node: { id: string; kind: string; status: string; result: { summary?: string } | null; seats: { name: string | null }[] };
 }
 interface Mine {
-  player: { id: string; name: string } | null;
+  player: { id: string; name: string; ratings?: ShownRating[] } | null;
   waiting: { edges: Row[] };
   running: { edges: Row[] };
   finished: { edges: Row[] };
@@ -146,7 +147,8 @@ function games(mine: Mine, live: boolean): Markup {
       <button type="button" data-signout>Sign out</button></p>
     ${list('waiting', 'Waiting for you', mine.waiting.edges, 'No game waits for you.')}
     ${list('running', 'Waiting for the others', mine.running.edges, 'No other game runs.')}
-    ${list('finished', 'Finished', mine.finished.edges, 'No game finished yet.')}`;
+    ${list('finished', 'Finished', mine.finished.edges, 'No game finished yet.')}
+    ${myRatingsView(mine.player?.ratings)}`;
 }
 
 function item(r: Row, mine: boolean): Markup {

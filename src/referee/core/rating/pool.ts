@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from '../../../engines/kit/index.js';
+import type { TimeControl } from '../game/clock.js';
 import type { GameState } from '../game/state.js';
 import { type Aggregate, decodeTyped, type DraftEvent, isObject, MALFORMED, type PayloadChecks, type StoredEvent } from '../stream.js';
 import { round6 } from './exact-math.js';
@@ -200,8 +201,11 @@ export const poolDraft = (event: PoolEvent, createdAt: string, moveId: string | 
   createdAt,
 });
 
+/** The family of a time control (none: untimed). */
+export const familyOfControl = (control: Pick<TimeControl, 'kind'> | null | undefined): RatingFamily => (!control ? 'untimed' : control.kind === 'fischer' ? 'live' : 'correspondence');
+
 /** The family of a game's time control. */
-export const familyOf = (game: Pick<GameState, 'clock'>): RatingFamily => (!game.clock ? 'untimed' : game.clock.control.kind === 'fischer' ? 'live' : 'correspondence');
+export const familyOf = (game: Pick<GameState, 'clock'>): RatingFamily => familyOfControl(game.clock?.control);
 
 /**
  * The places of a finished game's seats: its winners first, then by game points in the game's

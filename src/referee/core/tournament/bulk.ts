@@ -27,9 +27,11 @@ export interface RowRefusal {
   message: string;
 }
 
-/** What is wrong with a row's external id and requested byes in this tournament, if anything. */
-export function extrasProblem(t: TournamentState, extras: RegistrationExtras): Result<null> {
+/** What is wrong with a row's player, external id and requested byes in this tournament, if anything. */
+export function extrasProblem(t: TournamentState, extras: RegistrationExtras & { player?: string | null }): Result<null> {
   const { externalId, requestedByes } = extras;
+  // A rated tournament's games are rated games, played between players only (docs/ratings.md).
+  if (t.config.rated && !extras.player) return fail('RATED_NEEDS_PLAYERS', "a rated tournament registers players only: name the participant's player, or register with its key");
   if (externalId !== undefined && externalId !== null) {
     if (typeof externalId !== 'string' || externalId.length === 0 || externalId.length > MAX_EXTERNAL_ID || !isCleanText(externalId))
       return fail('INVALID_INPUT', `an external id is a text of 1 to ${MAX_EXTERNAL_ID} characters`);

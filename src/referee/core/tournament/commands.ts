@@ -3,7 +3,7 @@ import type { EngineRegistry } from '../engine-registry.js';
 import type { DraftEvent } from '../stream.js';
 import type { RegistrationExtras } from './bulk.js';
 import type { TournamentConfigInput } from './config.js';
-import type { GameResultPayload, RoundSettings, TournamentEvent } from './events.js';
+import type { GameResultPayload, RatingTaken, RoundSettings, TournamentEvent } from './events.js';
 import type { LotDrawn, Lots } from './lots.js';
 import type { ReportCommand } from './reports.js';
 import type { ScheduleCommand, ScheduleHost } from './schedule.js';
@@ -25,7 +25,7 @@ export type TournamentActor = { role: 'organizer' } | { role: 'participant'; par
 export type TournamentCommand =
   | { type: 'CreateTournament'; tournamentId: string; config: TournamentConfigInput }
   /** `player`: the player registering (its games' seats are bound to it); absent: anonymous. */
-  | ({ type: 'RegisterParticipant'; participantId: string; name: string; rating: number; player?: string | null } & RegistrationExtras)
+  | ({ type: 'RegisterParticipant'; participantId: string; name: string; rating: number; player?: string | null; ratingFrom?: RatingTaken | null } & RegistrationExtras)
   /** Many at once, all or none (bulk.ts). */
   | { type: 'RegisterParticipants'; entries: Omit<Extract<TournamentCommand, { type: 'RegisterParticipant' }>, 'type'>[] }
   | ReportCommand

@@ -64,6 +64,8 @@ export interface TournamentConfig {
   selfWithdrawal: boolean;
   /** R3.10: participants report their over-the-board games' results (written only when true). */
   playerReports?: true;
+  /** Its games are rated (docs/ratings.md): every participant must be a player (written only when true). */
+  rated?: true;
   /**
    * The clock every game of the tournament is created with, in its stored form (as GameCreated
    * records it). Absent: no clock (written only when there is one, so the configurations recorded
@@ -104,6 +106,7 @@ export interface TournamentConfigInput {
   openRegistration?: unknown;
   selfWithdrawal?: unknown;
   playerReports?: unknown;
+  rated?: unknown;
   /** As createGame takes it (seconds: see parseTimeControl), or as a recorded configuration has it. */
   timeControl?: unknown;
   /** See ScheduleInput. */
@@ -248,6 +251,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
   if (input.openRegistration !== undefined && input.openRegistration !== null && typeof input.openRegistration !== 'boolean') return invalid('openRegistration: true or false');
   if (input.selfWithdrawal !== undefined && input.selfWithdrawal !== null && typeof input.selfWithdrawal !== 'boolean') return invalid('selfWithdrawal: true or false');
   if (input.playerReports !== undefined && input.playerReports !== null && typeof input.playerReports !== 'boolean') return invalid('playerReports: true or false');
+  if (input.rated !== undefined && input.rated !== null && typeof input.rated !== 'boolean') return invalid('rated: true or false');
   // A recorded configuration holds the stored form; an organizer gives seconds, refused as createGame refuses them.
   const recorded = storedTimeControl(input.timeControl);
   const timeControl = recorded ? ok(recorded) : parseTimeControl(input.timeControl);
@@ -287,6 +291,7 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
     openRegistration: input.openRegistration === true,
     selfWithdrawal: input.selfWithdrawal === true,
     ...(input.playerReports === true ? { playerReports: true as const } : {}),
+    ...(input.rated === true ? { rated: true as const } : {}),
     ...(timeControl.value ? { timeControl: timeControl.value } : {}),
     ...(schedule.value ? { schedule: schedule.value } : {}),
   });

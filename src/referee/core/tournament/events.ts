@@ -18,8 +18,19 @@ export interface ParticipantRegisteredPayload {
   player?: string;
   /** The organizer's own id for the participant (a federation id, a club's number), from a bulk registration. */
   externalId?: string;
+  /**
+   * Where `rating` came from when the organizer typed none (docs/ratings.md, "Seeding"): the
+   * player's ratings pool and that pool's event that set it. Absent: typed, or unrated (0).
+   */
+  ratingFrom?: RatingTaken;
   /** P2.6: rounds it asked a bye for when it registered (Swiss and tables), given when each is paired. */
   requestedByes?: number[];
+}
+
+/** A participant's rating as the ratings pool held it at registration. */
+export interface RatingTaken {
+  pool: string;
+  seq: number;
 }
 
 /** The organizer's settings for a round, set before it is paired (S5.1, P2.6, TA7.10). */
@@ -152,6 +163,7 @@ const REQUIRED: Record<TournamentEventType, (p: Record<string, unknown>) => bool
     isRound(p.entryRound) &&
     (p.player === undefined || typeof p.player === 'string') &&
     (p.externalId === undefined || typeof p.externalId === 'string') &&
+    (p.ratingFrom === undefined || (isObject(p.ratingFrom) && typeof p.ratingFrom.pool === 'string' && Number.isInteger(p.ratingFrom.seq))) &&
     (p.requestedByes === undefined || (Array.isArray(p.requestedByes) && p.requestedByes.every(isRound))),
   ParticipantWithdrawn: (p) => typeof p.participantId === 'string' && Number.isInteger(p.afterRound),
   RoundSettingsSet: (p) => isRound(p.round) && Array.isArray(p.manualPairings) && Array.isArray(p.manualTables) && isStrings(p.absent) && isStrings(p.requestedByes) && Array.isArray(p.forbiddenPairs),

@@ -31,6 +31,7 @@ export function registerParticipant(host: DecidingHost, command: Extract<Tournam
       rating: command.rating,
       entryRound: paired + 1,
       ...(player ? { player } : {}),
+      ...(command.ratingFrom ? { ratingFrom: command.ratingFrom } : {}),
       ...(externalId ? { externalId } : {}),
       ...(requestedByes?.length ? { requestedByes } : {}),
     },
