@@ -10,6 +10,7 @@ import { accessible } from '../support/web-players.js';
 const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }`;
 const REGISTER = `mutation($id: ID!, $name: String!, $rating: Int) { registerParticipant(tournamentId: $id, name: $name, rating: $rating) { __typename ... on ParticipantRegistered { participantId participantToken } ... on Rejection { code message } } }`;
 const PAIR = `mutation($id: ID!) { pairRound(tournamentId: $id) { __typename ... on Tournament { rounds { boards { games { gameId seats { id } } } } } ... on Rejection { code message } } }`;
+const WITHDRAW = `mutation($id: ID!, $p: ID!) { withdrawParticipant(tournamentId: $id, participantId: $p, reason: "left") { __typename ... on Rejection { code message } } }`;
 const RESIGN = `mutation($g: ID!, $m: String!) { resignGame(gameId: $g, moveId: $m) { __typename ... on Rejection { code message } } }`;
 
 describeInBrowser(browserTitle("a tournament's page and its verification badge in headless Chromium"), () => {
@@ -20,16 +21,19 @@ describeInBrowser(browserTitle("a tournament's page and its verification badge i
     return res.data;
   };
 
-  /** A 5-player Swiss of 2 rounds of 1-point backgammon matches, each game resigned by its second seat (one bye a round). */
+  /** A 5-player Swiss of 2 rounds of 1-point backgammon matches, each game resigned by its second seat: a bye in round 1, Eve withdrawn after it. */
   async function swiss(): Promise<string> {
     const created = (await gql(CREATE, { input: { name: 'Club Swiss', kind: 'backgammon', ruleset: { matchLength: 1 }, format: 'SWISS', rounds: 2 } })).createTournament;
     const [id, organizer] = [created.tournament.id as string, created.organizerToken as string];
     const tokens = new Map<string, string>();
+    let eve = '';
     for (const [i, name] of ['Ann', 'Bob', 'Cid', 'Dee', 'Eve'].entries()) {
       const r = (await gql(REGISTER, { id, name, rating: 2000 - 10 * i }, organizer)).registerParticipant;
       tokens.set(r.participantId, r.participantToken);
+      eve = r.participantId;
     }
     for (let r = 1; r <= 2; r++) {
+      if (r === 2) expect((await gql(WITHDRAW, { id, p: eve }, organizer)).withdrawParticipant.__typename).toBe('Tournament');
       const rounds = (await gql(PAIR, { id }, organizer)).pairRound.rounds;
       for (const [b, board] of rounds.at(-1).boards.entries()) {
         const game = board.games[0];
@@ -51,6 +55,23 @@ describeInBrowser(browserTitle("a tournament's page and its verification badge i
     expect(await badge(page)).toContain('✔ verified');
     expect(await badge(page)).toContain('2 round(s) recomputed');
     await accessible(page);
+
+    // Tie-breaks by name, explained on hover (their titles) and below the table; a bye and a withdrawal said in words.
+    expect(await page.locator('.standings thead abbr').evaluateAll((all) => all.map((a) => `${a.textContent}: ${a.getAttribute('title')?.split(':')[0]}`))).toEqual([
+      'TP: Tournament points',
+      'BH-C1: Buchholz cut 1',
+      'BH: Buchholz',
+      'SB: Sonneborn-Berger',
+      'WON: Games won',
+      'GP: Game points',
+      'LOTS: Lots',
+    ]);
+    expect(await page.locator('.legend dt').allTextContents()).toEqual(['TP', 'BH-C1', 'BH', 'SB', 'WON', 'GP', 'LOTS']);
+    expect(await page.locator('.standings tbody tr', { hasText: 'Eve' }).locator('.withdrawn').textContent()).toBe('withdrew after round 1');
+    const crosstable = ((await page.locator('.crosstable').textContent()) ?? '').replace(/\s+/g, ' ');
+    expect(crosstable).toMatch(/bye 1/);
+    expect(crosstable).toMatch(/absent 0/);
+    expect(crosstable).not.toMatch(/\d\/\d/);
 
     // The same page, its bundle altered on the way: the first game's result is given to the other seat.
     const altered = await suite.watched.context();

@@ -2,6 +2,7 @@ import { gql, subscribe } from '../api.js';
 import { html, type Markup } from '../html.js';
 import { layout, type Stop } from '../layout.js';
 import type { verifyTournament } from '../verify/tournament.js';
+import { decimal, legend, tieBreakName } from './tournament-figures.js';
 
 const TOURNAMENT = `query($id: ID!) { tournament(id: $id) { id name kind format status seedCommitment seed totalRounds completedRounds
   participants { id registrationNo name rating withdrawnAfterRound }
@@ -140,12 +141,18 @@ function view(t: Tournament, verdict: Verdict | 'checking'): Markup {
 
 function standings(t: Tournament): Markup {
   const names = t.standings[0]?.tieBreaks.map((b) => b.name) ?? [];
+  const points = !byPlacings(t);
+  const withdrawn = new Map(t.participants.map((p) => [p.id, p.withdrawnAfterRound]));
+  const who = (r: Tournament['standings'][number]) => {
+    const after = withdrawn.get(r.participantId);
+    return after === null || after === undefined ? html`${r.name}` : html`${r.name} <span class="withdrawn">withdrew after round ${after}</span>`;
+  };
   return html`<div class="scroll" tabindex="0" role="region" aria-label="Standings table"><table class="standings"><thead><tr><th scope="col">#</th><th scope="col">Participant</th>${
-    byPlacings(t) ? '' : html`<th scope="col">TP</th>`
-  }${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>
+    points ? html`<th scope="col">${tieBreakName('TP')}</th>` : ''
+  }${names.map((n) => html`<th scope="col">${tieBreakName(n)}</th>`)}</tr></thead>
     <tbody>${t.standings.map(
-      (r) => html`<tr><td>${r.rank}</td><td>${r.name}</td>${byPlacings(t) ? '' : html`<td>${r.tp}</td>`}${r.tieBreaks.map((b) => html`<td>${b.value ?? '–'}</td>`)}</tr>`,
-    )}</tbody></table></div>`;
+      (r) => html`<tr><td>${r.rank}</td><td>${who(r)}</td>${points ? html`<td>${decimal(r.tp)}</td>` : ''}${r.tieBreaks.map((b) => html`<td>${decimal(b.value)}</td>`)}</tr>`,
+    )}</tbody></table></div>${legend(points ? ['TP', ...names] : names)}`;
 }
 
 function result(board: Tournament['rounds'][number]['boards'][number]): string {
@@ -169,12 +176,26 @@ function round(r: Tournament['rounds'][number]): Markup {
     ${r.warnings.map((w) => html`<p class="muted small">${w}</p>`)}</details>`;
 }
 
+/** R3.1's unplayed rounds, as a player says them. */
+const UNPLAYED: Record<string, string> = {
+  PAB: 'bye',
+  REQUESTED_BYE: 'bye (asked)',
+  FORFEIT_WIN: 'won by forfeit',
+  FORFEIT_LOSS: 'lost by forfeit',
+  DOUBLE_FORFEIT: 'double forfeit',
+  ABSENT: 'absent',
+  REST: 'rest',
+};
+
 function crosstable(t: Tournament): Markup {
+  const tables = t.format === 'TABLES';
   const rounds = t.crosstable[0]?.cells.length ?? 0;
   const cell = (c: Tournament['crosstable'][number]['cells'][number]) => {
     const opp = c.opponents.map((o) => o.registrationNo).join(',');
     const mark = c.result === 'WIN' ? '+' : c.result === 'DRAW' ? '=' : c.result === 'LOSS' ? '−' : '';
-    return c.kind === 'PLAYED' ? `${mark}${opp}${c.seat === null ? '' : c.seat === 0 ? 'w' : 'b'}` : `${c.kind.toLowerCase().replace(/_/g, ' ')} ${c.tp}`;
+    // Seat 0 and 1 are chess's white and black; at a table the seat says nothing: its points do.
+    if (c.kind !== 'PLAYED') return `${UNPLAYED[c.kind] ?? c.kind.toLowerCase().replace(/_/g, ' ')} ${decimal(c.tp)}`;
+    return tables ? `${decimal(c.tp)} pts v ${opp}` : `${mark}${opp}${c.seat === null ? '' : c.seat === 0 ? 'w' : 'b'}`;
   };
   return html`<div class="scroll" tabindex="0" role="region" aria-label="Crosstable table"><table class="crosstable"><thead><tr><th scope="col">No</th><th scope="col">Participant</th>${Array.from(
     { length: rounds },
