@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { browserTitle, describeInBrowser, serviceWithBrowser } from '../support/browser.js';
+import { docsScreenshot as screenshot } from '../support/screenshots.js';
 import { accessible, duel, newPlayer, playUntil, seen, signIn } from '../support/web-players.js';
 
 /**
@@ -12,7 +12,6 @@ import { accessible, duel, newPlayer, playUntil, seen, signIn } from '../support
  * `DOCS_SCREENSHOTS=1` writes the screenshots docs/web-page.md shows.
  */
 const DAY = 86_400;
-const DOCS = join(import.meta.dirname, '../../docs/screenshots');
 
 describeInBrowser(browserTitle('starting games, clocks and lists on the page in headless Chromium'), () => {
   const suite = serviceWithBrowser();
@@ -35,12 +34,6 @@ describeInBrowser(browserTitle('starting games, clocks and lists on the page in 
   }
   const openIn = async (where: BrowserContext, path: string) => (await suite.watched.open(path, where)).page;
   const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
-
-  async function screenshot(page: Page, name: string): Promise<void> {
-    if (!process.env.DOCS_SCREENSHOTS) return;
-    await page.setViewportSize({ width: 1366, height: 900 });
-    await page.screenshot({ path: join(DOCS, `${name}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
-  }
 
   it('takes vacation, asks for a pause that the other seat accepts, declines a resume, and lists the time given', async () => {
     const [ada, bo] = [await newPlayer(suite.app, 'Ada'), await newPlayer(suite.app, 'Bo')];

@@ -1,11 +1,13 @@
 import type { Page } from 'playwright-core';
 import { browserTitle, describeInBrowser, serviceWithBrowser } from '../support/browser.js';
+import { docsScreenshot } from '../support/screenshots.js';
 import { accessible } from '../support/web-players.js';
 
 /**
  * A tournament's page for players (issue 28, item 6), in headless Chromium: its verification badge
  * is computed in the browser from the public bundle by the project's own verifier, so a bundle
  * altered on its way to the page is "not verified", with the rule it breaks.
+ * `DOCS_SCREENSHOTS=1` writes the screenshots docs/web-page.md shows.
  */
 const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id } } ... on Rejection { code message } } }`;
 const REGISTER = `mutation($id: ID!, $name: String!, $rating: Int) { registerParticipant(tournamentId: $id, name: $name, rating: $rating) { __typename ... on ParticipantRegistered { participantId participantToken } ... on Rejection { code message } } }`;
@@ -72,6 +74,7 @@ describeInBrowser(browserTitle("a tournament's page and its verification badge i
     expect(crosstable).toMatch(/bye 1/);
     expect(crosstable).toMatch(/absent 0/);
     expect(crosstable).not.toMatch(/\d\/\d/);
+    await docsScreenshot(page, 'tournament');
 
     // The same page, its bundle altered on the way: the first game's result is given to the other seat.
     const altered = await suite.watched.context();
@@ -88,6 +91,8 @@ describeInBrowser(browserTitle("a tournament's page and its verification badge i
     expect(text).toContain('✘ not verified');
     expect(text).toMatch(/Tournament event \d+: the result of game \S+ is not the game's own outcome .*\(V10\.3 step 3\)/);
     await accessible(tampered);
+    await tampered.locator('.verification').scrollIntoViewIfNeeded();
+    await docsScreenshot(tampered, 'tournament-tampered');
     await genuine.close();
     await altered.close();
     expect(suite.watched.take()).toEqual({ foreign: [], problems: [] });

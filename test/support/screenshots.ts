@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pixelmatch from 'pixelmatch';
+import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 
 /**
@@ -68,4 +69,13 @@ function keep(name: string, png: Buffer): string {
   const file = join(FAILED_DIR, name);
   writeFileSync(file, png);
   return file;
+}
+
+const DOCS = resolve(import.meta.dirname, '../../docs/screenshots');
+
+/** With `DOCS_SCREENSHOTS=1`, writes the page, whole, at a desktop's width as docs/screenshots/<name>.png (docs/web-page.md shows them). */
+export async function docsScreenshot(page: Page, name: string): Promise<void> {
+  if (!process.env.DOCS_SCREENSHOTS) return;
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.screenshot({ path: join(DOCS, `${name}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
 }
