@@ -56,6 +56,8 @@ describeInBrowser(browserTitle("a tournament's page and its verification badge i
     const { page } = await suite.watched.open(`/tournaments/${id}`, genuine);
     expect(await badge(page)).toContain('✔ verified');
     expect(await badge(page)).toContain('2 round(s) recomputed');
+    // Its stream completed (the tournament is finished): nothing to reconnect to.
+    await page.waitForFunction(() => document.querySelector('[data-connection]')?.getAttribute('data-connection') === 'idle');
     await accessible(page);
 
     // Tie-breaks by name, explained on hover (their titles) and below the table; a bye and a withdrawal said in words.

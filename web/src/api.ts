@@ -77,14 +77,19 @@ export function subscribe<T>(query: string, variables: Record<string, unknown>, 
     });
   }
   following++;
-  const stop = client.subscribe<T>({ query, variables }, { next: (r) => r.data && next(r.data), error: () => {}, complete: () => {} });
   let stopped = false;
-  return () => {
-    if (stopped) return;
+  const release = () => {
     stopped = true;
     following--;
-    stop();
     if (following === 0) setLive('idle');
+  };
+  // A stream the service completes (a finished tournament's) is no longer followed: the socket
+  // it leaves closes, and that is not a cut to reconnect.
+  const stop = client.subscribe<T>({ query, variables }, { next: (r) => r.data && next(r.data), error: () => {}, complete: () => !stopped && release() });
+  return () => {
+    if (stopped) return;
+    release();
+    stop();
   };
 }
 
