@@ -63,10 +63,14 @@ export class OrganizerEntries {
     if (endedFirst) await this.workflows.catchUp(t.tournamentId);
   }
 
-  /** Records an entry whose game it closed (`entered`): refused as recorded already, the tournament when another process's catch-up recorded it from that game. */
+  /**
+   * Records an entry whose game it closed (`entered`): refused as recorded already (or as finished,
+   * when that result was the last), the tournament when another process's catch-up recorded it from that game.
+   */
   record(id: string, result: GameResultPayload, entered: () => Promise<LiveTournament>): Promise<LiveTournament> {
     return entered().catch(async (err: unknown) => {
-      const same = err instanceof RefereeError && err.code === 'RESULT_ALREADY_RECORDED' ? await this.recordedAlready(id, result) : null;
+      const caughtUp = err instanceof RefereeError && (err.code === 'RESULT_ALREADY_RECORDED' || err.code === 'TOURNAMENT_FINISHED');
+      const same = caughtUp ? await this.recordedAlready(id, result) : null;
       if (same) return same;
       throw err;
     });
