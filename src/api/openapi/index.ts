@@ -12,6 +12,7 @@ import { gamePaths } from './games.js';
 import { operationPaths } from './operations.js';
 import { inboxPaths, playerPaths } from './players.js';
 import { ratingPaths } from './ratings.js';
+import { tournamentCommandPaths } from './tournament-commands.js';
 import { tournamentPaths } from './tournaments.js';
 
 /** The document for this version of the service, which plays `kinds`. */
@@ -37,7 +38,7 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
       { name: 'tournaments', description: 'A tournament, its standings (JSON or CSV), games, events and verifiable bundle; run it over GraphQL' },
     ],
     // Spread in the order the routes have always been listed: the document's bytes depend on it.
-    paths: { ...gamePaths(kinds), ...inboxPaths, ...challengePaths(kinds), ...tournamentPaths, ...playerPaths, ...ratingPaths, ...operationPaths },
+    paths: { ...gamePaths(kinds), ...inboxPaths, ...challengePaths(kinds), ...tournamentCommandPaths, ...tournamentPaths, ...playerPaths, ...ratingPaths, ...operationPaths },
     components,
   };
 }
