@@ -14,7 +14,9 @@ import { accessible, duel, newPlayer, playUntil, seen, signIn } from '../support
 const DAY = 86_400;
 
 describeInBrowser(browserTitle('starting games, clocks and lists on the page in headless Chromium'), () => {
-  const suite = serviceWithBrowser();
+  // The lists show a whole service's newest games, open challenges and seats: a database of this
+  // suite's own, so that other suites sharing TEST_DATABASE_URL at the same time do not crowd them out.
+  const suite = serviceWithBrowser({ databaseUrl: null });
   let contexts: BrowserContext[] = [];
   const context = async () => {
     const created = await suite.watched.context();

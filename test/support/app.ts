@@ -19,11 +19,12 @@ export interface TestApp {
 }
 
 /**
- * Starts the whole service on a loopback port against PostgreSQL when TEST_DATABASE_URL is set,
- * else a fresh embedded PGlite in a temporary folder. The test-only duel game is registered.
+ * Starts the whole service on a loopback port against PostgreSQL when TEST_DATABASE_URL is set
+ * (and the overrides do not ask otherwise), else a fresh embedded PGlite in a temporary folder. The test-only duel game is registered.
  */
 export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const url = process.env.TEST_DATABASE_URL || null;
+  // `databaseUrl: null` asks for a fresh embedded database even under TEST_DATABASE_URL.
+  const url = 'databaseUrl' in overrides ? (overrides.databaseUrl ?? null) : process.env.TEST_DATABASE_URL || null;
   const dataDir = url ? null : mkdtempSync(join(tmpdir(), 'arbiter-test-'));
   const config = { ...loadConfig({ LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0', CREATE_QUOTA_PER_HOUR: '0' }), databaseUrl: url, dataDir: dataDir ?? './data', ...overrides };
   const app = await createApp(config);

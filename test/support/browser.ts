@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { WEB_DIR } from '../../src/api/web.controller.js';
+import type { Config } from '../../src/config/config.js';
 import { startApp, type TestApp } from './app.js';
 
 /**
@@ -95,10 +96,10 @@ export class WatchedBrowser {
 }
 
 /** A suite's service and watched Chromium: started before its tests, closed after them (`app` may be replaced, as by a restart). */
-export function serviceWithBrowser(): { app: TestApp; watched: WatchedBrowser } {
+export function serviceWithBrowser(overrides: Partial<Config> = {}): { app: TestApp; watched: WatchedBrowser } {
   const suite = {} as { app: TestApp; watched: WatchedBrowser };
   beforeAll(async () => {
-    suite.app = await startApp();
+    suite.app = await startApp(overrides);
     suite.watched = await WatchedBrowser.launch(() => suite.app.url);
   }, 120_000);
   afterAll(async () => {
