@@ -63,14 +63,10 @@ export class OrganizerEntries {
     if (endedFirst) await this.workflows.catchUp(t.tournamentId);
   }
 
-  /**
-   * Records an entry whose game it closed (`entered`): refused as recorded already (or as finished,
-   * when that result was the last), the tournament when another process's catch-up recorded it from that game.
-   */
+  /** Records an entry whose game it closed (`entered`): refused as recorded already, the tournament when another process's catch-up recorded it from that game. */
   record(id: string, result: GameResultPayload, entered: () => Promise<LiveTournament>): Promise<LiveTournament> {
     return entered().catch(async (err: unknown) => {
-      const caughtUp = err instanceof RefereeError && (err.code === 'RESULT_ALREADY_RECORDED' || err.code === 'TOURNAMENT_FINISHED');
-      const same = caughtUp ? await this.recordedAlready(id, result) : null;
+      const same = err instanceof RefereeError && err.code === 'RESULT_ALREADY_RECORDED' ? await this.recordedAlready(id, result) : null;
       if (same) return same;
       throw err;
     });
@@ -107,7 +103,3 @@ export class OrganizerEntries {
     return { result: unwrap(enteredResult(t, input, game, record)), imported };
   }
 }
-
-/** An entry's refusal that means its game has a result already (its own end, which may also have finished the tournament). */
-export const endedFirst = (t: LiveTournament, gameId: string, code: string): boolean =>
-  code === 'RESULT_ALREADY_RECORDED' || (code === 'TOURNAMENT_FINISHED' && boardOfGame(t, gameId)?.board.results[gameId] !== undefined);

@@ -22,7 +22,7 @@ import { type TournamentRow, TournamentStore } from '../store/tournament-store.j
 import { type BulkRegistration, type BulkRow, BulkRegistrations } from './bulk-registrations.js';
 import { Clock, SystemClock } from './clock.js';
 import { Freshness } from './freshness.js';
-import { endedFirst, OrganizerEntries } from './organizer-entries.js';
+import { OrganizerEntries } from './organizer-entries.js';
 import type { GameSnapshot } from './game-answer.js';
 import { RefereeService } from './referee.service.js';
 import { isKey } from './key-holders.js';
@@ -300,7 +300,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     if (replayed(t, entryId, command)) return entered();
     // An entry for a game that ended first is answered below: as recorded already if it says the same.
     const decided = this.step(t, await this.actorOf(t, token), entryId, command, { imported });
-    if (!decided.ok && !(command.type === 'RecordResult' && endedFirst(t, command.result.gameId, decided.error.code))) unwrap(decided);
+    if (!decided.ok && !(command.type === 'RecordResult' && decided.error.code === 'RESULT_ALREADY_RECORDED')) unwrap(decided);
     const result = decided.ok ? resultsRecorded(decided.value.decision.drafts)[0] : (command as { result: GameResultPayload }).result;
     if (!result) return entered();
     // A quota that cannot pay for the record's game refuses the entry before its game is closed.

@@ -21,7 +21,7 @@ import { registerParticipant, registerParticipants, withdrawParticipant } from '
 import { decideReport } from './reports.js';
 import { recordResult } from './result-commands.js';
 import { decideSchedule, scheduleNextRound, unfinishedRound } from './schedule.js';
-import { currentRound, participantById, type TournamentState } from './state.js';
+import { boardOfGame, currentRound, participantById, type TournamentState } from './state.js';
 
 /**
  * A tournament's decider (decide/evolve, as a game's): `decide` turns an organizer's or a
@@ -61,8 +61,15 @@ export function decideTournament(
     return d.done();
   }
   if (!t) return refuse('NOT_FOUND', 'no such tournament');
-  if (t.finished) return refuse('TOURNAMENT_FINISHED', 'the tournament is over');
+  if (t.finished) return refuse(...finishedRefusal(t, command));
   return d.run(command);
+}
+
+/** Why a finished tournament refuses a command: an entry for a game with its result (which may be what finished it) is told that first. */
+function finishedRefusal(t: TournamentState, command: TournamentCommand): [string, string] {
+  if (command.type === 'RecordResult' && !command.correction && boardOfGame(t, command.result.gameId)?.board.results[command.result.gameId])
+    return ['RESULT_ALREADY_RECORDED', `game ${command.result.gameId} already has its result, and the tournament is over`];
+  return ['TOURNAMENT_FINISHED', 'the tournament is over'];
 }
 
 class Deciding implements DecidingHost {
