@@ -18,7 +18,7 @@ const PAGES = [
   // The page's script must stay small: it is what a phone downloads first (issue 28: under 80 kB gzipped).
   // The tournament badge runs the referee core's verifier with every engine: a chunk of its own, loaded
   // only by a tournament's page (`lazy`), whose SHA-256 comes from node:crypto: the browser gets a
-  // synchronous SHA-256 in its place (web/src/verify/).
+  // synchronous SHA-256 (@noble/hashes, web/src/verify/) in its place.
   { name: 'web', entry: 'web/src/main.ts', title: 'Arbiter', body: '<div id="app"><p class="loading">Loading…</p></div>', maxGzip: 80 * 1024, lazy: true },
 ];
 
