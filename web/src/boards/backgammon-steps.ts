@@ -5,6 +5,7 @@
  * when some way of finishing the turn from it ends in the position of one of them, with as many
  * steps as they use. The play sent is the listed one, so the service always gets a legal action.
  */
+import { stepProblem, workBoard } from '../../../src/games/backgammon/engine/board.js';
 import type { BackgammonView, CheckerMove } from '../../../src/games/backgammon/engine/index.js';
 
 /** One checker moved by one die, in the mover's numbering (25 stands for the bar, 0 for off). */
@@ -31,7 +32,6 @@ export interface Turn {
   length: number;
 }
 
-const HOME = 6;
 const rank = (where: number | 'bar' | 'off'): number => (where === 'bar' ? 25 : where === 'off' ? 0 : where);
 
 /** The position after moving one checker from `from` to `to` (a hit sends the blot to the bar; only the mover's side is kept). */
@@ -50,17 +50,13 @@ function moved(pos: Position, from: number | 'bar', to: number | 'off'): Positio
 
 const keyOf = (pos: Position): string => `${pos.mine.join(',')}|${pos.bar}|${pos.theirs.join(',')}`;
 
-/** Where one die takes a checker from `from`, or null when the rules forbid it (§4: blocked points, entering first, bearing off). */
+/** Where one die takes a checker from `from`, or null when the engine's rules forbid it (§4: blocked points, entering first, bearing off). */
 function landing(pos: Position, from: number | 'bar', die: number): number | 'off' | null {
-  if (pos.bar > 0 && from !== 'bar') return null;
-  if (from === 'bar' ? pos.bar === 0 : pos.mine[from - 1] === 0) return null;
+  // The engine's working board: the mover's checkers then the opponent's, each in its own numbering.
+  const work = workBoard([...pos.mine, pos.bar, 0], [...pos.theirs].reverse().concat(0, 0));
+  if (stepProblem(work, rank(from), die) !== null) return null;
   const to = rank(from) - die;
-  if (to >= 1) return pos.theirs[to - 1] >= 2 ? null : to;
-  // Bearing off: every checker home; an exact die, or a larger one from the highest point.
-  if (pos.bar > 0 || pos.mine.slice(HOME).some((n) => n > 0)) return null;
-  if (to === 0) return 'off';
-  const highest = pos.mine.reduce((top, n, i) => (n > 0 ? i + 1 : top), 0);
-  return from === highest ? 'off' : null;
+  return to >= 1 ? to : 'off';
 }
 
 /** Every single step the dice allow from a position, one per die value. */
