@@ -1,6 +1,6 @@
 /**
  * A tournament at scale, through the API: `npm run bench -- bench/tournament-scale.js [--postgres URL]
- * [--participants 1000] [--rounds 9] [--clients 8]`.
+ * [--participants 1000] [--rounds 9] [--clients 8] [--cpu-prof DIR]`.
  * Starts the built service (on a new PGlite folder, or a new database on the PostgreSQL server of
  * --postgres), creates a Swiss with `autoPair`, registers the participants in one bulk call, pairs
  * round 1 and lets the service pair every later round itself as the last result comes in. Bots
@@ -11,7 +11,8 @@
  *   service pairs, the time from the round's last result to its games existing, split at the
  *   RoundPaired event's instant into the wake-up and the pairing with its games stored;
  * - the p50/p99 of a result (resignation or entry, until the service answers) and of the read;
- * and the same over the whole event (goal: p99 < 100 ms).
+ * and the same over the whole event (goal: p99 < 100 ms). With --cpu-prof the service writes a
+ * CPU profile of its whole life into DIR (node --cpu-prof) when it stops.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +53,9 @@ async function main() {
     u.pathname = `/${database}`;
     env = { DATABASE_URL: u.toString() };
   }
-  const service = await startService({ LOG_LEVEL: flag('log-level', 'warn'), ...env }, 20000 + Math.floor(Math.random() * 20000));
+  const profileDir = flag('cpu-prof', '');
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const service = await startService({ LOG_LEVEL: flag('log-level', 'warn'), ...env }, 20000 + Math.floor(Math.random() * 20000), { nodeArgs });
   try {
     await run(service.url);
   } catch (err) {

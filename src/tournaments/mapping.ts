@@ -30,6 +30,7 @@ import type { RoundSettingsInput } from './dto/round-settings.input.js';
 import { EncounterResult, ResultSource, type RoundEntryKind, type SeatResultKind, TournamentFormat, type TournamentStatus } from './models/enums.js';
 import type {
   CrosstableRow,
+  Participant,
   ParticipantRef,
   StandingRow,
   Tournament,
@@ -49,7 +50,10 @@ import { scheduleView } from './schedule-view.js';
  * one revealed at the end).
  */
 
-/** A Tournament model keeps the tournament for its field resolvers (standings, crosstable, events). */
+/** The fields of a tournament that grow with the event: a GraphQL answer builds them only when asked for. */
+type ListFields = 'participants' | 'rounds' | 'games';
+
+/** A Tournament model keeps the tournament for its field resolvers (participants, rounds, games, standings, crosstable, events). */
 export type TournamentModel = Tournament & { live: LiveTournament };
 
 const FORMAT_NAMES: Readonly<Record<Format, TournamentFormat>> = {
@@ -153,14 +157,14 @@ function reportsView(t: TournamentState, gameId: string, ref: (id: string) => Pa
   return { reports: Object.entries(game?.reports ?? {}).map(([id, r]) => ({ participant: ref(id), result: resultView(r) })), disputed: game?.disputed ?? false };
 }
 
-function boardView(t: TournamentState, b: BoardState, ref: (id: string) => ParticipantRef): TournamentBoard {
+function boardView(t: TournamentState, round: number, b: BoardState, ref: (id: string) => ParticipantRef): TournamentBoard {
   return {
     board: b.board,
     seats: b.seats.map(ref),
     manual: b.manual,
     walkover: b.walkover ? ref(b.walkover) : null,
     winner: b.winner ? ref(b.winner) : null,
-    complete: boardComplete(t, b),
+    complete: boardComplete(t, b, round),
     games: b.games.map((g) => ({ gameId: g.gameId, seats: g.seats.map(ref), result: b.results[g.gameId] ? resultView(b.results[g.gameId]) : null, ...reportsView(t, g.gameId, ref) })),
   };
 }
@@ -169,7 +173,7 @@ function roundView(t: TournamentState, r: RoundState, ref: (id: string) => Parti
   return {
     round: r.round,
     complete: roundComplete(t, r),
-    boards: r.boards.map((b) => boardView(t, b, ref)),
+    boards: r.boards.map((b) => boardView(t, r.round, b, ref)),
     byes: r.byes.map(ref),
     rest: r.rest ? ref(r.rest) : null,
     absent: r.absent.map(ref),
@@ -178,9 +182,8 @@ function roundView(t: TournamentState, r: RoundState, ref: (id: string) => Parti
   };
 }
 
-/** The tournament without standings, crosstable and events (asked for separately). */
-export function tournamentView(t: LiveTournament): Tournament {
-  const ref = refsOf(t);
+/** The tournament's own fields: without its participants, rounds and games, which grow with the event (each built when asked for). */
+function tournamentHead(t: LiveTournament): Omit<Tournament, ListFields> {
   return {
     id: t.tournamentId,
     name: t.config.name,
@@ -196,24 +199,38 @@ export function tournamentView(t: LiveTournament): Tournament {
     timeControl: t.config.timeControl ? toTimeControl(t.config.timeControl) : null,
     totalRounds: t.totalRounds,
     completedRounds: completedRounds(t),
-    participants: t.participants.map((p) => ({
-      id: p.id,
-      registrationNo: p.registrationNo,
-      name: p.name,
-      rating: p.rating,
-      entryRound: p.entryRound,
-      withdrawnAfterRound: p.withdrawnAfterRound,
-      externalId: p.externalId ?? null,
-      requestedByes: p.requestedByes ?? [],
-    })),
-    rounds: t.rounds.map((r) => roundView(t, r, ref)),
-    games: t.rounds.flatMap((r) => r.boards.flatMap((b) => b.games.map((g) => g.gameId))),
     createdAt: t.row.createdAt,
     schedule: scheduleView(t),
   };
 }
 
-export const toTournament = (t: LiveTournament): TournamentModel => ({ ...tournamentView(t), live: t });
+export function participantsView(t: TournamentState): Participant[] {
+  return t.participants.map((p) => ({
+    id: p.id,
+    registrationNo: p.registrationNo,
+    name: p.name,
+    rating: p.rating,
+    entryRound: p.entryRound,
+    withdrawnAfterRound: p.withdrawnAfterRound,
+    externalId: p.externalId ?? null,
+    requestedByes: p.requestedByes ?? [],
+  }));
+}
+
+export function roundsView(t: TournamentState): TournamentRound[] {
+  const ref = refsOf(t);
+  return t.rounds.map((r) => roundView(t, r, ref));
+}
+
+export const gameIdsView = (t: TournamentState): string[] => t.rounds.flatMap((r) => r.boards.flatMap((b) => b.games.map((g) => g.gameId)));
+
+/** The tournament without standings, crosstable and events (asked for separately). */
+export function tournamentView(t: LiveTournament): Tournament & Required<Pick<Tournament, ListFields>> {
+  return { ...tournamentHead(t), participants: participantsView(t), rounds: roundsView(t), games: gameIdsView(t) };
+}
+
+/** A GraphQL answer's tournament: its participants, rounds and games are resolved only when a query asks for them (TournamentsResolver). */
+export const toTournament = (t: LiveTournament): TournamentModel => ({ ...tournamentHead(t), live: t });
 
 function summaryView(row: TournamentRow): TournamentSummary {
   return { id: row.id, name: row.name, kind: row.kind, format: FORMAT_NAMES[row.format as Format], status: row.status as TournamentStatus, createdAt: row.createdAt };

@@ -10,9 +10,23 @@ import { requireWebSocket, tournamentEventStream } from '../api/subscriptions.js
 import { CreateTournamentInput } from './dto/create-tournament.input.js';
 import { ResultInput } from './dto/result.input.js';
 import { RoundSettingsInput } from './dto/round-settings.input.js';
-import { afterSeqOf, configInputOf, crosstableView, enteredResultOf, eventView, roundSettingsOf, standingsView, toTournament, tournamentConnection, type TournamentModel } from './mapping.js';
+import {
+  afterSeqOf,
+  configInputOf,
+  crosstableView,
+  enteredResultOf,
+  eventView,
+  gameIdsView,
+  participantsView,
+  roundSettingsOf,
+  roundsView,
+  standingsView,
+  toTournament,
+  tournamentConnection,
+  type TournamentModel,
+} from './mapping.js';
 import { CreateTournamentResult, RegisterParticipantResult, TournamentConnection, TournamentEventConnection, TournamentPageArgs, TournamentResult } from './models/answers.js';
-import { CrosstableRow, StandingRow, Tournament, TournamentEvent, TournamentGame } from './models/tournament.js';
+import { CrosstableRow, Participant, StandingRow, Tournament, TournamentEvent, TournamentGame, TournamentRound } from './models/tournament.js';
 import { Needs } from '../api/scopes.js';
 
 const COMMAND_ID = 'Client command id: a retry with the same id and command answers the tournament as it is, and stores nothing twice';
@@ -168,6 +182,21 @@ export class TournamentsResolver {
   }
 
   // -------------------------------------------------------------- Tournament fields
+
+  @ResolveField(() => [Participant], { description: 'Participants in registration order' })
+  participants(@Parent() t: TournamentModel): Participant[] {
+    return participantsView(t.live);
+  }
+
+  @ResolveField(() => [TournamentRound], { description: 'The paired rounds, round 1 first' })
+  rounds(@Parent() t: TournamentModel): TournamentRound[] {
+    return roundsView(t.live);
+  }
+
+  @ResolveField(() => [ID], { description: 'The ids of every game its rounds scheduled' })
+  games(@Parent() t: TournamentModel): string[] {
+    return gameIdsView(t.live);
+  }
 
   @ResolveField(() => [StandingRow], { description: 'The standings (knockout: the placings so far)' })
   standings(

@@ -271,9 +271,13 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return null;
   }
 
-  /** The status of every game a tournament scheduled: the games' answer to the tournaments, who do not read the games' tables. */
-  async scheduledGames(tournamentId: string): Promise<Map<string, GameStatus>> {
-    return new Map((await this.allGames({ tournamentId })).map((g) => [g.id, g.status]));
+  /**
+   * The statuses of a tournament's games still played and of `gameIds` (its games without a
+   * result): the games' answer to the tournaments, who do not read the games' tables. The games
+   * it finished are not read, so that a catch-up costs the same in round 9 as in round 1.
+   */
+  scheduledGames(tournamentId: string, gameIds: readonly string[]): Promise<Map<string, GameStatus>> {
+    return this.store.tournamentGameStatuses(tournamentId, gameIds);
   }
 
   /** The tournaments with a scheduled game still being played. */

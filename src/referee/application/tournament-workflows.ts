@@ -39,6 +39,8 @@ export class TournamentWorkflows {
   private readonly stops: (() => void)[] = [];
   private stopped = false;
   private catchingUp: Promise<void> | null = null;
+  /** The results being recorded here, by game: a catch-up awaits them instead of recording them again. */
+  private readonly recording = new Map<string, Promise<void>>();
 
   constructor(
     private readonly referee: RefereeService,
@@ -86,26 +88,44 @@ export class TournamentWorkflows {
     }
   }
 
-  /** A tournament's missing steps: the results of its games that ended, the ends of its games the organizer decided. */
+  /**
+   * A tournament's missing steps: the results of its games that ended, the ends of its games the
+   * organizer decided. Its cost does not grow with the games already finished and recorded: only
+   * the statuses of the games without a result and of those still played are read, and a result
+   * this process is recording already is awaited, not recorded again.
+   */
   async catchUp(tournamentId: string): Promise<void> {
     const t = await this.tournaments.get(tournamentId);
-    const statuses = await this.referee.scheduledGames(tournamentId);
-    const ended = (gameId: string) => statuses.get(gameId) === 'FINISHED';
     const boards = t.rounds.flatMap((r) => r.boards);
-    for (const b of boards)
-      for (const g of b.games) {
-        if (b.results[g.gameId] || !ended(g.gameId)) continue;
-        // A game the organizer closed whose entry a stopped process did not record: the entry it was closed with.
-        const game = await this.referee.game(g.gameId);
-        await this.gameEnded(game, entryOf(g.gameId, await this.referee.adjudicatedEntry(game)));
+    const unrecorded = boards.flatMap((b) => b.games.filter((g) => !b.results[g.gameId]).map((g) => g.gameId));
+    const statuses = await this.referee.scheduledGames(tournamentId, unrecorded);
+    const ended = (gameId: string) => statuses.get(gameId) === 'FINISHED';
+    for (const gameId of unrecorded) {
+      if (!ended(gameId)) continue;
+      const recording = this.recording.get(gameId);
+      if (recording) {
+        await recording;
+        continue;
       }
+      // A game the organizer closed whose entry a stopped process did not record: the entry it was closed with.
+      const game = await this.referee.game(gameId);
+      await this.gameEnded(game, entryOf(gameId, await this.referee.adjudicatedEntry(game)));
+    }
     const decided = boards.flatMap((b) => Object.values(b.results).filter((r) => r.source === 'organizer' && statuses.has(r.gameId) && !ended(r.gameId)));
     if (decided.length > 0) await this.close(tournamentId, decided);
   }
 
-  /** A scheduled game ended: its outcome (or the organizer's entry it was closed with) becomes its board's result. */
-  private async gameEnded(game: GameSnapshot, entry: GameResultPayload | null = null): Promise<void> {
-    await this.attempt(`tournament ${game.tournamentId}: the result of game ${game.gameId}`, () => this.results.recordGameResult(game, entry));
+  /**
+   * A scheduled game ended: its outcome (or the organizer's entry it was closed with) becomes its
+   * board's result. Once at a time per game here: games that end together are each recorded once,
+   * not once more by every command's catch-up meanwhile.
+   */
+  private gameEnded(game: GameSnapshot, entry: GameResultPayload | null = null): Promise<void> {
+    const recording = this.recording.get(game.gameId);
+    if (recording) return recording;
+    const step = this.attempt(`tournament ${game.tournamentId}: the result of game ${game.gameId}`, () => this.results.recordGameResult(game, entry)).finally(() => this.recording.delete(game.gameId));
+    this.recording.set(game.gameId, step);
+    return step;
   }
 
   /** The organizer decided these games: each ends with the result entered. */

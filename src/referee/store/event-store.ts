@@ -159,6 +159,11 @@ export abstract class EventStore {
   /** The stored versions of these games (those that exist). */
   abstract versions(gameIds: readonly string[]): Promise<Map<string, number>>;
   /**
+   * The statuses of a tournament's games still played (not FINISHED) and of `gameIds` (those
+   * that exist): what the tournament's catch-up needs, read without the games it finished.
+   */
+  abstract tournamentGameStatuses(tournamentId: string, gameIds: readonly string[]): Promise<Map<string, GameStatus>>;
+  /**
    * Tells `watcher` of every append to any game from now on, by this process or another on the
    * same database, until the returned function is called.
    */

@@ -8,6 +8,7 @@ import {
   type GameCursor,
   type GameFilter,
   type GameHead,
+  type GameStatus,
   type NewGame,
   type SeatClaim,
   type SeatRow,
@@ -82,6 +83,11 @@ export class MemoryEventStore extends EventStore {
 
   async versions(gameIds: readonly string[]): Promise<Map<string, number>> {
     return new Map(gameIds.flatMap((id) => (this.games.has(id) ? [[id, this.games.get(id)!.version] as const] : [])));
+  }
+
+  async tournamentGameStatuses(tournamentId: string, gameIds: readonly string[]): Promise<Map<string, GameStatus>> {
+    const ids = new Set(gameIds);
+    return new Map([...this.games.values()].filter((g) => ids.has(g.id) || (g.tournamentId === tournamentId && g.status !== 'FINISHED')).map((g) => [g.id, g.status]));
   }
 
   async watch(watcher: AppendWatcher): Promise<() => Promise<void>> {

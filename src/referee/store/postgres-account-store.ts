@@ -3,8 +3,8 @@ import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { type AccountRow, AccountStore, ExternalIdTaken, type KeyChange, type KeyRow } from './account-store.js';
 import { AppendConflict } from './event-store.js';
-import { type EventRecord, eventRow, isUniqueViolation, storedEvent } from './postgres-event-store.js';
-import { insertStreamEventsSql } from './stream-events-sql.js';
+import { type EventRecord, isUniqueViolation, storedEvent } from './postgres-event-store.js';
+import { eventRow, insertStreamEventsSql } from './stream-events-sql.js';
 
 type Tx = { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> };
 

@@ -4,9 +4,9 @@ import type { StoredEvent } from '../core/stream.js';
 import { type ChallengeCursor, type ChallengeFilter, type ChallengeList, type ChallengeRow, ChallengeStore } from './challenge-store.js';
 import { AppendConflict, type ConsequenceRows } from './event-store.js';
 import { type FeedRow, insertFeedRows } from './player-feed-store.js';
-import { type EventRecord, eventRow, isUniqueViolation, storedEvent } from './postgres-event-store.js';
+import { type EventRecord, isUniqueViolation, storedEvent } from './postgres-event-store.js';
+import { eventRow, insertStreamEventsSql } from './stream-events-sql.js';
 import { insertProjections, ProjectionWriters } from './projections.js';
-import { insertStreamEventsSql } from './stream-events-sql.js';
 
 interface ChallengeRecord {
   id: string;

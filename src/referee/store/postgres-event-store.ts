@@ -11,13 +11,15 @@ import {
   type GameCursor,
   type GameFilter,
   type GameHead,
+  type GameStatus,
   type NewGame,
-  type NewGameRows,
   type SeatClaim,
   type SeatRow,
   type StoredGame,
 } from './event-store.js';
-import { checkWriters, ProjectionWriters, projectionParts, type RawTransaction } from './projections.js';
+import { createStatement, EVENTS_PER_STATEMENT, insertGames, transactionTimeout } from './game-creation-sql.js';
+import { checkWriters, ProjectionWriters, projectionParts } from './projections.js';
+import { eventRow } from './stream-events-sql.js';
 
 /**
  * The only code that talks to the database about games. An append is ONE statement: the
@@ -82,13 +84,22 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
     return new Map(rows.map((r) => [r.id, r.version]));
   }
 
+  /** On the partial index of the games still played (migration tournament_games_playing) and the primary key: none of the games the tournament finished is read. */
+  async tournamentGameStatuses(tournamentId: string, gameIds: readonly string[]): Promise<Map<string, GameStatus>> {
+    const { rows } = await this.db.pool.query<{ id: string; status: GameStatus }>("SELECT id, status FROM games WHERE (tournament_id = $1 AND status <> 'FINISHED') OR id = ANY($2::text[])", [
+      tournamentId,
+      gameIds,
+    ]);
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
+
   private get prisma() {
     return this.db.prisma;
   }
 
   /**
    * One statement (one round trip, atomic) for a new game; an imported record's many events go in
-   * one transaction, a slice of them per statement (see insertGame).
+   * one transaction, a slice of them per statement (see insertGames).
    */
   async createGame(game: NewGame, seats: SeatRow[], events: StoredEvent[], consequences: readonly ConsequenceRows[] = []): Promise<void> {
     this.checkWriters(consequences);
@@ -99,12 +110,13 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
   }
 
   private async createNow(game: NewGame, seats: SeatRow[], events: StoredEvent[], consequences: readonly ConsequenceRows[]) {
+    const rows = { row: game, seats, events, consequences };
     if (events.length <= EVENTS_PER_STATEMENT) {
-      const { name, text, values } = createStatement(this.writers, game, seats, events, consequences);
+      const { name, text, values } = createStatement(this.writers, [rows]);
       await this.db.pool.query({ name: this.db.statementName(name), text, values });
       return;
     }
-    await this.prisma.$transaction((tx) => insertGame(tx, this.writers, { row: game, seats, events, consequences }), { timeout: transactionTimeout(events.length) });
+    await this.prisma.$transaction((tx) => insertGames(tx, this.writers, [rows]), { timeout: transactionTimeout(events.length) });
   }
 
   /**
@@ -254,43 +266,6 @@ const gameWhere = (f: GameFilter) => ({
 });
 
 /**
- * A game's row, seats and first events in one statement (also inside a tournament's pairing),
- * with the rows its creation implies (each projection's CTEs, on parameters after $18).
- */
-const createSql = (projections: readonly string[]) => `
-WITH game AS (
-  INSERT INTO games (id, kind, status, version, ruleset, ruleset_hash, seed_commitment, server_seed, random_source,
-                     supplied_chance, imported, result, head_hash, tournament_id, round, board)
-  VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb, $15, $16, $17::int, $18::int)
-  RETURNING id
-), seats AS (
-  INSERT INTO seats (game_id, index, name, token_hash, client_seed, joined_at, participant_id, player_id)
-  SELECT (SELECT id FROM game), t.index, t.name, t.token_hash, t.client_seed,
-         CASE WHEN t.token_hash IS NULL AND t.participant_id IS NULL AND t.player_id IS NULL THEN NULL ELSE now() END, t.participant_id, t.player_id
-  FROM jsonb_to_recordset($13::jsonb) AS t(index int, name text, token_hash text, client_seed text, participant_id text, player_id text)
-), ins AS (
-  INSERT INTO events (game_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
-  SELECT (SELECT id FROM game), t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
-  FROM jsonb_to_recordset($14::jsonb) AS t(seq int, type text, actor int, move_id text, body_hash text, payload jsonb,
-                                           created_at timestamptz, prev_hash text, hash text)
-  RETURNING 1
-)${projections.map((p) => `, ${p}`).join('')}
-SELECT count(*) FROM ins`;
-
-/** The texts of the creation statements by name (see createStatement): a name always has the same text. */
-const createTexts = new Map<string, string>();
-
-/** The statement creating a game with its first events (at most EVENTS_PER_STATEMENT) and the rows they imply. */
-function createStatement(writers: ProjectionWriters, game: NewGame, seats: SeatRow[], events: StoredEvent[], consequences: readonly ConsequenceRows[]) {
-  const values = createValues(game, seats, events);
-  const projected = projectionParts(writers, consequences, values);
-  const name = `create-game${projected.name}`;
-  let text = createTexts.get(name);
-  if (text === undefined) createTexts.set(name, (text = createSql(projected.ctes)));
-  return { name, text, values };
-}
-
-/**
  * The rows of each projection some of `consequences` has rows for, in the writers' order, as
  * parameters appended to `values`, and the CTEs writing them; `name` tells the variants apart
  * (a statement is prepared under a name that always means the same text).
@@ -322,30 +297,6 @@ const INSERT_EVENTS_SQL = `
 const INSERT_EVENTS = `ins AS (${INSERT_EVENTS_SQL}
   RETURNING 1
 )`;
-
-/**
- * Events written by one statement when a game starts with many (an imported record): one
- * statement of a hundred thousand would hold the process for seconds (encoding its parameter, and
- * on PGlite, which runs in this thread, executing it); between two of these, others' requests run.
- */
-export const EVENTS_PER_STATEMENT = 200;
-
-/**
- * A game's row, seats and events inside the caller's transaction, EVENTS_PER_STATEMENT events a
- * statement, the rows its creation implies with the first: all stored together or, if any
- * statement fails, none.
- */
-export async function insertGame(tx: RawTransaction, writers: ProjectionWriters, { row: game, seats, events, consequences = [] }: NewGameRows): Promise<void> {
-  checkWriters(writers, consequences);
-  const { text, values } = createStatement(writers, game, seats, events.slice(0, EVENTS_PER_STATEMENT), consequences);
-  await tx.$executeRawUnsafe(text, ...values);
-  for (let from = EVENTS_PER_STATEMENT; from < events.length; from += EVENTS_PER_STATEMENT) {
-    await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.slice(from, from + EVENTS_PER_STATEMENT).map((e) => eventRow(e, game.id))));
-  }
-}
-
-/** A transaction storing `events` events may take about a millisecond each, and at least 10 s. */
-export const transactionTimeout = (events: number) => Math.max(10_000, events);
 
 const MOVE_HEADS = `
 UPDATE games SET version = h.version, head_hash = h.head_hash, status = h.status, result = h.result, updated_at = now()
@@ -385,21 +336,6 @@ const appendRows = (group: readonly Pick<PendingAppend, 'gameId' | 'events'>[]) 
 const headRows = (group: readonly Pick<PendingAppend, 'gameId' | 'head'>[]) =>
   JSON.stringify(group.map((a) => ({ id: a.gameId, version: a.head.version, head_hash: a.head.hash, status: a.head.status, result: a.head.result ?? null })));
 
-export function eventRow(e: StoredEvent, gameId?: string) {
-  return {
-    game_id: gameId,
-    seq: e.seq,
-    type: e.type,
-    actor: e.actor,
-    move_id: e.moveId,
-    body_hash: e.bodyHash,
-    payload: e.payload,
-    created_at: e.createdAt,
-    prev_hash: e.prevHash,
-    hash: e.hash,
-  };
-}
-
 /** A stored event from its row. */
 export const storedEvent = (r: EventRecord): StoredEvent => ({
   seq: r.seq,
@@ -412,30 +348,6 @@ export const storedEvent = (r: EventRecord): StoredEvent => ({
   prevHash: r.prev_hash,
   hash: r.hash,
 });
-
-/** The parameters of createSql. */
-function createValues(game: NewGame, seats: SeatRow[], events: StoredEvent[]): unknown[] {
-  return [
-    game.id,
-    game.kind,
-    game.status,
-    game.version,
-    JSON.stringify(game.ruleset),
-    game.rulesetHash,
-    game.seedCommitment,
-    game.serverSeed,
-    game.randomSource,
-    game.suppliedChance ? JSON.stringify(game.suppliedChance) : null,
-    game.imported,
-    game.result === null || game.result === undefined ? null : JSON.stringify(game.result),
-    JSON.stringify(seats.map((s) => ({ index: s.index, name: s.name, token_hash: s.tokenHash, client_seed: s.clientSeed, participant_id: s.participantId ?? null, player_id: s.playerId ?? null }))),
-    JSON.stringify(events.map((e) => eventRow(e))),
-    game.headHash,
-    game.tournamentId ?? null,
-    game.round ?? null,
-    game.board ?? null,
-  ];
-}
 
 /** A stored payload: always an object (every event's is written as one). */
 const jsonObject = (json: unknown) => json as Record<string, unknown>;

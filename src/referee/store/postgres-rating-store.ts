@@ -3,10 +3,10 @@ import { DatabaseService } from '../../database/database.service.js';
 import type { GameRatedPayload, PlayerRating, RatedGame } from '../core/rating/pool.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict } from './event-store.js';
-import { type EventRecord, eventRow, isUniqueViolation, storedEvent } from './postgres-event-store.js';
+import { type EventRecord, isUniqueViolation, storedEvent } from './postgres-event-store.js';
+import { eventRow, insertStreamEventsSql, readStreamEventsSql } from './stream-events-sql.js';
 import { type ProjectionSql, ProjectionWriters } from './projections.js';
 import { type BoardCursor, type QueuedGame, RATING_QUEUE, type RatingChangeRow, type RatingRow, RatingStore } from './rating-store.js';
-import { insertStreamEventsSql, readStreamEventsSql } from './stream-events-sql.js';
 
 /** A game's end writes its queue row in the statement that stores the end (the games' consequence). */
 const RATING_QUEUE_SQL: ProjectionSql<QueuedGame> = {

@@ -2,7 +2,9 @@ import { Injectable, Optional } from '@nestjs/common';
 import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict } from './event-store.js';
-import { type EventRecord, eventRow, insertGame, isUniqueViolation, storedEvent, transactionTimeout } from './postgres-event-store.js';
+import { insertGames, transactionTimeout } from './game-creation-sql.js';
+import { type EventRecord, isUniqueViolation, storedEvent } from './postgres-event-store.js';
+import { eventRow } from './stream-events-sql.js';
 import { ProjectionWriters } from './projections.js';
 import { type TournamentExtras, type TournamentHead, type TournamentRow, TournamentStore } from './tournament-store.js';
 
@@ -15,7 +17,7 @@ import { type TournamentExtras, type TournamentHead, type TournamentRow, Tournam
 export class PostgresTournamentStore extends TournamentStore {
   constructor(
     private readonly db: DatabaseService,
-    /** The games' projections: a scheduled game's creation writes its rows (see insertGame). */
+    /** The games' projections: a scheduled game's creation writes its rows (see insertGames). */
     @Optional() private readonly writers: ProjectionWriters = new ProjectionWriters(),
   ) {
     super();
@@ -62,7 +64,7 @@ export class PostgresTournamentStore extends TournamentStore {
           if (moved !== 1) throw new AppendConflict('version taken');
           for (const p of extras.participants ?? [])
             await tx.$executeRawUnsafe('INSERT INTO participants (id, tournament_id, registration_no, name, token_hash) VALUES ($1, $2, $3, $4, $5)', p.id, id, p.registrationNo, p.name, p.tokenHash);
-          for (const g of extras.games ?? []) await insertGame(tx, this.writers, g);
+          await insertGames(tx, this.writers, extras.games ?? []);
         },
         { timeout: transactionTimeout(events.length + (extras.games ?? []).reduce((n, g) => n + g.events.length, 0)) },
       );

@@ -130,9 +130,10 @@ export class Tournament {
   @Field(() => TimeControl, { nullable: true, description: 'The clock every game of the tournament is created with; null: none' }) timeControl: TimeControl | null;
   @Field(() => Int, { nullable: true, description: 'Rounds to play: configured (Swiss, tables) or fixed when round 1 is paired (round-robin, knockout)' }) totalRounds: number | null;
   @Field(() => Int, { description: 'Rounds whose every board has its result: standings count these' }) completedRounds: number;
-  @Field(() => [Participant], { description: 'Participants in registration order' }) participants: Participant[];
-  @Field(() => [TournamentRound], { description: 'The paired rounds, round 1 first' }) rounds: TournamentRound[];
-  @Field(() => [ID], { description: 'The ids of every game its rounds scheduled' }) games: string[];
+  // These three grow with the event: a GraphQL answer builds them only when a query asks for them (TournamentsResolver), REST always.
+  @Field(() => [Participant], { description: 'Participants in registration order' }) participants?: Participant[];
+  @Field(() => [TournamentRound], { description: 'The paired rounds, round 1 first' }) rounds?: TournamentRound[];
+  @Field(() => [ID], { description: 'The ids of every game its rounds scheduled' }) games?: string[];
   @Field({ description: 'When it was created' }) createdAt: Date;
   @Field(() => TournamentSchedule, { nullable: true, description: 'Its schedule and where its timed steps stand; null: the organizer runs every step' }) schedule: TournamentSchedule | null;
 }

@@ -11,8 +11,8 @@ import { type History, type RoundEntry, roundEntry } from './types.js';
  * folded events: one entry per participant per round, ABSENT before entry and after withdrawal.
  */
 
-/** Whether every game of a board has its result (a board without games is complete at once). */
-export function boardComplete(t: TournamentState, board: BoardState, round = t.rounds.findIndex((r) => r.boards.includes(board)) + 1): boolean {
+/** Whether every game of a board of round `round` has its result (a board without games is complete at once). */
+export function boardComplete(t: TournamentState, board: BoardState, round: number): boolean {
   if (matchesIn(t, round)) return board.winner !== undefined;
   return board.games.every((g) => board.results[g.gameId] !== undefined);
 }
