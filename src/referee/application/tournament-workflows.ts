@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { RefereeError } from '../core/errors.js';
 import { adjudicationOf } from '../core/tournament/entry.js';
+import { resultsIn, unrecordedGames } from '../core/tournament/history.js';
 import { decodeTournamentEvent, type GameResultPayload } from '../core/tournament/events.js';
 import type { TournamentStore } from '../store/tournament-store.js';
 import type { GameSnapshot } from './game-answer.js';
@@ -96,8 +97,7 @@ export class TournamentWorkflows {
    */
   async catchUp(tournamentId: string): Promise<void> {
     const t = await this.tournaments.get(tournamentId);
-    const boards = t.rounds.flatMap((r) => r.boards);
-    const unrecorded = boards.flatMap((b) => b.games.filter((g) => !b.results[g.gameId]).map((g) => g.gameId));
+    const unrecorded = t.rounds.flatMap(unrecordedGames);
     const statuses = await this.referee.scheduledGames(tournamentId, unrecorded);
     const ended = (gameId: string) => statuses.get(gameId) === 'FINISHED';
     for (const gameId of unrecorded) {
@@ -111,7 +111,8 @@ export class TournamentWorkflows {
       const game = await this.referee.game(gameId);
       await this.gameEnded(game, entryOf(gameId, await this.referee.adjudicatedEntry(game)));
     }
-    const decided = boards.flatMap((b) => Object.values(b.results).filter((r) => r.source === 'organizer' && statuses.has(r.gameId) && !ended(r.gameId)));
+    const playing = [...statuses.keys()].filter((gameId) => !ended(gameId));
+    const decided = t.rounds.flatMap((r) => playing.flatMap((gameId) => resultsIn(r).get(gameId) ?? []).filter((result) => result.source === 'organizer'));
     if (decided.length > 0) await this.close(tournamentId, decided);
   }
 

@@ -17,7 +17,44 @@ export function boardComplete(t: TournamentState, board: BoardState, round: numb
   return board.games.every((g) => board.results[g.gameId] !== undefined);
 }
 
-export const roundComplete = (t: TournamentState, round: RoundState): boolean => round.boards.every((b) => boardComplete(t, b, round.round));
+export const roundComplete = (t: TournamentState, round: RoundState): boolean => {
+  const facts = factsOf(round);
+  return matchesIn(t, round.round) ? facts.everyBoardWon : facts.everyGameResulted;
+};
+
+/** The games of a round that have no result yet, in board order. */
+export const unrecordedGames = (round: RoundState): readonly string[] => factsOf(round).unrecorded;
+
+/** The results recorded in a round, by game. */
+export const resultsIn = (round: RoundState): ReadonlyMap<string, GameResultPayload> => factsOf(round).results;
+
+interface RoundFacts {
+  everyGameResulted: boolean;
+  everyBoardWon: boolean;
+  unrecorded: string[];
+  results: Map<string, GameResultPayload>;
+}
+
+/**
+ * What a round's boards say, read once per round state: a round is replaced, never changed in
+ * place, so the rounds a large event finished are not searched again on every read and command
+ * (their facts stay remembered while their state lives).
+ */
+const roundFacts = new WeakMap<RoundState, RoundFacts>();
+
+function factsOf(round: RoundState): RoundFacts {
+  let facts = roundFacts.get(round);
+  if (facts) return facts;
+  const results = new Map<string, GameResultPayload>();
+  const unrecorded: string[] = [];
+  for (const b of round.boards) {
+    for (const g of b.games) if (b.results[g.gameId] === undefined) unrecorded.push(g.gameId);
+    for (const r of Object.values(b.results)) results.set(r.gameId, r);
+  }
+  facts = { everyGameResulted: unrecorded.length === 0, everyBoardWon: round.boards.every((b) => b.winner !== undefined), unrecorded, results };
+  roundFacts.set(round, facts);
+  return facts;
+}
 
 /** Rounds whose every board has its result (TB8.11: standings count only these). */
 export function completedRounds(t: TournamentState): number {
