@@ -63,3 +63,10 @@ export { RefereeService } from './application/referee.service.js';
 export type { CreationAllowance } from './application/stream-commands.js';
 export { isCleanText, tokenHash } from './application/seat-tokens.js';
 export { type BulkRow, type EnteredResult, type LiveTournament, type RowRefusal, type TournamentEventsAppended, TournamentService } from './application/tournament.service.js';
+export {
+  type TournamentChange,
+  TournamentConsequences,
+  type TournamentNotice,
+  type TournamentNoticeEvent,
+  TOURNAMENT_NOTICE_TYPES,
+} from './application/tournament-notices.js';

@@ -28,6 +28,8 @@ import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { RatingService } from './ratings.js';
 import { RefereeService } from './referee.service.js';
+import { TournamentFeed } from './player-feed.js';
+import { TournamentConsequences } from './tournament-notices.js';
 
 /**
  * The generic referee over PostgreSQL, with the engines the application gives it; game modules
@@ -50,6 +52,16 @@ export class RefereeModule {
         { provide: TournamentStore, useClass: PostgresTournamentStore },
         { provide: GameConsequences, useFactory: () => new GameConsequences() },
         { provide: ChallengeConsequences, useFactory: () => new ChallengeConsequences() },
+        // The players' stream is told of the tournaments' notices; other modules register their handlers (the webhooks').
+        {
+          provide: TournamentConsequences,
+          useFactory: (feed: PlayerFeedStore) => {
+            const consequences = new TournamentConsequences();
+            consequences.register(new TournamentFeed(feed));
+            return consequences;
+          },
+          inject: [PlayerFeedStore],
+        },
         { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
         { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
         { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },
@@ -82,6 +94,7 @@ export class RefereeModule {
         ProjectionWriters,
         GameConsequences,
         ChallengeConsequences,
+        TournamentConsequences,
         LowTimeListeners,
         TokenDirectory,
         GameDirectory,

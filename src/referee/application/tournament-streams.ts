@@ -12,6 +12,7 @@ import type { PreparedGame } from './game-setup.js';
 import { HeldStreams, type StreamSource } from './held-streams.js';
 import type { RefereeService } from './referee.service.js';
 import type { Advanced, StreamWriter } from './stream-commands.js';
+import { type TournamentConsequences, type TournamentNotice, tournamentNoticesOf } from './tournament-notices.js';
 
 const COMMAND_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -102,17 +103,21 @@ export interface TournamentStep {
 export type AdvancedTournament = Advanced<LiveTournament, TournamentEventsAppended> & {
   /** The games its events schedule (a pairing, a knockout replay), decided and ready to store. */
   games: PreparedGame[];
+  /** What its events tell the organizer and the participants (tournament-notices.ts). */
+  notices: TournamentNotice[];
 };
 
 /**
  * The tournament's part of the command path: a decision chained after the tournament, stored in
- * one transaction with the games it schedules (all or none) and the participant it registers;
- * once stored, the games are the referee's to hold and time.
+ * one transaction with the games it schedules (all or none), the participant it registers and
+ * the rows its notices imply (the players' stream, the webhooks' messages: one statement); once
+ * stored, the games are the referee's to hold and time.
  */
 export class TournamentWriter implements StreamWriter<LiveTournament, TournamentStep, AdvancedTournament> {
   constructor(
     private readonly store: TournamentStore,
     private readonly referee: RefereeService,
+    private readonly consequences: TournamentConsequences,
   ) {}
 
   advance(t: LiveTournament, { decision, commandId, bodyHash, imported }: TournamentStep): AdvancedTournament {
@@ -121,28 +126,31 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
     const events = chainEvents(t.tournamentId, t, drafts);
     const next: LiveTournament = { ...decision.state, ...advanceHead(t, events, tournamentAggregate.follows), row: t.row };
     const games = this.scheduledGames(next, events);
-    return { next, events, batch: { tournamentId: t.tournamentId, events }, games: imported ? [...games, imported] : games };
+    return { next, events, batch: { tournamentId: t.tournamentId, events }, games: imported ? [...games, imported] : games, notices: tournamentNoticesOf(next, events) };
   }
 
   created({ games }: AdvancedTournament): number {
     return games.length;
   }
 
-  async append(t: LiveTournament, { next, events, games }: AdvancedTournament, { participants = [] }: TournamentStep): Promise<void> {
+  async append(t: LiveTournament, { next, events, games, notices }: AdvancedTournament, { participants = [] }: TournamentStep): Promise<void> {
     const registered = participants.flatMap((p) => {
       const r = next.participants.find((x) => x.id === p.id);
       return r ? [{ ...p, registrationNo: r.registrationNo }] : [];
     });
     // Each game's creation implies rows (its first mover told, its deadline, the inbox), stored with it.
     const implied = await Promise.all(games.map((g) => this.referee.creationImplies(g)));
-    await this.store.append(
-      t.tournamentId,
-      events,
-      { version: next.version, hash: next.lastHash, status: statusOf(next) },
-      {
-        ...(registered.length > 0 ? { participants: registered } : {}),
-        games: games.map((g, i) => ({ ...g, consequences: implied[i].rows })),
-      },
+    await this.consequences.appendWith({ tournament: t, notices: [] }, { tournament: next, notices }, events, (rows) =>
+      this.store.append(
+        t.tournamentId,
+        events,
+        { version: next.version, hash: next.lastHash, status: statusOf(next) },
+        {
+          ...(registered.length > 0 ? { participants: registered } : {}),
+          games: games.map((g, i) => ({ ...g, consequences: implied[i].rows })),
+          consequences: rows,
+        },
+      ),
     );
     for (const i of implied) i.stored();
   }

@@ -3,13 +3,13 @@ import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict } from './event-store.js';
 import { type EventRecord, eventRow, insertGame, isUniqueViolation, storedEvent, transactionTimeout } from './postgres-event-store.js';
-import { ProjectionWriters } from './projections.js';
+import { insertProjections, ProjectionWriters } from './projections.js';
 import { type TournamentExtras, type TournamentHead, type TournamentRow, TournamentStore } from './tournament-store.js';
 
 /**
  * The tournaments' storage on PostgreSQL. An append is one transaction at an expected version:
  * the (tournament_id, seq) key and the head's version refuse a racing writer, which stores
- * nothing, not even its games.
+ * nothing, not even its games or the rows its events imply.
  */
 @Injectable()
 export class PostgresTournamentStore extends TournamentStore {
@@ -63,6 +63,7 @@ export class PostgresTournamentStore extends TournamentStore {
           for (const p of extras.participants ?? [])
             await tx.$executeRawUnsafe('INSERT INTO participants (id, tournament_id, registration_no, name, token_hash) VALUES ($1, $2, $3, $4, $5)', p.id, id, p.registrationNo, p.name, p.tokenHash);
           for (const g of extras.games ?? []) await insertGame(tx, this.writers, g);
+          await insertProjections(tx, this.writers, extras.consequences ?? []);
         },
         { timeout: transactionTimeout(events.length + (extras.games ?? []).reduce((n, g) => n + g.events.length, 0)) },
       );

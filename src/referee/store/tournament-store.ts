@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../core/stream.js';
-import type { NewGameRows } from './event-store.js';
+import type { ConsequenceRows, NewGameRows } from './event-store.js';
 
 export interface TournamentRow {
   id: string;
@@ -28,6 +28,8 @@ export interface TournamentExtras {
   games?: NewGameRows[];
   /** The participants registered by these events (one, or a bulk registration's), with their tokens' hashes. */
   participants?: { id: string; registrationNo: number; name: string; tokenHash: string }[];
+  /** What the events imply (the players' stream, the webhooks' messages), in one statement. */
+  consequences?: readonly ConsequenceRows[];
 }
 
 /**
