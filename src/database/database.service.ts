@@ -310,9 +310,12 @@ export class DatabaseService implements OnModuleDestroy {
 
   /**
    * Ready: the database answers, the latest migration is applied, and it can store (the embedded
-   * database's disk is not nearly full, PostgreSQL reported no storage failure lately).
+   * database's disk is not nearly full, PostgreSQL reported no storage failure lately). A database
+   * that does not answer within `timeoutMs` (a failover in progress: HAProxy holds the connection
+   * while no node is primary) is DATABASE_UNAVAILABLE: a load balancer's check gets its 503 in
+   * time instead of giving up on an instance that says nothing.
    */
-  async readiness(timeoutMs = 10_000): Promise<Readiness> {
+  async readiness(timeoutMs = 2000): Promise<Readiness> {
     const not = (reason: NotReadyReason): Readiness => ({ ready: false, reason });
     if (this.closed || !this.pool) return not('DATABASE_UNAVAILABLE');
     if (this.bridge) {
