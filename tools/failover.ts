@@ -92,7 +92,7 @@ export async function failoverCheck(cluster: HaCluster, instances: string[], pla
         refusedAt.push(Date.now());
         count(refusals, r.code ?? 'NO_CODE');
         // As a client told to come back later (Retry-After) would.
-        if (r.code === 'STORAGE_UNAVAILABLE') await new Promise((res) => setTimeout(res, 200));
+        if (r.code === 'STORAGE_UNAVAILABLE' || r.code?.startsWith('NO_ANSWER')) await new Promise((res) => setTimeout(res, 200));
       }
     }
   });
