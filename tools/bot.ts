@@ -78,6 +78,8 @@ export class Bot {
   private tokens: string[] = [];
   private state: unknown;
   private moveNo = 0;
+  /** A move whose outcome is unknown (refused STORAGE_UNAVAILABLE), sent again as it was. */
+  private unsure: { seat: number; action: unknown; moveId: string } | null = null;
 
   constructor(
     /** The instance this bot talks to; the load bench moves it between instances (one database behind them all). */
@@ -105,6 +107,7 @@ export class Bot {
     this.tokens = tokens;
     this.state = this.engine.init((this.engine.parseRuleset(this.ruleset) as { value: unknown }).value);
     this.version = 0;
+    this.unsure = null;
     const events = (await gql(this.url, EVENTS, { id: this.gameId, after: '0' })).data.gameEvents.nodes as ServedEvent[];
     this.follow(events);
   }
@@ -118,19 +121,35 @@ export class Bot {
     return this.engine.outcome(this.state) !== null;
   }
 
-  /** Plays one random legal move; answers the referee's typed result. */
+  /**
+   * Plays one random legal move; answers the referee's typed result. A move refused with
+   * STORAGE_UNAVAILABLE, or not answered at all, may or may not have been stored (the database
+   * went away during its commit): the next call sends it again, same move id and body, which the referee answers
+   * with the original result if it was stored, and stores otherwise.
+   */
   async move(): Promise<{ accepted: boolean; moveId: string; version: number; code?: string; finished: boolean }> {
+    const { seat, action, moveId } = this.unsure ?? this.choose();
+    this.unsure = null;
+    const reply = await gql(this.url, MOVE, { g: this.gameId, m: moveId, a: action, v: this.version }, this.tokens[seat]).catch((err: NodeJS.ErrnoException): GqlAnswer => {
+      // The connection to the service broke: the move may have been stored as well.
+      if (!err.code) throw err;
+      return { errors: [{ message: err.message, extensions: { code: `NO_ANSWER ${err.code}` } }] };
+    });
+    const answer = reply.data?.submitAction;
+    const code: string | undefined = answer?.code ?? reply.errors?.[0]?.extensions?.code;
+    if (!answer && !code) throw new Error(`no answer: ${JSON.stringify(reply)}`);
+    if (code === 'STORAGE_UNAVAILABLE' || code?.startsWith('NO_ANSWER')) this.unsure = { seat, action, moveId };
+    if (answer?.__typename !== 'MoveAccepted') return { accepted: false, moveId, version: this.version, code, finished: this.finished() };
+    this.follow(answer.events);
+    return { accepted: true, moveId, version: answer.version, finished: this.finished() };
+  }
+
+  private choose(): { seat: number; action: unknown; moveId: string } {
     const seat = this.engine.toAct(this.state)[0];
     const all = this.engine.legalActions(this.state, seat);
     const playing = all.filter((a) => !this.avoid.includes((a as { type?: string }).type ?? ''));
     const actions = playing.length > 0 ? playing : all;
-    const action = actions[this.rand(actions.length)];
-    const moveId = `${this.name}-${this.moveNo++}`;
-    const answer = (await gql(this.url, MOVE, { g: this.gameId, m: moveId, a: action, v: this.version }, this.tokens[seat])).data?.submitAction;
-    if (!answer) throw new Error('no answer');
-    if (answer.__typename !== 'MoveAccepted') return { accepted: false, moveId, version: this.version, code: answer.code, finished: this.finished() };
-    this.follow(answer.events);
-    return { accepted: true, moveId, version: answer.version, finished: this.finished() };
+    return { seat, action: actions[this.rand(actions.length)], moveId: `${this.name}-${this.moveNo++}` };
   }
 
   private follow(events: ServedEvent[]): void {

@@ -16,6 +16,9 @@ import { refusalError } from './rate-budgets.js';
  * JSON like every other refusal; on /graphql as a GraphQL `errors` list, the one shape GraphQL
  * clients read.
  */
+/** Seconds a client is asked to wait (Retry-After) before sending again what STORAGE_UNAVAILABLE refused. */
+const UNAVAILABLE_RETRY_AFTER_S = 1;
+
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
@@ -26,9 +29,11 @@ export class ErrorFilter implements ExceptionFilter {
     const body = bodyFailure(err, this.config.maxBodyBytes);
     const { code, message, status } = body ?? this.describe(err);
     // A refusal that passes in time (a quota a command charged as it went) answers as the limits' own do: 429 with Retry-After.
-    const retryAfter = err instanceof RefereeError ? err.retryAfter : undefined;
+    // The database out of reach (a failover takes Patroni's TTL, about 10 s) passes in time too: come back in a second.
+    const retryAfter = err instanceof RefereeError ? err.retryAfter : code === STORAGE_UNAVAILABLE ? UNAVAILABLE_RETRY_AFTER_S : undefined;
     if (host.getType<GqlContextType>() === 'graphql') {
-      return code === 'RATE_LIMITED' ? refusalError({ code, message, retryAfter }) : new GraphQLError(message, { extensions: { code } });
+      if (code === 'RATE_LIMITED') return refusalError({ code, message, retryAfter });
+      return new GraphQLError(message, { extensions: retryAfter === undefined ? { code } : { code, retryAfter } });
     }
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();

@@ -23,7 +23,8 @@ export const REJECTION_CODES = {
   RATE_LIMITED: 'Too many requests or games created (a pairing counts every game it schedules, a result with a record the game it imports): wait `retryAfter` seconds.',
   TOO_MANY_SUBSCRIPTIONS: 'Too many open subscriptions for this caller or address: close some first.',
   SHUTTING_DOWN: 'This instance is stopping: send the request again (another instance, or this one once restarted, takes it).',
-  STORAGE_UNAVAILABLE: 'The database cannot store now (disk full, unreachable): nothing was stored; try again later.',
+  STORAGE_UNAVAILABLE:
+    'The database cannot store now (disk full, unreachable, failing over): try again after Retry-After. A move cut off during its commit may have been stored: send it again with the same move id, which answers the original result if it was.',
   INTEGRITY_ERROR: "The game's stored history failed verification; see `verifyGame`.",
   WEBHOOK_NOT_ALLOWED:
     "The webhook URL's host is not one the operator allows (`WEBHOOK_ALLOWED_HOSTS`; unset, none is; `*` is any public host, and a loopback, private or link-local address needs an entry naming it with its port): use an allowed host, or ask the operator.",

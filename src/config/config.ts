@@ -10,6 +10,13 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /**
+   * A direct connection to the same database, set when DATABASE_URL goes through a pooler in
+   * transaction mode (PgBouncer): LISTEN and the migrations' session lock need a session of
+   * their own, and the pool then prepares no named statements (a transaction-mode pooler does
+   * not keep them from one transaction to the next).
+   */
+  databaseListenUrl: string | null;
   databasePoolSize: number;
   /** Requests a minute per seat token (and as many moves); 0 turns every request limit off. */
   rateLimitPerMinute: number;
@@ -102,21 +109,21 @@ function host(env: NodeJS.ProcessEnv): string {
 }
 
 /** postgresql://user:pass@host:port/db (or a Unix socket folder in ?host=). */
-function databaseUrl(env: NodeJS.ProcessEnv): string | null {
-  const raw = env.DATABASE_URL?.trim();
+function databaseUrl(env: NodeJS.ProcessEnv, name: 'DATABASE_URL' | 'DATABASE_LISTEN_URL' = 'DATABASE_URL'): string | null {
+  const raw = env[name]?.trim();
   if (!raw) return null;
   const example = 'postgresql://user:pass@host:5432/db';
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`DATABASE_URL must be a URL like ${example}; it does not parse`);
+    throw new ConfigError(`${name} must be a URL like ${example}; it does not parse`);
   }
   if (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:') {
-    throw new ConfigError(`DATABASE_URL must be a postgresql:// URL like ${example}, got the scheme "${url.protocol}"`);
+    throw new ConfigError(`${name} must be a postgresql:// URL like ${example}, got the scheme "${url.protocol}"`);
   }
   if (!url.hostname && !url.searchParams.get('host')) {
-    throw new ConfigError(`DATABASE_URL must name a host, like ${example} (or a socket folder: ?host=/var/run/postgresql)`);
+    throw new ConfigError(`${name} must name a host, like ${example} (or a socket folder: ?host=/var/run/postgresql)`);
   }
   return raw;
 }
@@ -221,11 +228,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (headersTimeoutSeconds > requestTimeoutSeconds) {
     throw new ConfigError(`HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
   }
+  const listenUrl = databaseUrl(env, 'DATABASE_LISTEN_URL');
+  if (listenUrl && !databaseUrl(env)) throw new ConfigError('DATABASE_LISTEN_URL is the direct connection beside a pooled DATABASE_URL: set DATABASE_URL too');
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: host(env),
     dataDir: env.DATA_DIR?.trim() || './data',
     databaseUrl: databaseUrl(env),
+    databaseListenUrl: listenUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 200),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     addressRateLimitPerMinute: env.ADDRESS_RATE_LIMIT_PER_MINUTE?.trim() ? int(env, 'ADDRESS_RATE_LIMIT_PER_MINUTE', 0, 1, 1_000_000) : null,

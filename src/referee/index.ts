@@ -22,7 +22,7 @@ export { isObject, type StoredEvent } from './core/stream.js';
 export { durationWords } from './core/text.js';
 export { isProvisional, type PlayerRating, RATING_FAMILIES, type RatingFamily } from './core/rating/pool.js';
 export type { RatingChangeRow, RatingRow } from './store/rating-store.js';
-export type { TournamentConfigInput } from './core/tournament/config.js';
+export { parseTournamentGame, type TournamentConfigInput } from './core/tournament/config.js';
 export type { GameResultPayload, RoundSettings } from './core/tournament/events.js';
 export { boardComplete, completedRounds, historyOf, roundComplete } from './core/tournament/history.js';
 export { format as rationalText } from './core/tournament/rational.js';

@@ -55,7 +55,10 @@ const pgUrl = process.env.TEST_DATABASE_URL;
           accepted.set(id, answer.version);
           return count('ACCEPTED');
         }
-        return count(answer?.code ?? res.errors?.[0]?.extensions?.code ?? 'NO_ANSWER');
+        const error = res.errors?.[0]?.extensions;
+        // Refused as an error, it says when to come back (as REST's Retry-After header does).
+        if (error?.code === 'STORAGE_UNAVAILABLE' && error.retryAfter !== 1) return count('STORAGE_UNAVAILABLE without retryAfter');
+        return count(answer?.code ?? error?.code ?? 'NO_ANSWER');
       });
       // Every other round, the connections are dropped again and again while the moves are on their way.
       let done = false;

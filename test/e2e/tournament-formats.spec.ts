@@ -1,11 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import request from 'supertest';
-import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
-import { type TournamentBundle, verifyTournamentBundle } from '../../src/referee/core/tournament/audit.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { verifiedBundle } from '../support/tournament-bundles.js';
 
 /**
  * The bracket formats end to end over the public API, on whichever database the run has (PGlite,
@@ -15,14 +9,11 @@ import { startApp, type TestApp } from '../support/app.js';
  * Last, a group stage feeding a knockout with a third-place match.
  */
 let t: TestApp;
-let dir: string;
 beforeAll(async () => {
   t = await startApp();
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-formats-'));
 }, 120_000);
 afterAll(async () => {
   await t?.close();
-  rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 
 const ROUNDS = 'rounds { round complete boards { board complete winner { id } seats { id name } games { gameId result { kinds } } } }';
@@ -88,18 +79,6 @@ async function runToTheEnd(id: string, organizer: string, seat1Wins: (round: num
   throw new Error('the event did not end');
 }
 
-/** The bundle as the REST export gives it: verified by the library and by `npm run verify` (the built CLI). */
-async function verified(id: string): Promise<void> {
-  const res = await request(t.app.getHttpServer()).get(`/api/tournaments/${id}/bundle`);
-  expect(res.status).toBe(200);
-  const bundle = JSON.parse(res.text) as TournamentBundle;
-  expect(verifyTournamentBundle(t.app.get(EngineRegistry), bundle)).toMatchObject({ ok: true });
-  const file = join(dir, `${id}.json`);
-  writeFileSync(file, res.text);
-  const cli = spawnSync(process.execPath, ['dist/src/cli/verify.js', file], { encoding: 'utf8' });
-  expect(cli.status).toBe(0);
-}
-
 /** Placings by place, then name (who share a place come in bracket order). */
 const placings = (standings: { rank: number; name: string; tp: string | null }[]) => [...standings].sort((a, b) => a.rank - b.rank || a.name.localeCompare(b.name)).map((r) => [r.name, r.rank, r.tp]);
 
@@ -123,7 +102,7 @@ describe('bracket formats end to end', () => {
       ['P5', 5, null],
       ['P6', 5, null],
     ]);
-    await verified(id);
+    expect(await verifiedBundle(t, id)).toMatchObject({ ok: true });
   }, 300_000);
 
   it('a knockout of 8 with a third-place match: the semi-finals\u2019 losers play for 3rd on board 2 of the final round', async () => {
@@ -147,7 +126,7 @@ describe('bracket formats end to end', () => {
       ['P7', 5],
       ['P8', 5],
     ]);
-    await verified(id);
+    expect(await verifiedBundle(t, id)).toMatchObject({ ok: true });
   }, 300_000);
 
   it('a group stage of 8 in 2 groups feeds a knockout of 4 with a third-place match, ending with placings for everyone', async () => {
@@ -182,6 +161,6 @@ describe('bracket formats end to end', () => {
       ['P7', 7, null],
       ['P8', 7, null],
     ]);
-    await verified(id);
+    expect(await verifiedBundle(t, id)).toMatchObject({ ok: true });
   }, 300_000);
 });

@@ -1,11 +1,10 @@
 import request from 'supertest';
-import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
-import { type TournamentBundle, verifyTournamentBundle } from '../../src/referee/core/tournament/audit.js';
 import { TournamentService } from '../../src/referee/application/tournament.service.js';
 import type { TestApp } from '../support/app.js';
 import { playOutBackgammon } from '../support/bots.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
 import { ownStorage } from '../support/own-database.js';
+import { verifiedBundle } from '../support/tournament-bundles.js';
 
 /**
  * Tournaments that run themselves (docs/rules/tournaments.md §P2.9-P2.11), end to end over the
@@ -30,7 +29,7 @@ const MINUTE = 60_000;
 const schedules = () => t.app.get(TournamentService).schedules;
 
 const SCHEDULE = 'schedule { startAt registrationOpensAt registrationClosesAt registration checkInOpensAt checkIn checkedIn autoPair pairingIntervalSeconds nextRound nextStepAt }';
-const ROUNDS = 'rounds { round complete byes { id } boards { board seats { id } games { gameId seats { id } result { source kinds } } } }';
+const ROUNDS = 'rounds { round complete byes { id } boards { board seats { id } winner { id } games { gameId seats { id } result { source kinds } } } }';
 const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { __typename ... on TournamentCreated { organizerToken tournament { id ${SCHEDULE} } } ... on Rejection { code message } } }`;
 const REGISTER = `mutation($id: ID!, $name: String!) { registerParticipant(tournamentId: $id, name: $name) { __typename ... on ParticipantRegistered { participantId participantToken } ... on Rejection { code message } } }`;
 const CHECK_IN = `mutation($id: ID!, $p: ID!) { checkIn(tournamentId: $id, participantId: $p) { __typename ... on Tournament { ${SCHEDULE} } ... on Rejection { code message } } }`;
@@ -41,7 +40,7 @@ interface Round {
   round: number;
   complete: boolean;
   byes: { id: string }[];
-  boards: { board: number; seats: { id: string }[]; games: { gameId: string; seats: { id: string }[]; result: { source: string; kinds: string[] } | null }[] }[];
+  boards: { board: number; seats: { id: string }[]; winner: { id: string } | null; games: { gameId: string; seats: { id: string }[]; result: { source: string; kinds: string[] } | null }[] }[];
 }
 interface Tournament {
   status: string;
@@ -73,8 +72,8 @@ async function registerAll(id: string, names: string[]): Promise<Map<string, str
   return tokens;
 }
 
-/** Bots play a game to its end through the API, each seat with its participant's token. */
-const playOut = (gameId: string, seats: string[], tokens: Map<string, string>, seed: number) => playOutBackgammon(t.url, gameId, seats, tokens, seed);
+/** Bots play a game to its end through the API, each seat with its participant's token (the loser, when given, resigns). */
+const playOut = (gameId: string, seats: string[], tokens: Map<string, string>, seed: number, loser?: string) => playOutBackgammon(t.url, gameId, seats, tokens, seed, loser);
 
 /**
  * The tournament once `done` holds for it. The steps after a game's end are the service's own
@@ -89,14 +88,8 @@ async function once(id: string, done: (s: Tournament) => boolean, what: string):
   throw new Error(`tournament ${id}: ${what} did not happen`);
 }
 
-async function exported(id: string): Promise<TournamentBundle> {
-  const res = await request(t.app.getHttpServer()).get(`/api/tournaments/${id}/bundle`);
-  expect(res.status).toBe(200);
-  return JSON.parse(res.text) as TournamentBundle;
-}
-
-/** Every game of the tournament's current round played out by bots, all at once. */
-async function playRound(round: Round, tokens: Map<string, string>, seed: number): Promise<void> {
+/** Every game of the tournament's current round played out by bots, all at once; `loser` decides a board's games. */
+async function playRound(round: Round, tokens: Map<string, string>, seed: number, loser: (board: Round['boards'][number]) => string | undefined = () => undefined): Promise<void> {
   await Promise.all(
     round.boards.flatMap((b, i) =>
       b.games.map((g) =>
@@ -105,6 +98,7 @@ async function playRound(round: Round, tokens: Map<string, string>, seed: number
           g.seats.map((s) => s.id),
           tokens,
           seed + i,
+          loser(b),
         ),
       ),
     ),
@@ -168,7 +162,7 @@ describe('a correspondence Swiss that runs itself', () => {
     expect(s.events.nodes.filter((e) => ['CheckInOpened', 'CheckInClosed', 'RoundPaired'].includes(e.type)).map((e) => e.actor)).toEqual([null, null, null, null, null]);
     expect(s.events.nodes.find((e) => e.type === 'CheckInClosed')!.payload).toEqual({ unconfirmed: [ids[6]] });
 
-    const verdict = verifyTournamentBundle(t.app.get(EngineRegistry), await exported(id));
+    const verdict = await verifiedBundle(t, id);
     expect(verdict.summary).toMatch(/finished/);
     expect(verdict.ok).toBe(true);
   }, 300_000);
@@ -211,9 +205,82 @@ describe('a double round-robin scheduled at once', () => {
     // Each participant played 6 games (one a round): its points are its wins.
     const points = final.standings.reduce((sum, r) => sum + Number(r.tp), 0);
     expect(points).toBe(12);
-    const verdict = verifyTournamentBundle(t.app.get(EngineRegistry), await exported(id));
+    const verdict = await verifiedBundle(t, id);
     expect(verdict.summary).toMatch(/finished/);
     expect(verdict.ok).toBe(true);
+  }, 300_000);
+});
+
+/**
+ * A bracket event that starts at its time and pairs itself (P2.9, P2.11): created with open
+ * registration, registered into by the participants themselves (no organizer's token is ever
+ * used), started by the clock. Answers it with round 1 paired and the participants' tokens.
+ */
+async function startedByItself(input: Record<string, unknown>, names: string[]): Promise<{ id: string; tokens: Map<string, string>; s: Tournament }> {
+  const startAt = new Date(clock.now().getTime() + 30 * MINUTE).toISOString();
+  const created = (await gql(CREATE, { input: { kind: 'backgammon', ruleset: { matchLength: 1 }, openRegistration: true, schedule: { startAt, autoPair: true }, ...input } })).createTournament;
+  expect(created.__typename).toBe('TournamentCreated');
+  const id: string = created.tournament.id;
+  const tokens = await registerAll(id, names);
+  clock.advance(30 * MINUTE);
+  await schedules().tick();
+  return { id, tokens, s: await once(id, (x) => x.rounds.length > 0, 'the start') };
+}
+
+/**
+ * Bots play each round as it is paired, `loser` deciding the boards it names, until the event
+ * finishes by itself; answers it finished. Rounds of byes only are over as they are paired.
+ */
+async function playToTheEnd(id: string, tokens: Map<string, string>, first: Tournament, loser: (round: number, board: Round['boards'][number]) => string | undefined): Promise<Tournament> {
+  let s = first;
+  for (let r = 1; s.status !== 'FINISHED'; r++) {
+    if (r > 12) throw new Error(`tournament ${id} did not end`);
+    await playRound(s.rounds[r - 1], tokens, 1_000 + 100 * r, (b) => loser(r, b));
+    s = await once(id, (x) => x.status === 'FINISHED' || x.rounds.length > r, `round ${r + 1}`);
+  }
+  // Nobody organized: every round was paired by the referee (actor null), none by the organizer.
+  expect(s.events.nodes.filter((e) => e.type === 'RoundPaired').map((e) => e.actor)).toEqual(s.rounds.map(() => null));
+  return s;
+}
+
+const ranks = (s: Tournament) => s.standings.map((r) => r.rank).sort((a, b) => a - b);
+
+describe('bracket formats that run themselves', () => {
+  it('a double elimination of 6 played by bots: the WB champion loses the first grand final, the reset is paired and played, and the event ends with K6.10 placings; the bundle verifies', async () => {
+    const { id, tokens, s } = await startedByItself({ name: 'Double elimination by itself', format: 'DOUBLE_ELIMINATION' }, ['Ann', 'Bob', 'Cid', 'Dee', 'Eve', 'Fay']);
+    // S = 8, k = 3 (K6.10): WB rounds 1-3 with LB rounds 1-4 alongside, the grand final round 6, the reset round 7.
+    expect(s.totalRounds).toBe(7);
+    // The grand final's seat 0 is the WB champion (K6.10): it resigns, so the LB champion wins and the bracket is reset.
+    const final = await playToTheEnd(id, tokens, s, (round, board) => (round === 6 ? board.seats[0].id : undefined));
+    expect(final.rounds).toHaveLength(7);
+    const [first, reset] = [final.rounds[5].boards, final.rounds[6].boards];
+    expect(first).toHaveLength(1);
+    expect(first[0].winner!.id).toBe(first[0].seats[1].id);
+    expect(reset.map((b) => b.seats.map((x) => x.id).sort())).toEqual([first[0].seats.map((x) => x.id).sort()]);
+    // K6.10 with S = 8 and 6 entrants: the reset's winner 1st, its loser 2nd, LB4's loser 3rd, LB3's 4th, LB2's two 5th.
+    expect(ranks(final)).toEqual([1, 2, 3, 4, 5, 5]);
+    expect(final.standings.find((r) => r.rank === 1)!.participantId).toBe(reset[0].winner!.id);
+    expect((await verifiedBundle(t, id)).ok).toBe(true);
+  }, 300_000);
+
+  it('a group stage of 8 in 2 groups feeds a knockout with a third-place match, played by bots round after round; the bundle verifies', async () => {
+    const names = ['Ann', 'Bob', 'Cid', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal'];
+    const input = { name: 'Groups and cup by itself', format: 'GROUPS_KNOCKOUT', groupCount: 2, advancePerGroup: 2, thirdPlaceMatch: true };
+    const { id, tokens, s } = await startedByItself(input, names);
+    // K6.12: rounds 1-3 the groups' round-robins side by side, round 4 the semi-finals, round 5 the final and the third-place match.
+    expect(s.totalRounds).toBe(5);
+    const final = await playToTheEnd(id, tokens, s, () => undefined);
+    expect(final.rounds.map((r) => r.boards.length)).toEqual([4, 4, 4, 2, 2]);
+    const [semis, last] = [final.rounds[3].boards, final.rounds[4].boards];
+    const winners = semis.map((b) => b.winner!.id);
+    const losers = semis.map((b) => b.seats.map((x) => x.id).find((x) => !winners.includes(x)));
+    // K6.11: board 1 the final between the semi-finals' winners, board 2 the third-place match between their losers.
+    expect(last.map((b) => b.seats.map((x) => x.id).sort())).toEqual([winners.sort(), losers.sort()]);
+    const place = (rank: number) => final.standings.filter((r) => r.rank === rank).map((r) => r.participantId);
+    expect([place(1), place(3)]).toEqual([[last[0].winner!.id], [last[1].winner!.id]]);
+    // The knockout's 1st-4th, then the groups' 3rds sharing 5th and their 4ths sharing 7th.
+    expect(ranks(final)).toEqual([1, 2, 3, 4, 5, 5, 7, 7]);
+    expect((await verifiedBundle(t, id)).ok).toBe(true);
   }, 300_000);
 });
 

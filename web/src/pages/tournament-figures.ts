@@ -37,3 +37,21 @@ export function legend(shorts: readonly string[]): Markup {
   const known = shorts.filter((s) => TIE_BREAKS[s]);
   return known.length ? html`<dl class="legend small">${known.map((s) => html`<div><dt>${s}</dt><dd>${TIE_BREAKS[s].name}: ${TIE_BREAKS[s].means}</dd></div>`)}</dl>` : html``;
 }
+
+/** 1st, 2nd, 3rd, 4th... and `=2nd` for a place shared. */
+export function ordinal(place: number, shared = false): string {
+  const tens = place % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][place % 10] ?? 'th');
+  return `${shared ? '=' : ''}${place}${suffix}`;
+}
+
+/** TA7.6: each seat's place at its table from the game's ranking (tied seats share the best of their places); null for a seat not ranked (a forfeit). */
+export function tablePlaces(ranking: readonly (readonly number[])[]): Map<number, string> {
+  const places = new Map<number, string>();
+  let place = 1;
+  for (const group of ranking) {
+    for (const seat of group) places.set(seat, ordinal(place, group.length > 1));
+    place += group.length;
+  }
+  return places;
+}

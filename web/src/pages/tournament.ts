@@ -1,56 +1,14 @@
-import { gql, subscribe } from '../api.js';
+import './tournament.css';
+import { actingToken, gql, subscribe } from '../api.js';
 import { html, type Markup } from '../html.js';
 import { layout, type Stop } from '../layout.js';
 import type { verifyTournament } from '../verify/tournament.js';
-import { decimal, legend, tieBreakName } from './tournament-figures.js';
+import { brackets } from './tournament-bracket.js';
+import { decimal, legend, tablePlaces, tieBreakName } from './tournament-figures.js';
+import { type Board, myNextGame, myParticipants, type NextGame, type Round, TOURNAMENT, type Tournament } from './tournament-model.js';
 
-const TOURNAMENT = `query($id: ID!) { tournament(id: $id) { id name kind format status seedCommitment seed totalRounds completedRounds
-  participants { id registrationNo name rating withdrawnAfterRound }
-  rounds { round complete byes { name } rest { name } warnings
-    boards { board complete winner { id name } walkover { name } seats { id name } games { gameId result { source kinds gamePoints ranking reason } } } }
-  standings { rank participantId registrationNo name tp tieBreaks { name value } }
-  crosstable { participantId registrationNo name cells { round kind seat result tp opponents { registrationNo } } } } }`;
 const LIST = `query { tournaments(first: 50) { nodes { id name kind format status createdAt } } }`;
 const LIVE = `subscription($id: ID!, $after: Int) { tournamentEvents(tournamentId: $id, afterSeq: $after) { seq type } }`;
-
-interface Ref {
-  id?: string;
-  name: string;
-}
-interface Tournament {
-  id: string;
-  name: string;
-  kind: string;
-  format: string;
-  status: string;
-  seedCommitment: string;
-  seed: string | null;
-  totalRounds: number | null;
-  completedRounds: number;
-  participants: { id: string; registrationNo: number; name: string; rating: number; withdrawnAfterRound: number | null }[];
-  rounds: {
-    round: number;
-    complete: boolean;
-    byes: Ref[];
-    rest: Ref | null;
-    warnings: string[];
-    boards: {
-      board: number;
-      complete: boolean;
-      winner: Ref | null;
-      walkover: Ref | null;
-      seats: Ref[];
-      games: { gameId: string; result: { source: string; kinds: string[]; gamePoints: (string | null)[]; ranking: number[][]; reason: string | null } | null }[];
-    }[];
-  }[];
-  standings: { rank: number; participantId: string; registrationNo: number; name: string; tp: string | null; tieBreaks: { name: string; value: string | null }[] }[];
-  crosstable: {
-    participantId: string;
-    registrationNo: number;
-    name: string;
-    cells: { round: number; kind: string; seat: number | null; result: string | null; tp: string; opponents: { registrationNo: number }[] }[];
-  }[];
-}
 
 /** The tournaments list. */
 export function tournamentsPage(app: HTMLElement): Stop {
@@ -85,7 +43,10 @@ export function tournamentPage(app: HTMLElement, id: string): Stop {
   };
   const load = async () => {
     try {
-      shown = (await gql<{ tournament: Tournament }>(TOURNAMENT, { id })).tournament;
+      // With the viewer's key (or a participant's token), each game answers `mySeat`: the page finds their next game.
+      const token = actingToken();
+      shown = (await gql<{ tournament: Tournament }>(TOURNAMENT, { id }, token).catch(() => (token ? gql<{ tournament: Tournament }>(TOURNAMENT, { id }) : Promise.reject(new Error('no tournament')))))
+        .tournament;
       draw();
     } catch (err) {
       app.innerHTML = layout(html`<p class="error" role="alert">${(err as Error).message}</p>`).text;
@@ -122,14 +83,16 @@ function badge(verdict: Verdict | 'checking'): Markup {
 }
 
 function view(t: Tournament, verdict: Verdict | 'checking'): Markup {
-  const knockout = t.format === 'KNOCKOUT';
   const placed = byPlacings(t);
+  const mine = myParticipants(t);
+  const next = myNextGame(t);
   return html`<h1>${t.name || t.id}</h1>
     <p class="meta"><span class="kind">${t.kind}</span> · ${t.format.toLowerCase().replace(/_/g, ' ')} · <span class="status status-${t.status.toLowerCase()}">${t.status}</span>
       · round ${t.rounds.length}${t.totalRounds ? ` of ${t.totalRounds}` : ''} · ${t.participants.length} participants</p>
+    ${next ? nextGame(next, mine) : ''}
     <section aria-label="Standings"><h2>${placed ? 'Placings' : t.status === 'FINISHED' ? 'Final standings' : `Standings after round ${t.completedRounds}`}</h2>${standings(t)}</section>
-    ${knockout ? html`<section aria-label="Bracket"><h2>Bracket</h2>${bracket(t)}</section>` : ''}
-    <section aria-label="Rounds"><h2>Rounds</h2>${[...t.rounds].reverse().map(round)}</section>
+    ${brackets(t, mine)}
+    <section aria-label="Rounds"><h2>Rounds</h2>${[...t.rounds].reverse().map((r) => round(r, t.format === 'TABLES', next))}</section>
     ${placed ? '' : html`<section aria-label="Crosstable"><h2>Crosstable</h2>${crosstable(t)}</section>`}
     <section class="verification" aria-label="Verification"><h2>Verification</h2>
       ${badge(verdict)}
@@ -155,7 +118,7 @@ function standings(t: Tournament): Markup {
     )}</tbody></table></div>${legend(points ? ['TP', ...names] : names)}`;
 }
 
-function result(board: Tournament['rounds'][number]['boards'][number]): string {
+function result(board: Board): string {
   if (board.walkover) return `walkover (${board.walkover.name} withdrew)`;
   if (board.seats.length === 1) return 'bye';
   const last = board.games.at(-1)?.result;
@@ -163,13 +126,25 @@ function result(board: Tournament['rounds'][number]['boards'][number]): string {
   if (last.kinds.includes('DOUBLE_FORFEIT')) return 'double forfeit';
   if (last.kinds.some((k) => k.startsWith('FORFEIT'))) return `forfeit: ${board.seats[last.kinds.indexOf('FORFEIT_WIN')]?.name ?? 'nobody'} wins`;
   if (board.seats.length === 2) return last.ranking.length === 1 ? `draw ${last.gamePoints.join('–')}` : `${board.seats[last.ranking[0][0]].name} wins ${last.gamePoints.join('–')}`;
-  return last.ranking.map((group) => group.map((s) => `${board.seats[s].name} ${last.gamePoints[s]}`).join(' = ')).join(', ');
+  // TA7.6-TA7.7: a table's places, with each seat's pips; no colours.
+  const places = tablePlaces(last.ranking);
+  return last.ranking.flatMap((group) => group.map((s) => `${places.get(s)} ${board.seats[s].name} (${last.gamePoints[s]} pips)`)).join(', ');
 }
 
-function round(r: Tournament['rounds'][number]): Markup {
-  return html`<details ${r.complete ? '' : html`open`}><summary>Round ${r.round} ${r.complete ? '' : html`<span class="status status-active">playing</span>`}</summary>
-    <ol class="boards">${r.boards.map(
-      (b) => html`<li value="${b.board}"><span class="players">${b.seats.map((s) => s.name).join(' – ') || 'empty'}</span>: ${result(b)}
+/** The viewer's next game, above everything else, with a link to play it. */
+function nextGame(next: NextGame, mine: ReadonlySet<string>): Markup {
+  const others = next.board.seats.filter((s) => !(s.id && mine.has(s.id))).map((s) => s.name);
+  return html`<section class="next-game" aria-label="Your next game"><h2>Your next game</h2>
+    <p>Round ${next.round}, ${next.board.seats.length > 2 ? 'table' : 'board'} ${next.board.board}: against ${others.join(', ')} · <a class="play" href="/games/${next.gameId}">Play it</a></p></section>`;
+}
+
+function round(r: Round, tables: boolean, next: NextGame | null): Markup {
+  const where = tables ? 'Table' : 'Board';
+  return html`<details ${r.complete && next?.round !== r.round ? '' : html`open`}><summary>Round ${r.round} ${r.complete ? '' : html`<span class="status status-active">playing</span>`}</summary>
+    <ol class="boards" aria-label="${where}s of round ${r.round}">${r.boards.map(
+      (
+        b,
+      ) => html`<li value="${b.board}" ${next?.board === b ? html`class="mine" aria-current="true"` : ''}>${next?.board === b ? html`<strong>Your next game:</strong> ` : ''}<span class="players">${b.seats.map((s) => s.name).join(' – ') || 'empty'}</span>: ${result(b)}
         ${b.games.map((g, i) => html` <a href="/games/${g.gameId}">game${b.games.length > 1 ? ` ${i + 1}` : ''}</a>`)}</li>`,
     )}</ol>
     ${r.byes.length ? html`<p>Bye: ${r.byes.map((b) => b.name).join(', ')}</p>` : ''}${r.rest ? html`<p>Rest: ${r.rest.name}</p>` : ''}
@@ -190,25 +165,25 @@ const UNPLAYED: Record<string, string> = {
 function crosstable(t: Tournament): Markup {
   const tables = t.format === 'TABLES';
   const rounds = t.crosstable[0]?.cells.length ?? 0;
-  const cell = (c: Tournament['crosstable'][number]['cells'][number]) => {
+  const cell = (row: Tournament['crosstable'][number], c: Tournament['crosstable'][number]['cells'][number]) => {
     const opp = c.opponents.map((o) => o.registrationNo).join(',');
     const mark = c.result === 'WIN' ? '+' : c.result === 'DRAW' ? '=' : c.result === 'LOSS' ? '−' : '';
     // Seat 0 and 1 are chess's white and black; at a table the seat says nothing: its points do.
     if (c.kind !== 'PLAYED') return `${UNPLAYED[c.kind] ?? c.kind.toLowerCase().replace(/_/g, ' ')} ${decimal(c.tp)}`;
-    return tables ? `${decimal(c.tp)} pts v ${opp}` : `${mark}${opp}${c.seat === null ? '' : c.seat === 0 ? 'w' : 'b'}`;
+    return tables ? `${tablePlace(t, c.round, row.participantId)} · ${decimal(c.tp)} pts v ${opp}` : `${mark}${opp}${c.seat === null ? '' : c.seat === 0 ? 'w' : 'b'}`;
   };
   return html`<div class="scroll" tabindex="0" role="region" aria-label="Crosstable table"><table class="crosstable"><thead><tr><th scope="col">No</th><th scope="col">Participant</th>${Array.from(
     { length: rounds },
     (_, i) => html`<th scope="col">R${i + 1}</th>`,
-  )}</tr></thead><tbody>${t.crosstable.map((row) => html`<tr><td>${row.registrationNo}</td><td>${row.name}</td>${row.cells.map((c) => html`<td>${cell(c)}</td>`)}</tr>`)}</tbody></table></div>`;
+  )}</tr></thead><tbody>${t.crosstable.map((row) => html`<tr><td>${row.registrationNo}</td><td>${row.name}</td>${row.cells.map((c) => html`<td>${cell(row, c)}</td>`)}</tr>`)}</tbody></table></div>`;
 }
 
-function bracket(t: Tournament): Markup {
-  return html`<div class="bracket">${t.rounds.map(
-    (r) =>
-      html`<ol class="bracket-round" aria-label="Round ${r.round}">${r.boards.map(
-        (b) =>
-          html`<li class="match">${b.seats.length === 0 ? html`<span class="muted">—</span>` : b.seats.map((s) => html`<span class="${b.winner?.id === s.id ? 'winner' : ''}">${s.name}</span>`)}</li>`,
-      )}</ol>`,
-  )}</div>`;
+/** TA7.6: the place a participant took at its table in round `round` ('?' while the game is played). */
+function tablePlace(t: Tournament, round: number, participantId: string): string {
+  for (const board of t.rounds[round - 1]?.boards ?? []) {
+    const seat = board.seats.findIndex((s) => s.id === participantId);
+    const result = board.games.at(-1)?.result;
+    if (seat >= 0) return (result && tablePlaces(result.ranking).get(seat)) || '?';
+  }
+  return '?';
 }

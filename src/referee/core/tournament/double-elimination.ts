@@ -1,7 +1,7 @@
 import { ok, type Result } from '../../../engines/kit/index.js';
+import { doubleEliminationLayout } from './bracket-layout.js';
 import { boardMatch, type MatchBoard, matchBoards } from './brackets.js';
 import {
-  type BracketName,
   bracketSize,
   type DecidedMatch,
   doubleEliminationPlacings,
@@ -11,8 +11,6 @@ import {
   knockoutSeeds,
   koTieLabel,
   losersRound,
-  losersRoundCount,
-  losersRoundMatches,
   matchLosers,
   nextRound,
   openGrandFinal,
@@ -34,23 +32,7 @@ import type { TournamentState } from './state.js';
  * and the second (bracket reset) round 2k+1. Boards are numbered WB matches first, then LB matches.
  */
 
-/** One part of a tournament round: `matches` matches of one bracket round. */
-export interface BracketPart {
-  bracket: BracketName;
-  bracketRound: number;
-  matches: number;
-}
-
-/** K6.10, *In Arbiter*: what tournament round `round` holds, for a bracket of size S = `size`. */
-export function doubleEliminationLayout(size: number, round: number): BracketPart[] {
-  const k = Math.log2(size);
-  if (round === 2 * k) return [{ bracket: 'GF', bracketRound: 1, matches: 1 }];
-  if (round === 2 * k + 1) return [{ bracket: 'GF', bracketRound: 2, matches: 1 }];
-  const parts: BracketPart[] = [];
-  if (round <= k) parts.push({ bracket: 'WB', bracketRound: round, matches: size / 2 ** round });
-  if (round - 1 >= 1 && round - 1 <= losersRoundCount(size)) parts.push({ bracket: 'LB', bracketRound: round - 1, matches: losersRoundMatches(size, round - 1) });
-  return parts;
-}
+export { type BracketPart, doubleEliminationLayout } from './bracket-layout.js';
 
 /** The most rounds an event can take: the second grand final is played only after a reset (K6.10). */
 export const doubleEliminationRounds = (count: number, bracketReset: boolean): number => 2 * Math.log2(bracketSize(count)) + (bracketReset ? 1 : 0);

@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from '../../../engines/kit/index.js';
+import { groupCountFor, type GroupOptions } from './bracket-layout.js';
 import { roundRobinRound, roundRobinRoundCount } from './round-robin.js';
 
 /**
@@ -7,15 +8,7 @@ import { roundRobinRound, roundRobinRoundCount } from './round-robin.js';
  * order group places give the knockout's seeds. group-stage.ts runs it as a tournament format.
  */
 
-/** The organizer's choices: a group count, or a group size from which the count follows; and how many advance from each group. */
-export interface GroupOptions {
-  groupCount?: number;
-  groupSize?: number;
-  advancePerGroup: number;
-}
-
-/** K6.12: the group count for `n` participants: as configured, or ceil(n / groupSize). */
-export const groupCountFor = (options: GroupOptions, n: number): number => options.groupCount ?? Math.ceil(n / (options.groupSize ?? 4));
+export { groupCountFor, type GroupOptions } from './bracket-layout.js';
 
 /**
  * K6.12 snake seeding: seed i (index 0 is seed 1) goes to row floor(i / G); even rows fill groups

@@ -1,4 +1,5 @@
 import { type Result, fail, ok } from '../../../engines/kit/index.js';
+import { type BracketName, bracketSize, knockoutRoundCount, losersRoundCount, losersRoundMatches } from './bracket-layout.js';
 import type { Lots } from './lots.js';
 import { type Rational, ZERO, add, cmp, sub } from './rational.js';
 import type { GamePointsOrder, Participant, PointValues } from './types.js';
@@ -8,6 +9,9 @@ import type { GamePointsOrder, Participant, PointValues } from './types.js';
  * deciding one match (K6.6-K6.8) and the final placings. Double elimination (K6.10) reuses the
  * bracket and the match rules with its own pairings.
  */
+
+// The bracket's shape lives in bracket-layout.ts (the web page draws with it); its users import it from here too.
+export { type BracketName, bracketSize, knockoutRoundCount, losersRoundCount, losersRoundMatches } from './bracket-layout.js';
 
 /** K6.1: `rating` (default), the organizer's list, or lots. */
 export type KnockoutSeeding = 'rating' | 'manual' | 'lots';
@@ -50,17 +54,6 @@ export function knockoutSeeds(participants: readonly Participant[], mode: Knocko
   if (listed.size !== ids.size) return fail('INVALID_INPUT', `the manual seeding names ${listed.size} of the ${ids.size} participants`);
   return ok([...manual]);
 }
-
-/** K6.2: the smallest power of two >= n (n >= 2). */
-export function bracketSize(n: number): number {
-  if (!Number.isInteger(n) || n < 2) throw new RangeError(`a knockout needs at least 2 participants, not ${n}`);
-  let s = 2;
-  while (s < n) s *= 2;
-  return s;
-}
-
-/** K6.2: log2(S) rounds for `count` participants. */
-export const knockoutRoundCount = (count: number): number => Math.log2(bracketSize(count));
 
 /** K6.3: the seed held by each slot, slot 1 first. */
 export function seedOrder(size: number): number[] {
@@ -130,9 +123,6 @@ export function parseTieRule(input: unknown): Result<KoTieRule> {
   if (steps.at(-1)?.kind !== 'LOTS') steps.push({ kind: 'LOTS' });
   return ok(steps);
 }
-
-/** K6.7, K6.10: which bracket a match is in, as named in its LOTS label. */
-export type BracketName = 'KO' | 'WB' | 'LB' | 'GF';
 
 /** K6.7, L9.6: the label of a match's tie lot. */
 export const koTieLabel = (bracket: BracketName, round: number, match: number): string => `ko-tie|${bracket}|r${round}|m${match}`;
@@ -282,12 +272,6 @@ const losers = (match: DecidedMatch): string[] => match.slots.filter((s): s is s
 
 /** The participant each match sends down or out, in match order: null for a bye, an empty match or a double forfeit. */
 export const matchLosers = (round: readonly DecidedMatch[]): Slot[] => round.map((m) => (m.winner === null ? null : (losers(m)[0] ?? null)));
-
-/** K6.10: LB rounds LB1..LB(2k-2) for S >= 4; none for S = 2. */
-export const losersRoundCount = (size: number): number => (size >= 4 ? 2 * Math.log2(size) - 2 : 0);
-
-/** K6.10: LB(2j-1) and LB(2j) each have S / 2^(j+1) matches. */
-export const losersRoundMatches = (size: number, lbRound: number): number => size / 2 ** (Math.ceil(lbRound / 2) + 1);
 
 /** K6.10: the WB round whose losers enter LB round j: WB1 for LB1, WB(j+1) for LB(2j), none for LB(2j+1). */
 export const winnersRoundFeeding = (lbRound: number): number | null => (lbRound === 1 ? 1 : lbRound % 2 === 0 ? lbRound / 2 + 1 : null);

@@ -1,0 +1,196 @@
+import { seededRandom } from '../src/engines/kit/index.js';
+import { ENGINES } from '../src/games/index.js';
+import { Bot, gql } from './bot.js';
+import type { HaCluster } from './ha-cluster.js';
+
+export type Fault = 'kill' | 'switchover';
+
+export interface FailoverPlan {
+  faults: Fault[];
+  /** Bots; each sends its moves through the instances in turn. */
+  bots: number;
+  /** Moves acknowledged between two faults (and before the first): the faults come mid-play, wherever that is. */
+  movesBetween: number;
+  /** A safety net against a cluster that never recovers, not a speed requirement. */
+  timeoutMs?: number;
+}
+
+export interface FailoverReport {
+  acknowledged: number;
+  /** Acknowledged moves found stored at their version afterwards. */
+  found: number;
+  lost: string[];
+  /** Move ids stored as more than one move. */
+  duplicates: string[];
+  games: number;
+  unverified: string[];
+  /**
+   * Per fault, milliseconds from the fault to the first move accepted among those sent after the
+   * last refusal that followed it (the backends of a killed server may still finish a few moves
+   * for a moment: the outage ends at the last refusal, not the first).
+   */
+  recoveries: { fault: Fault; ms: number }[];
+  /** Answers other than MoveAccepted, by code (retries of the same move included). */
+  refusals: Record<string, number>;
+  /** What /readyz answered, polled on every instance during the run: `200`, `503 <reason>` or `no answer`. */
+  readyz: Record<string, number>;
+}
+
+const EVENTS = `query($id: ID!, $after: String) { gameEvents(gameId: $id, after: $after, first: 1000) { nodes { seq type moveId } } }`;
+const VERIFY = `query($id: ID!) { verifyGame(gameId: $id) { ok summary } }`;
+
+/**
+ * Jepsen-style check of failover: bots play backgammon through the `instances` while `cluster`
+ * suffers `plan.faults` one after the other (each once the cluster is healthy again and
+ * `movesBetween` more moves were acknowledged); a refused move is sent again with the same id
+ * until it is answered. Then every acknowledged move must be stored once at its version, and
+ * every game must verify.
+ */
+export async function failoverCheck(cluster: HaCluster, instances: string[], plan: FailoverPlan): Promise<FailoverReport> {
+  const engine = ENGINES.find((e) => e.kind === 'backgammon')!;
+  const acknowledged: { gameId: string; moveId: string; version: number }[] = [];
+  const refusals: Record<string, number> = {};
+  const readyz: Record<string, number> = {};
+  const count = (into: Record<string, number>, key: string) => (into[key] = (into[key] ?? 0) + 1);
+  /** When each fault came, when each refusal came, when each accepted move was sent and answered. */
+  const faultsAt: number[] = [];
+  const refusedAt: number[] = [];
+  const accepted: { sentAt: number; at: number }[] = [];
+  let stop = false;
+  const deadline = Date.now() + (plan.timeoutMs ?? 600_000);
+  const failIfLate = () => {
+    if (Date.now() > deadline) throw new Error(`the failover check ran out of its ${(plan.timeoutMs ?? 600_000) / 1000} s safety net after ${acknowledged.length} acknowledged moves`);
+  };
+
+  const playing = Array.from({ length: plan.bots }, async (_, b) => {
+    const bot = new Bot(instances[b % instances.length], engine, { autoRoll: true }, seededRandom(b + 1), `ha-${b}-${Date.now()}`, ['resign', 'double']);
+    const untilStarted = async (step: () => Promise<void>) => {
+      for (;;) {
+        try {
+          return await step();
+        } catch (err) {
+          if (stop) return;
+          count(refusals, `start: ${(err as Error).message.slice(0, 60)}`);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
+    };
+    await untilStarted(() => bot.newGame());
+    while (!stop) {
+      if (bot.finished()) {
+        await untilStarted(() => bot.newGame());
+        continue;
+      }
+      // Each move through the next instance: each must catch up with what the other stored (NOTIFY, or the conflict).
+      bot.url = instances[(b + acknowledged.length) % instances.length];
+      const sentAt = Date.now();
+      const r = await bot.move();
+      if (r.accepted) {
+        acknowledged.push({ gameId: bot.gameId, moveId: r.moveId, version: r.version });
+        accepted.push({ sentAt, at: Date.now() });
+      } else {
+        refusedAt.push(Date.now());
+        count(refusals, r.code ?? 'NO_CODE');
+        // As a client told to come back later (Retry-After) would.
+        if (r.code === 'STORAGE_UNAVAILABLE' || r.code?.startsWith('NO_ANSWER')) await new Promise((res) => setTimeout(res, 200));
+      }
+    }
+  });
+  const results = Promise.allSettled(playing);
+
+  const polling = (async () => {
+    while (!stop) {
+      await Promise.all(
+        instances.map(async (url) => {
+          try {
+            const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3000) });
+            const body = (await res.json()) as { reason?: string };
+            count(readyz, res.status === 200 ? '200' : `${res.status} ${body.reason ?? ''}`.trim());
+          } catch {
+            count(readyz, 'no answer');
+          }
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+
+  const until = async (done: () => boolean | Promise<boolean>) => {
+    while (!(await done())) {
+      failIfLate();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const acknowledgedMore = (n: number) => {
+    const target = acknowledged.length + n;
+    return until(() => acknowledged.length >= target);
+  };
+  try {
+    for (const kind of plan.faults) {
+      await cluster.waitHealthy();
+      await acknowledgedMore(plan.movesBetween);
+      const at = Date.now();
+      faultsAt.push(at);
+      if (kind === 'kill') {
+        const killed = await cluster.killPrimary();
+        // The killed node comes back (as a standby) once another leads and moves are accepted again.
+        await until(async () => accepted.some((a) => a.sentAt > at + 1000) && ![null, killed].includes(await cluster.leader()));
+        await cluster.start(killed);
+      } else {
+        await cluster.switchover();
+      }
+    }
+    await acknowledgedMore(plan.movesBetween);
+  } finally {
+    stop = true;
+    await results;
+    await polling;
+  }
+  const failed = (await results).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const recoveries = plan.faults.map((fault, i) => {
+    const [from, to] = [faultsAt[i], faultsAt[i + 1] ?? Infinity];
+    const lastRefusal = Math.max(from, ...refusedAt.filter((t) => t >= from && t < to));
+    const first = Math.min(...accepted.filter((a) => a.sentAt >= lastRefusal).map((a) => a.at));
+    return { fault, ms: first - from };
+  });
+  return { ...(await audit(instances[0], acknowledged)), acknowledged: acknowledged.length, recoveries, refusals, readyz };
+}
+
+/** Reads every game's log back: each acknowledged move stored once, at or before its version; each game verifies. */
+async function audit(url: string, acknowledged: { gameId: string; moveId: string; version: number }[]) {
+  const lost: string[] = [];
+  const duplicates: string[] = [];
+  const unverified: string[] = [];
+  let found = 0;
+  const byGame = groupBy(acknowledged, (a) => a.gameId);
+  for (const [gameId, moves] of byGame) {
+    const events: { seq: number; type: string; moveId: string | null }[] = [];
+    for (let after = '0'; ; ) {
+      const page = (await gql(url, EVENTS, { id: gameId, after })).data.gameEvents.nodes as typeof events;
+      events.push(...page);
+      if (page.length < 1000) break;
+      after = String(page.at(-1)!.seq);
+    }
+    const actions = groupBy(
+      events.filter((e) => e.moveId && e.type === 'ActionTaken'),
+      (e) => e.moveId!,
+    );
+    for (const [moveId, stored] of actions) if (stored.length > 1) duplicates.push(`${gameId}/${moveId}`);
+    for (const m of moves) {
+      const seq = actions.get(m.moveId)?.[0]?.seq;
+      if (seq === undefined || seq > m.version) lost.push(`${gameId}/${m.moveId}`);
+      else found++;
+    }
+    const verdict = (await gql(url, VERIFY, { id: gameId })).data.verifyGame;
+    if (!verdict.ok) unverified.push(`${gameId}: ${verdict.summary}`);
+  }
+  return { found, lost, duplicates, games: byGame.size, unverified };
+}
+
+/** Map.groupBy, which Node 20 lacks. */
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
