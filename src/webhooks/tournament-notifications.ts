@@ -1,4 +1,4 @@
-import type { StoredEvent, TournamentChange } from '../referee/index.js';
+import { type StoredEvent, type TournamentState, tournamentNoticesOf } from '../referee/index.js';
 import type { Notifications, Registration } from './notifications.js';
 import type { OutboxMessage } from './outbox.js';
 import { noticeMessage, StreamNotifications } from './stream-notifications.js';
@@ -18,7 +18,7 @@ export interface TournamentRegistrations {
  * one statement whatever the round's size; a tournament's messages are delivered in order, as a
  * game's are (the outbox's game id is the tournament's).
  */
-export class TournamentNotifications extends StreamNotifications<TournamentChange> {
+export class TournamentNotifications extends StreamNotifications<TournamentState> {
   constructor(
     private readonly store: TournamentRegistrations,
     notifications: Notifications,
@@ -26,8 +26,10 @@ export class TournamentNotifications extends StreamNotifications<TournamentChang
     super(notifications);
   }
 
-  async rowsOf(_before: TournamentChange | null, { tournament, notices }: TournamentChange, _events: readonly StoredEvent[]): Promise<OutboxMessage[]> {
-    if (notices.length === 0 || !this.notifications.mayNotify()) return [];
+  async rowsOf(_before: TournamentState | null, tournament: TournamentState, events: readonly StoredEvent[]): Promise<OutboxMessage[]> {
+    if (!this.notifications.mayNotify()) return [];
+    const notices = tournamentNoticesOf(tournament, events);
+    if (notices.length === 0) return [];
     const players = [...new Set(notices.flatMap((n) => (n.playerId ? [n.playerId] : [])))];
     const registrations = await this.store.tournamentRegistrations(tournament.tournamentId, players);
     if (registrations.length === 0) return [];

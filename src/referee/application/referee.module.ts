@@ -19,6 +19,7 @@ import { TournamentStore } from '../store/tournament-store.js';
 import { Clock, SystemClock } from './clock.js';
 import { ChallengeConsequences } from './challenges.js';
 import { GameConsequences } from './consequences.js';
+import { TournamentConsequences } from './tournament-streams.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
 import { GameDirectory, TokenDirectory } from './directories.js';
 import { KeyDirectory } from './key-holders.js';
@@ -29,7 +30,6 @@ import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { RatingService } from './ratings.js';
 import { RefereeService } from './referee.service.js';
 import { TournamentFeed } from './player-feed.js';
-import { TournamentConsequences } from './tournament-notices.js';
 
 /**
  * The generic referee over PostgreSQL, with the engines the application gives it; game modules

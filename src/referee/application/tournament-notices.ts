@@ -2,7 +2,6 @@ import { decodeTournamentEvent, type GameResultPayload, type TournamentEvent } f
 import { boardOfGame, type ParticipantRecord, type TournamentState } from '../core/tournament/state.js';
 import type { StoredEvent } from '../core/stream.js';
 import type { FeedRow } from '../store/player-feed-store.js';
-import { Consequences } from './consequences.js';
 
 /** What a tournament's events tell, as the webhooks' events name it, and the `type` each is sent as (the players' stream's). */
 export const TOURNAMENT_NOTICE_TYPES = {
@@ -35,15 +34,6 @@ export interface TournamentNotice {
   data: Record<string, unknown>;
   createdAt: Date;
 }
-
-/** A tournament's change as its consequences see it: the tournament after the events, and the notices they make. */
-export interface TournamentChange {
-  tournament: TournamentState;
-  notices: readonly TournamentNotice[];
-}
-
-/** The tournaments' consequences (the players' stream, the webhooks' outbox): the DI token modules register their handlers with. */
-export class TournamentConsequences extends Consequences<TournamentChange> {}
 
 /** Someone at a board, as a notice names them. */
 interface Named {

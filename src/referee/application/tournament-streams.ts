@@ -8,11 +8,11 @@ import { decodeTournamentEvent, type ScheduledGame } from '../core/tournament/ev
 import { statusOf, type TournamentState } from '../core/tournament/state.js';
 import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } from '../core/stream.js';
 import type { TournamentRow, TournamentStore } from '../store/tournament-store.js';
+import { Consequences } from './consequences.js';
 import type { PreparedGame } from './game-setup.js';
 import { HeldStreams, type StreamSource } from './held-streams.js';
 import type { RefereeService } from './referee.service.js';
 import type { Advanced, StreamWriter } from './stream-commands.js';
-import { type TournamentConsequences, type TournamentNotice, tournamentNoticesOf } from './tournament-notices.js';
 
 const COMMAND_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -31,6 +31,9 @@ export function replayed(t: Folded<unknown>, commandId: unknown, command: unknow
 
 /** A tournament as this process holds it: the folded stream and its row (secret seed, organizer). */
 export type LiveTournament = Folded<TournamentState> & { row: TournamentRow };
+
+/** The tournaments' consequences (the players' stream and the webhooks' messages its notices make, the transparency log's entry of a finished tournament): stored in the append's transaction. */
+export class TournamentConsequences extends Consequences<LiveTournament> {}
 
 /** Published on the tournaments' bus under the tournament's id for every stored batch of its events. */
 export type TournamentEventsAppended = { tournamentId: string; events: StoredEvent[] };
@@ -103,15 +106,12 @@ export interface TournamentStep {
 export type AdvancedTournament = Advanced<LiveTournament, TournamentEventsAppended> & {
   /** The games its events schedule (a pairing, a knockout replay), decided and ready to store. */
   games: PreparedGame[];
-  /** What its events tell the organizer and the participants (tournament-notices.ts). */
-  notices: TournamentNotice[];
 };
 
 /**
  * The tournament's part of the command path: a decision chained after the tournament, stored in
- * one transaction with the games it schedules (all or none), the participant it registers and
- * the rows its notices imply (the players' stream, the webhooks' messages: one statement); once
- * stored, the games are the referee's to hold and time.
+ * one transaction with the games it schedules (all or none) and the participant it registers;
+ * once stored, the games are the referee's to hold and time.
  */
 export class TournamentWriter implements StreamWriter<LiveTournament, TournamentStep, AdvancedTournament> {
   constructor(
@@ -126,33 +126,33 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
     const events = chainEvents(t.tournamentId, t, drafts);
     const next: LiveTournament = { ...decision.state, ...advanceHead(t, events, tournamentAggregate.follows), row: t.row };
     const games = this.scheduledGames(next, events);
-    return { next, events, batch: { tournamentId: t.tournamentId, events }, games: imported ? [...games, imported] : games, notices: tournamentNoticesOf(next, events) };
+    return { next, events, batch: { tournamentId: t.tournamentId, events }, games: imported ? [...games, imported] : games };
   }
 
   created({ games }: AdvancedTournament): number {
     return games.length;
   }
 
-  async append(t: LiveTournament, { next, events, games, notices }: AdvancedTournament, { participants = [] }: TournamentStep): Promise<void> {
+  async append(t: LiveTournament, { next, events, games }: AdvancedTournament, { participants = [] }: TournamentStep): Promise<void> {
     const registered = participants.flatMap((p) => {
       const r = next.participants.find((x) => x.id === p.id);
       return r ? [{ ...p, registrationNo: r.registrationNo }] : [];
     });
-    // Each game's creation implies rows (its first mover told, its deadline, the inbox), stored with it.
+    // Each game's creation implies rows (its first mover told, its deadline, the inbox), stored with it; so do the tournament's events.
     const implied = await Promise.all(games.map((g) => this.referee.creationImplies(g)));
-    await this.consequences.appendWith({ tournament: t, notices: [] }, { tournament: next, notices }, events, (rows) =>
-      this.store.append(
-        t.tournamentId,
-        events,
-        { version: next.version, hash: next.lastHash, status: statusOf(next) },
-        {
-          ...(registered.length > 0 ? { participants: registered } : {}),
-          games: games.map((g, i) => ({ ...g, consequences: implied[i].rows })),
-          consequences: rows,
-        },
-      ),
+    const own = await this.consequences.implied(t, next, events);
+    await this.store.append(
+      t.tournamentId,
+      events,
+      { version: next.version, hash: next.lastHash, status: statusOf(next) },
+      {
+        ...(registered.length > 0 ? { participants: registered } : {}),
+        games: games.map((g, i) => ({ ...g, consequences: implied[i].rows })),
+        consequences: own.rows,
+      },
     );
     for (const i of implied) i.stored();
+    own.stored();
   }
 
   afterStore(_t: LiveTournament, { games }: AdvancedTournament): void {

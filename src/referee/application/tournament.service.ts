@@ -36,13 +36,13 @@ import {
   liveTournaments,
   type TournamentEventsAppended,
   replayed,
+  TournamentConsequences,
   type TournamentStep,
   TournamentWriter,
 } from './tournament-streams.js';
 import { type GameResults, TournamentWorkflows } from './tournament-workflows.js';
 import { TournamentSchedules } from './tournament-schedules.js';
 import { seedingRating } from './tournament-seeding.js';
-import { TournamentConsequences } from './tournament-notices.js';
 import { RatingService } from './ratings.js';
 
 export type { BulkRegistration, BulkRow, EnteredResult, LiveTournament, RowRefusal, TournamentEventsAppended };
@@ -57,9 +57,10 @@ const SCHEDULES = { pollMs: 60_000, sweepMs: 60_000 };
 type Path = StreamCommands<LiveTournament, TournamentEventsAppended, TournamentStep, AdvancedTournament>;
 
 /**
- * Tournaments as the API layers see them: commands decided by the pure tournament aggregate and stored through the one command path (the games' gate,
- * a queue per tournament, an expected version; the games a pairing schedules and what its events imply, the players' notices and the webhooks' messages
- * (`consequences`), stored with it, all or none), the workflows that carry results between games and tournaments, and reads, which only read.
+ * Tournaments as the API layers see them: commands decided by the pure tournament aggregate and
+ * stored through the one command path (the games' gate, a queue per tournament, an expected
+ * version; the games a pairing schedules stored with it, all or none), the workflows that carry
+ * results between games and tournaments, and reads, which only read.
  */
 @Injectable()
 export class TournamentService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy, GameResults {
@@ -82,6 +83,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     @Optional() private readonly clock: Clock = new SystemClock(),
     /** Players' current ratings, for seeding those registered without one (absent: every such participant unrated). */
     @Optional() private readonly ratings?: RatingService,
+    /** What the tournaments' appends imply (the transparency log's entries), stored with them. */
     @Optional() consequences: TournamentConsequences = new TournamentConsequences(),
   ) {
     this.held = liveTournaments(store, registry);

@@ -15,7 +15,7 @@ import { type TournamentExtras, type TournamentHead, type TournamentRow, Tournam
 export class PostgresTournamentStore extends TournamentStore {
   constructor(
     private readonly db: DatabaseService,
-    /** The games' projections: a scheduled game's creation writes its rows (see insertGame). */
+    /** The projections: a scheduled game's creation writes its rows (see insertGame), and so do the tournament's own events. */
     @Optional() private readonly writers: ProjectionWriters = new ProjectionWriters(),
   ) {
     super();

@@ -28,7 +28,7 @@ export interface TournamentExtras {
   games?: NewGameRows[];
   /** The participants registered by these events (one, or a bulk registration's), with their tokens' hashes. */
   participants?: { id: string; registrationNo: number; name: string; tokenHash: string }[];
-  /** What the events imply (the players' stream, the webhooks' messages), in one statement. */
+  /** The rows the tournament's own events imply (TournamentConsequences), stored with them. */
   consequences?: readonly ConsequenceRows[];
 }
 
