@@ -56,6 +56,7 @@ try {
     ['recovery after a kill, p50 / max', `${p50(ms('kill'))} / ${max(ms('kill'))}`],
     ['recovery after a switchover, p50 / max', `${p50(ms('switchover'))} / ${max(ms('switchover'))}`],
     ['each fault, in order (s)', report.recoveries.map((r) => `${r.fault} ${(r.ms / 1000).toFixed(1)}`).join(', ')],
+    ['deadlines that fell during the faults: applied once / expected, twice', `${report.deadlines.applied} / ${report.deadlines.expected}, ${report.deadlines.twice}`],
     ['refusals by code', JSON.stringify(report.refusals)],
     ['/readyz answers', JSON.stringify(report.readyz)],
     ['service log lines, warn / error', services.map((s) => `${count(s.log(), 'warn')} / ${count(s.log(), 'error')}`).join(', ')],
@@ -63,7 +64,8 @@ try {
   process.stdout.write(`| | |\n| --- | --- |\n${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`);
   for (const [i, s] of services.entries()) writeFileSync(`failover-instance-${i}.log`, s.log());
   for (const line of [...report.lost, ...report.duplicates, ...report.unverified].slice(0, 20)) process.stdout.write(`  ${line}\n`);
-  process.exitCode = report.lost.length + report.duplicates.length + report.unverified.length === 0 ? 0 : 1;
+  const { deadlines } = report;
+  process.exitCode = report.lost.length + report.duplicates.length + report.unverified.length + deadlines.twice === 0 && deadlines.applied === deadlines.expected ? 0 : 1;
 } finally {
   for (const s of services) {
     s.process.kill('SIGTERM');

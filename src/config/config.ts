@@ -68,6 +68,12 @@ export interface Config {
   webhookGiveUpAfterSeconds: number;
   /** Most milliseconds between two looks for due webhook messages (and registrations changed by other instances). */
   webhookPollMs: number;
+  /** The transparency log's origin: the first line of its checkpoints, and its key's name when the key is generated (docs/transparency.md). */
+  logOrigin: string;
+  /** The log's signer key (`PRIVATE+KEY+<name>+<id>+<base64>`, golang.org/x/mod/sumdb/note's form); null: generated once into the data folder. */
+  logSigningKey: string | null;
+  /** Milliseconds between two checkpoints (one is signed only when the log grew). */
+  logCheckpointMs: number;
 }
 
 /** An allowed webhook host: its name (lower case, as a URL spells it) and, if given, its one port. */
@@ -204,6 +210,14 @@ function webhookAllowedHosts(env: NodeJS.ProcessEnv): WebhookHost[] | '*' {
   });
 }
 
+/** LOG_ORIGIN: a name for the log, conventionally its URL without the scheme (c2sp.org/tlog-checkpoint); printable, no spaces or `+`. */
+function logOrigin(env: NodeJS.ProcessEnv): string {
+  const raw = env.LOG_ORIGIN?.trim();
+  if (!raw) return 'arbiter.localhost/log';
+  if (!/^[\x21-\x2a\x2c-\x7e]{1,200}$/.test(raw)) throw new ConfigError(`LOG_ORIGIN must be printable ASCII without spaces or "+", such as arbiter.example.com/log, got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -250,6 +264,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1, 86_400_000),
     webhookGiveUpAfterSeconds: int(env, 'WEBHOOK_GIVE_UP_AFTER_SECONDS', 93_600, 1, 30 * 86_400),
     webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
+    logOrigin: logOrigin(env),
+    logSigningKey: env.LOG_SIGNING_KEY?.trim() || null,
+    logCheckpointMs: int(env, 'LOG_CHECKPOINT_MS', 10_000, 10, 3_600_000),
   };
 }
 

@@ -19,6 +19,7 @@ import { TournamentStore } from '../store/tournament-store.js';
 import { Clock, SystemClock } from './clock.js';
 import { ChallengeConsequences } from './challenges.js';
 import { GameConsequences } from './consequences.js';
+import { TournamentConsequences } from './tournament-streams.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
 import { GameDirectory, TokenDirectory } from './directories.js';
 import { KeyDirectory } from './key-holders.js';
@@ -28,6 +29,7 @@ import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { RatingService } from './ratings.js';
 import { RefereeService } from './referee.service.js';
+import { TournamentFeed } from './player-feed.js';
 
 /**
  * The generic referee over PostgreSQL, with the engines the application gives it; game modules
@@ -50,6 +52,16 @@ export class RefereeModule {
         { provide: TournamentStore, useClass: PostgresTournamentStore },
         { provide: GameConsequences, useFactory: () => new GameConsequences() },
         { provide: ChallengeConsequences, useFactory: () => new ChallengeConsequences() },
+        // The players' stream is told of the tournaments' notices; other modules register their handlers (the webhooks').
+        {
+          provide: TournamentConsequences,
+          useFactory: (feed: PlayerFeedStore) => {
+            const consequences = new TournamentConsequences();
+            consequences.register(new TournamentFeed(feed));
+            return consequences;
+          },
+          inject: [PlayerFeedStore],
+        },
         { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
         { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
         { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },
@@ -82,6 +94,7 @@ export class RefereeModule {
         ProjectionWriters,
         GameConsequences,
         ChallengeConsequences,
+        TournamentConsequences,
         LowTimeListeners,
         TokenDirectory,
         GameDirectory,

@@ -5,19 +5,19 @@ import { AppendConflict } from './event-store.js';
 import { insertGames, transactionTimeout } from './game-creation-sql.js';
 import { type EventRecord, isUniqueViolation, storedEvent } from './postgres-event-store.js';
 import { eventRow } from './stream-events-sql.js';
-import { ProjectionWriters } from './projections.js';
+import { insertProjections, ProjectionWriters } from './projections.js';
 import { type TournamentExtras, type TournamentHead, type TournamentRow, TournamentStore } from './tournament-store.js';
 
 /**
  * The tournaments' storage on PostgreSQL. An append is one transaction at an expected version:
  * the (tournament_id, seq) key and the head's version refuse a racing writer, which stores
- * nothing, not even its games.
+ * nothing, not even its games or the rows its events imply.
  */
 @Injectable()
 export class PostgresTournamentStore extends TournamentStore {
   constructor(
     private readonly db: DatabaseService,
-    /** The games' projections: a scheduled game's creation writes its rows (see insertGames). */
+    /** The projections: a scheduled game's creation writes its rows (see insertGames), and so do the tournament's own events. */
     @Optional() private readonly writers: ProjectionWriters = new ProjectionWriters(),
   ) {
     super();
@@ -67,6 +67,7 @@ export class PostgresTournamentStore extends TournamentStore {
           if (participants.length > 0)
             await tx.$executeRawUnsafe(INSERT_PARTICIPANTS_SQL, id, JSON.stringify(participants.map((p) => ({ id: p.id, registration_no: p.registrationNo, name: p.name, token_hash: p.tokenHash }))));
           await insertGames(tx, this.writers, extras.games ?? []);
+          await insertProjections(tx, this.writers, extras.consequences ?? []);
         },
         { timeout: transactionTimeout(events.length + (extras.games ?? []).reduce((n, g) => n + g.events.length, 0)) },
       );
