@@ -260,8 +260,17 @@ export class DatabaseService implements OnModuleDestroy {
   /** A pg Client that reports every failed statement's error to noteError (for readiness). */
   private observedClient(): typeof pg.Client {
     const note = (err: unknown) => this.noteError(err);
+    const broke = (err: Error) => this.logger.warn(`a database connection in use broke: ${err.message}`);
     const query = pg.Client.prototype.query as unknown as (...args: unknown[]) => unknown;
     return class ObservedClient extends pg.Client {
+      constructor(config?: string | pg.ClientConfig) {
+        super(config);
+        // A connection the server ends while it is checked out between two statements (a
+        // failover, a restart) emits 'error' with no one listening, which would end the process.
+        // Heard here, its next statement fails instead (STORAGE_UNAVAILABLE) and the pool drops it.
+        this.on('error', broke);
+      }
+
       // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this forwards them all.
       override query(...args: any[]): any {
         const last = args.at(-1);
