@@ -38,7 +38,7 @@ export class PlayerNotice {
   @Field({ description: 'Opaque, in the order notices are served: resume after it with `after` (the REST stream takes it as `Last-Event-ID`)' }) id: string;
   @Field({
     description:
-      'What happened: game.started, game.your_turn, game.over, game.timed_out, game.pause_requested, game.time_given, game.opponent_on_vacation, challenge.received, challenge.accepted, challenge.declined, challenge.cancelled',
+      'What happened: game.started, game.your_turn, game.over, game.timed_out, game.pause_requested, game.time_given, game.opponent_on_vacation, challenge.received, challenge.accepted, challenge.declined, challenge.cancelled, tournament.participant_registered, tournament.check_in_opened, tournament.round_paired, tournament.result_reported, tournament.result_disputed, tournament.dispute_settled, tournament.finished',
   })
   type: string;
   @Field(() => Date, { description: 'When it happened' }) createdAt: Date;

@@ -81,3 +81,4 @@ export type { CreationAllowance } from './application/stream-commands.js';
 export { isCleanText, tokenHash } from './application/seat-tokens.js';
 export { type BulkRow, type EnteredResult, type LiveTournament, type RowRefusal, type TournamentEventsAppended, TournamentService } from './application/tournament.service.js';
 export { TournamentConsequences } from './application/tournament-streams.js';
+export { TOURNAMENT_NOTICE_TYPES, type TournamentNotice, type TournamentNoticeEvent, tournamentNoticesOf } from './application/tournament-notices.js';

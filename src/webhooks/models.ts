@@ -19,6 +19,13 @@ export const WebhookEvent = {
   CHALLENGE_ACCEPTED: 'CHALLENGE_ACCEPTED',
   CHALLENGE_DECLINED: 'CHALLENGE_DECLINED',
   CHALLENGE_CANCELLED: 'CHALLENGE_CANCELLED',
+  PARTICIPANT_REGISTERED: 'PARTICIPANT_REGISTERED',
+  CHECK_IN_OPENED: 'CHECK_IN_OPENED',
+  ROUND_PAIRED: 'ROUND_PAIRED',
+  RESULT_REPORTED: 'RESULT_REPORTED',
+  RESULT_DISPUTED: 'RESULT_DISPUTED',
+  DISPUTE_SETTLED: 'DISPUTE_SETTLED',
+  TOURNAMENT_FINISHED: 'TOURNAMENT_FINISHED',
 } as const satisfies { [K in Event]: K };
 
 registerEnumType(WebhookEvent, {
@@ -39,6 +46,17 @@ registerEnumType(WebhookEvent, {
     CHALLENGE_ACCEPTED: { description: "challenge.accepted: a player's registration only: the player's challenge was accepted (with the game's id)" },
     CHALLENGE_DECLINED: { description: "challenge.declined: a player's registration only: the player's challenge was declined (with the reason)" },
     CHALLENGE_CANCELLED: { description: "challenge.cancelled: a player's registration only: a challenge to the player was cancelled" },
+    PARTICIPANT_REGISTERED: {
+      description: "tournament.participant_registered: a tournament's or a player's registration: a participant was registered (the organizer: each one; a participant: itself)",
+    },
+    CHECK_IN_OPENED: { description: "tournament.check_in_opened: a tournament's or a player's registration: check-in opened, until closesAt" },
+    ROUND_PAIRED: {
+      description: "tournament.round_paired: a tournament's or a player's registration: a round was paired (the organizer: the round; a participant: its board, game, seat and opponents, or its bye)",
+    },
+    RESULT_REPORTED: { description: "tournament.result_reported: a tournament's or a player's registration: a participant reported an over-the-board result (the organizer, the others at the board)" },
+    RESULT_DISPUTED: { description: "tournament.result_disputed: a tournament's or a player's registration: the reports of a game disagree, the organizer settles it" },
+    DISPUTE_SETTLED: { description: "tournament.dispute_settled: a tournament's or a player's registration: the organizer settled a dispute (the report accepted, the reason)" },
+    TOURNAMENT_FINISHED: { description: "tournament.finished: a tournament's or a player's registration: the final standings (the organizer: the ranking; a participant: its rank)" },
   },
 });
 

@@ -11,6 +11,7 @@ import {
   noticesOf,
   sha256Hex,
   type StoredEvent,
+  TOURNAMENT_NOTICE_TYPES,
 } from '../referee/index.js';
 import { type OutboxMessage, WEBHOOK_OUTBOX } from './outbox.js';
 
@@ -23,12 +24,26 @@ export const CHALLENGE_TYPES = {
 } as const;
 export const CHALLENGE_EVENTS = Object.keys(CHALLENGE_TYPES) as (keyof typeof CHALLENGE_TYPES)[];
 
-/** What a webhook registration may ask to be told: the games' notices (as the players' stream tells them), and low time. */
-export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_OVER', 'TIME_RUNNING_LOW', 'TIMED_OUT', 'GAME_STARTED', 'PAUSE_REQUESTED', 'TIME_GIVEN', 'OPPONENT_ON_VACATION', ...CHALLENGE_EVENTS] as const;
+/** What a tournament's organizer, its participants and their players may ask to be told of it (tournament-notices.ts). */
+export const TOURNAMENT_EVENTS = Object.keys(TOURNAMENT_NOTICE_TYPES) as (keyof typeof TOURNAMENT_NOTICE_TYPES)[];
+
+/** What a webhook registration may ask to be told: the games' notices (as the players' stream tells them), low time, challenges and tournaments. */
+export const WEBHOOK_EVENTS = [
+  'YOUR_TURN',
+  'GAME_OVER',
+  'TIME_RUNNING_LOW',
+  'TIMED_OUT',
+  'GAME_STARTED',
+  'PAUSE_REQUESTED',
+  'TIME_GIVEN',
+  'OPPONENT_ON_VACATION',
+  ...CHALLENGE_EVENTS,
+  ...TOURNAMENT_EVENTS,
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** The `type` each is sent as (Standard Webhooks: a dotted, lower-case event name), the stream's own. */
-export const MESSAGE_TYPES: Record<WebhookEvent, string> = { ...NOTICE_TYPES, TIME_RUNNING_LOW: 'game.time_running_low', ...CHALLENGE_TYPES };
+export const MESSAGE_TYPES: Record<WebhookEvent, string> = { ...NOTICE_TYPES, TIME_RUNNING_LOW: 'game.time_running_low', ...CHALLENGE_TYPES, ...TOURNAMENT_NOTICE_TYPES };
 
 /** A registration as the notifications need it: what it is told, about which games and seats. */
 export interface Registration {

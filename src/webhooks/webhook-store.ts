@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service.js';
 import { KeyedLock } from '../referee/index.js';
 import type { PlayerRegistrations } from './challenge-notifications.js';
+import type { TournamentRegistrations } from './tournament-notifications.js';
 import type { NotificationStore, Registration, RegistrationChange, WebhookEvent } from './notifications.js';
 import { insertOutboxSql, type OutboxMessage, outboxRows } from './outbox.js';
 
@@ -71,7 +72,7 @@ export type NewWebhook = Omit<WebhookRow, 'createdAt' | 'timeouts' | 'suspendedA
 
 /** The webhooks' tables (prisma/migrations/*_webhooks): registrations, their outbox and its log. */
 @Injectable()
-export class WebhookStore implements NotificationStore, PlayerRegistrations {
+export class WebhookStore implements NotificationStore, PlayerRegistrations, TournamentRegistrations {
   private readonly scopes = new KeyedLock();
 
   constructor(private readonly db: DatabaseService) {}
@@ -90,6 +91,15 @@ export class WebhookStore implements NotificationStore, PlayerRegistrations {
       name: this.db.statementName('webhooks-for-players'),
       text: `SELECT ${REGISTRATION_COLUMNS} FROM webhooks WHERE player_id = ANY($1::text[])`,
       values: [playerIds],
+    });
+    return rows.map(registration);
+  }
+
+  async tournamentRegistrations(tournamentId: string, playerIds: readonly string[]): Promise<Registration[]> {
+    const { rows } = await this.db.pool.query<RegistrationRecord>({
+      name: this.db.statementName('webhooks-for-tournament'),
+      text: `SELECT ${REGISTRATION_COLUMNS} FROM webhooks WHERE tournament_id = $1 OR player_id = ANY($2::text[])`,
+      values: [tournamentId, playerIds],
     });
     return rows.map(registration);
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { CONFIG, type Config } from '../config/config.js';
 import { GameDirectory, type KeyHolder, KeyDirectory, RefereeError, TokenDirectory, tokenHash, type TokenRole } from '../referee/index.js';
-import { CHALLENGE_EVENTS, Notifications, WEBHOOK_EVENTS, type WebhookEvent } from './notifications.js';
+import { CHALLENGE_EVENTS, Notifications, TOURNAMENT_EVENTS, WEBHOOK_EVENTS, type WebhookEvent } from './notifications.js';
 import { checkWebhookUrl } from './url-policy.js';
 import { type DeliveryRow, type NewWebhook, type WebhookRow, WebhookStore } from './webhook-store.js';
 
@@ -84,6 +84,9 @@ export class WebhookService {
     const scope = holder ? await this.playerScopeOf(holder, input) : await this.scopeOf(await this.tokens.roleOf(hash), input);
     if (scope.playerId === null && events.some((e) => (CHALLENGE_EVENTS as readonly string[]).includes(e))) {
       throw new RefereeError('INVALID_INPUT', "challenge events are a player's: register them with the player's key (or its app's)");
+    }
+    if (scope.gameId !== null && events.some((e) => (TOURNAMENT_EVENTS as readonly string[]).includes(e))) {
+      throw new RefereeError('INVALID_INPUT', "tournament events are a tournament's or a player's: register them with the organizer's or a participant's token, or a player's key");
     }
     const secret = newSecret();
     const webhook: NewWebhook = { id: newWebhookId(), url, secret, events, lowTimeThresholdsSeconds: thresholds, ownerTokenHash: hash, ...scope };

@@ -1,9 +1,10 @@
 import { Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { ChallengeConsequences, Clock, GameConsequences, LowTimeListeners, ProjectionWriters } from '../referee/index.js';
+import { ChallengeConsequences, Clock, GameConsequences, LowTimeListeners, ProjectionWriters, TournamentConsequences } from '../referee/index.js';
 import { ChallengeNotifications } from './challenge-notifications.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { Notifications } from './notifications.js';
 import { OUTBOX_SQL } from './outbox.js';
+import { TournamentNotifications } from './tournament-notifications.js';
 import { WebhookStore } from './webhook-store.js';
 import { WebhookService } from './webhook.service.js';
 import { WebhooksResolver } from './webhooks.resolver.js';
@@ -11,7 +12,7 @@ import { WebhooksResolver } from './webhooks.resolver.js';
 /**
  * Signed notifications: registrations (GraphQL), the messages the games' appends cause (the
  * outbox, a projection of the appends: its writer goes into the event store's statement, its
- * consequence handlers into the games' and the challenges' consequences), the low-time warnings the deadline worker
+ * consequence handlers into the games', the challenges' and the tournaments' consequences), the low-time warnings the deadline worker
  * asks for, and the worker that delivers the messages. DatabaseService and the referee's
  * registries come from their global modules; the referee knows nothing of webhooks.
  */
@@ -37,6 +38,7 @@ export class WebhooksModule implements OnModuleInit, OnModuleDestroy {
     private readonly lowTime: LowTimeListeners,
     private readonly notifications: Notifications,
     private readonly challenges: ChallengeConsequences,
+    private readonly tournaments: TournamentConsequences,
     private readonly store: WebhookStore,
   ) {}
 
@@ -47,7 +49,12 @@ export class WebhooksModule implements OnModuleInit, OnModuleDestroy {
    */
   onModuleInit(): void {
     this.writers.register(OUTBOX_SQL);
-    this.unregister = [this.consequences.register(this.notifications), this.lowTime.register(this.notifications), this.challenges.register(new ChallengeNotifications(this.store, this.notifications))];
+    this.unregister = [
+      this.consequences.register(this.notifications),
+      this.lowTime.register(this.notifications),
+      this.challenges.register(new ChallengeNotifications(this.store, this.notifications)),
+      this.tournaments.register(new TournamentNotifications(this.store, this.notifications)),
+    ];
   }
 
   onModuleDestroy(): void {

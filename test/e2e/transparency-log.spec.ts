@@ -15,6 +15,9 @@ import { RefereeService } from '../../src/referee/application/referee.service.js
 import { EventStore } from '../../src/referee/store/event-store.js';
 import { MetricsService } from '../../src/ops/metrics.service.js';
 import { TransparencyLog } from '../../src/transparency/index.js';
+import { CheckpointWorker } from '../../src/transparency/checkpoint-worker.js';
+import { LogStore } from '../../src/transparency/log-store.js';
+import { CONFIG, type Config } from '../../src/config/config.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { swissOfTwo } from '../support/instances.js';
 import { ownStorage } from '../support/own-database.js';
@@ -166,6 +169,34 @@ describe('the transparency log', () => {
     expect((await http().get(`/api/log/inclusion?game=${late}`).expect(409)).body.error.code).toBe('NOT_IN_LOG_YET');
     expect((await http().get(`/api/log/consistency?from=3&to=${1e9}`).expect(400)).body.error.code).toBe('INVALID_INPUT');
     expect((await http().get('/api/log/inclusion?game=nope-nope').expect(404)).body.error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('several instances', () => {
+  it('sequencing at once from two instances builds one tree: every entry once, at consecutive leaves, every checkpoint consistent with the next', async () => {
+    for (let i = 0; i < 4; i++) await finishedGame();
+    const config = t.app.get<Config>(CONFIG);
+    const other = new CheckpointWorker(new LogStore(t.app.get(DatabaseService)), log().key, config.logOrigin, 3_600_000);
+    await Promise.all([log().checkpointNow(), other.tick(), finishedGame().then(() => other.tick()), log().checkpointNow()]);
+    await log().checkpointNow();
+    const [tree] = await rows<{ size: string; entries: number; distinct: number; top: string; waiting: number }>(
+      'SELECT (SELECT size FROM log_tree)::text AS size, count(leaf_index)::int AS entries, count(DISTINCT leaf_index)::int AS distinct, max(leaf_index)::text AS top, count(*) FILTER (WHERE leaf_index IS NULL)::int AS waiting FROM log_entries',
+    );
+    expect(tree).toEqual({ size: String(tree.entries), entries: tree.entries, distinct: tree.entries, top: String(tree.entries - 1), waiting: 0 });
+    const sizes = (await rows<{ size: string }>('SELECT size::text AS size FROM log_checkpoints WHERE size > 0')).map((r) => Number(r.size)).sort((x, y) => x - y);
+    for (const [i, m] of sizes.slice(0, -1).entries()) {
+      const [a, b] = await Promise.all([m, sizes[i + 1]].map(async (s) => parseCheckpoint((await http().get(`/api/log/checkpoints/${s}`).expect(200)).text)));
+      const { body } = await http().get(`/api/log/consistency?from=${a.size}&to=${b.size}`).expect(200);
+      expect(
+        verifyConsistency(
+          a.size,
+          b.size,
+          body.consistencyProof.map((h: string) => Buffer.from(h, 'base64')),
+          a.root,
+          b.root,
+        ),
+      ).toBe(true);
+    }
   });
 });
 

@@ -53,6 +53,37 @@ export interface ChallengeWebhookData {
   by: { id: string; name: string | null };
 }
 
+/**
+ * What a tournament's message carries: the tournament, and (to a participant's registration or
+ * its player's) the participant it is for; none for the organizer's.
+ */
+export interface TournamentWebhookData {
+  tournamentId: string;
+  tournamentName: string;
+  participantId?: string;
+}
+
+/** Someone at a board: the participant, its name, and the player it is (null: none). */
+export interface TournamentOpponent {
+  participantId: string;
+  name: string;
+  playerId: string | null;
+}
+
+/** A result as a report gives it: each seat's participant, kind and game points, the seats ranked best first, the record's game. */
+export interface TournamentReportedResult {
+  seats: { participantId: string; kind: 'PLAYED' | 'FORFEIT_WIN' | 'FORFEIT_LOSS' | 'DOUBLE_FORFEIT'; gamePoints: string | null }[];
+  ranking: number[][];
+  recordGameId: string | null;
+}
+
+/** A game of a tournament by where it is played. */
+export interface TournamentGameRef {
+  round: number;
+  board: number;
+  gameId: string;
+}
+
 /** Each message type and what its `data` adds. */
 export interface WebhookPayloads {
   'game.started': WebhookData;
@@ -74,6 +105,36 @@ export interface WebhookPayloads {
   'challenge.accepted': ChallengeWebhookData & { gameId: string };
   'challenge.declined': ChallengeWebhookData & { reason: string | null };
   'challenge.cancelled': ChallengeWebhookData;
+  /** A participant was registered: to the organizer (each one) and to the participant. */
+  'tournament.participant_registered': TournamentWebhookData & { registrationNo: number; name: string; rating: number; playerId: string | null; externalId: string | null };
+  /** Check-in is open until `closesAt` (the start). */
+  'tournament.check_in_opened': TournamentWebhookData & { closesAt: string };
+  /**
+   * A round was paired. To the organizer: `boards`, `games` and `byes`. To a participant: its
+   * board, its (first) game and seat there, its opponent (null at a bye or a table of more), all
+   * its opponents and games (a knockout match may have several); `walkover`: the other side withdrew, no game.
+   */
+  'tournament.round_paired': TournamentWebhookData & { round: number } & (
+      | { boards: number; games: number; byes: string[] }
+      | {
+          board: number | null;
+          bye: boolean;
+          walkover: boolean;
+          gameId: string | null;
+          seat: number | null;
+          opponent: TournamentOpponent | null;
+          opponents: TournamentOpponent[];
+          games: { gameId: string; seat: number }[];
+        }
+    );
+  /** A participant (`reportedBy`) reported an over-the-board result; `recorded`: it agreed with the other side's, and is the result. */
+  'tournament.result_reported': TournamentWebhookData & TournamentGameRef & { reportedBy: string; result: TournamentReportedResult; recorded: boolean };
+  /** The reports of a game disagree: the organizer settles it. */
+  'tournament.result_disputed': TournamentWebhookData & TournamentGameRef & { reports: { participantId: string; result: TournamentReportedResult }[] };
+  /** The organizer settled a dispute: the report accepted (null: a result of its own), and why. */
+  'tournament.dispute_settled': TournamentWebhookData & TournamentGameRef & { acceptedReportOf: string | null; reason: string };
+  /** The final standings. To the organizer: the `ranking`; to a participant: its `rank` of `of`. */
+  'tournament.finished': TournamentWebhookData & ({ ranking: (TournamentOpponent & { rank: number })[] } | { rank: number; of: number });
 }
 
 export type WebhookType = keyof WebhookPayloads;

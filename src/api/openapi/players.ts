@@ -65,7 +65,7 @@ export const inboxPaths: Paths = {
       summary: 'The stream of the player whose key calls: the notices meant for the player, kept open',
       description:
         "Newline-delimited JSON, one notice a line: first those after the notice `after` (or the `Last-Event-ID` header) names, from the player's first without either, then each as it is stored, until the client goes away; an empty line every 15 s keeps idle proxies from closing it. " +
-        'Types: `game.started`, `game.your_turn` (with `deadline` and `remainingMs` when a clock runs), `game.over` (with `reason` and `result`), `game.timed_out`, `game.pause_requested`, `game.time_given`, `game.opponent_on_vacation`, `challenge.received`, `challenge.accepted`, `challenge.declined`, `challenge.cancelled`. ' +
+        'Types: `game.started`, `game.your_turn` (with `deadline` and `remainingMs` when a clock runs), `game.over` (with `reason` and `result`), `game.timed_out`, `game.pause_requested`, `game.time_given`, `game.opponent_on_vacation`, `challenge.received`, `challenge.accepted`, `challenge.declined`, `challenge.cancelled`, and for a participant of a tournament `tournament.participant_registered`, `tournament.check_in_opened`, `tournament.round_paired` (its board, game, seat and opponents), `tournament.result_reported`, `tournament.result_disputed`, `tournament.dispute_settled`, `tournament.finished` (docs/webhooks.md). ' +
         'Reconnect with the last `id` received to get exactly the rest. GraphQL has the same as the `myEvents` subscription.',
       tags: ['games'],
       parameters: [

@@ -4,6 +4,8 @@ import { cursorOf, cursorText, type FeedCursor, type FeedPage, type FeedRow, PLA
 import type { ConsequenceHandler } from './consequences.js';
 import type { GameSnapshot } from './game-answer.js';
 import { NOTICE_TYPES, noticesOf } from './game-notices.js';
+import type { TournamentState } from '../core/tournament/state.js';
+import { feedRowsOf, tournamentNoticesOf } from './tournament-notices.js';
 
 /** Notices read at most per query. */
 const PAGE = 100;
@@ -64,5 +66,24 @@ export class PlayerFeed implements ConsequenceHandler<GameSnapshot> {
       read: (from) => this.store.after(playerId, feedCursorOf(from), PAGE),
       onWritten: (wake) => this.store.onWritten(playerId, wake),
     };
+  }
+}
+
+/**
+ * The players' notices a tournament's appends make (tournament-notices.ts): one row for each
+ * notice to a participant that is a player, stored with the events that make it.
+ */
+export class TournamentFeed implements ConsequenceHandler<TournamentState> {
+  readonly projection = PLAYER_FEED;
+
+  constructor(private readonly store: PlayerFeedStore) {}
+
+  async rowsOf(_before: TournamentState | null, after: TournamentState, events: readonly StoredEvent[]): Promise<FeedRow[]> {
+    return after.participants.some((p) => p.player) ? feedRowsOf(tournamentNoticesOf(after, events)) : [];
+  }
+
+  /** The rows were committed: this instance's readers of their players read at once. */
+  stored(_before: TournamentState | null, _after: TournamentState, rows: readonly unknown[]): void {
+    if (rows.length > 0) this.store.written(rows as FeedRow[]);
   }
 }

@@ -29,6 +29,7 @@ import { RefereeMetrics } from './metrics.port.js';
 import { InThreadRecordParser, RecordParser } from './record-parser.js';
 import { RatingService } from './ratings.js';
 import { RefereeService } from './referee.service.js';
+import { TournamentFeed } from './player-feed.js';
 
 /**
  * The generic referee over PostgreSQL, with the engines the application gives it; game modules
@@ -51,7 +52,16 @@ export class RefereeModule {
         { provide: TournamentStore, useClass: PostgresTournamentStore },
         { provide: GameConsequences, useFactory: () => new GameConsequences() },
         { provide: ChallengeConsequences, useFactory: () => new ChallengeConsequences() },
-        { provide: TournamentConsequences, useFactory: () => new TournamentConsequences() },
+        // The players' stream is told of the tournaments' notices; other modules register their handlers (the webhooks').
+        {
+          provide: TournamentConsequences,
+          useFactory: (feed: PlayerFeedStore) => {
+            const consequences = new TournamentConsequences();
+            consequences.register(new TournamentFeed(feed));
+            return consequences;
+          },
+          inject: [PlayerFeedStore],
+        },
         { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
         { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
         { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },

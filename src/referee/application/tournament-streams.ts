@@ -32,7 +32,7 @@ export function replayed(t: Folded<unknown>, commandId: unknown, command: unknow
 /** A tournament as this process holds it: the folded stream and its row (secret seed, organizer). */
 export type LiveTournament = Folded<TournamentState> & { row: TournamentRow };
 
-/** The tournaments' consequences (the transparency log's entry of a finished tournament): stored in the append's transaction. */
+/** The tournaments' consequences (the players' stream and the webhooks' messages its notices make, the transparency log's entry of a finished tournament): stored in the append's transaction. */
 export class TournamentConsequences extends Consequences<LiveTournament> {}
 
 /** Published on the tournaments' bus under the tournament's id for every stored batch of its events. */

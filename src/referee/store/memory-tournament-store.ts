@@ -5,7 +5,8 @@ import { type TournamentExtras, type TournamentHead, type TournamentRow, Tournam
 /**
  * The tournament store in memory, for unit tests: the same contract as PostgreSQL's (an append at
  * a taken version conflicts and stores nothing, its games included), no durability. The games a
- * round schedules go to the games' store given.
+ * round schedules go to the games' store given; the players' notices and the other projections'
+ * rows (the webhooks' messages) are not kept.
  */
 export class MemoryTournamentStore extends TournamentStore {
   private readonly rows = new Map<string, TournamentRow>();

@@ -9,7 +9,7 @@ import { type TournamentExtras, type TournamentHead, type TournamentRow, Tournam
 /**
  * The tournaments' storage on PostgreSQL. An append is one transaction at an expected version:
  * the (tournament_id, seq) key and the head's version refuse a racing writer, which stores
- * nothing, not even its games.
+ * nothing, not even its games or the rows its events imply.
  */
 @Injectable()
 export class PostgresTournamentStore extends TournamentStore {
