@@ -80,11 +80,11 @@ module.exports = {
       name: 'modules-through-their-entries',
       severity: 'error',
       comment:
-        'A module (src/referee, src/tournaments, src/webhooks) is used from outside its folder only through its public entry, its index.ts: ' +
+        'A module (src/referee, src/tournaments, src/webhooks, src/transparency) is used from outside its folder only through its public entry, its index.ts: ' +
         'what it offers others is said in one place, and its layers and files may change without touching them. ' +
         'Code that must not load the service is ruled apart (light-code-uses-the-pure-core).',
       from: { path: '^src/([^/]+)', pathNot: LIGHT },
-      to: { path: '^src/(referee|tournaments|webhooks)/', pathNot: ['^src/$1/', '^src/(referee|tournaments|webhooks)/index\\.ts$'] },
+      to: { path: '^src/(referee|tournaments|webhooks|transparency)/', pathNot: ['^src/$1/', '^src/(referee|tournaments|webhooks|transparency)/index\\.ts$'] },
     },
     {
       name: 'light-code-uses-the-pure-core',
@@ -94,15 +94,15 @@ module.exports = {
         "use the referee's pure core (src/referee/core/) or the modules' entries, never the store or the application: the referee's entry " +
         'loads the whole service (Nest, the database driver: a second and 40 MB) where a bundle is checked or a record parsed.',
       from: { path: LIGHT },
-      to: { path: '^src/(referee|tournaments|webhooks)/', pathNot: ['^src/referee/core/', '^src/(referee|tournaments|webhooks)/index\\.ts$'] },
+      to: { path: '^src/(referee|tournaments|webhooks|transparency)/', pathNot: ['^src/referee/core/', '^src/(referee|tournaments|webhooks|transparency)/index\\.ts$'] },
     },
     {
       name: 'webhooks-use-the-referee-entry',
       severity: 'error',
       comment:
-        "src/webhooks/ uses the referee only through src/referee/index.ts: it plugs its outbox into the games' consequences and the event " +
-        "store's statement, and its low-time warnings into the deadline worker, through the registries the entry offers.",
-      from: { path: '^src/webhooks/' },
+        "src/webhooks/ and src/transparency/ use the referee only through src/referee/index.ts: they plug their outbox and log entries into the games' " +
+        "(and tournaments') consequences and the event store's statement, and the webhooks their low-time warnings into the deadline worker, through the registries the entry offers.",
+      from: { path: '^src/(webhooks|transparency)/' },
       to: { path: '^src/referee/', pathNot: '^src/referee/index\\.ts$' },
     },
     {
@@ -112,7 +112,7 @@ module.exports = {
         'src/referee/ imports nothing of src/webhooks/ or src/tournaments/: they plug into the referee (consequences, projection writers, ' +
         'low-time listeners, the token directory), never the referee into them.',
       from: { path: '^src/referee/' },
-      to: { path: '^src/(webhooks|tournaments)/' },
+      to: { path: '^src/(webhooks|tournaments|transparency)/' },
     },
   ],
   options: {

@@ -33,6 +33,7 @@ import { PlayersModule } from './players/index.js';
 import { RatingsModule } from './ratings/index.js';
 import { ScopesGuard } from './api/scopes.js';
 import { TournamentsModule } from './tournaments/index.js';
+import { TransparencyModule } from './transparency/index.js';
 import { WebhooksModule } from './webhooks/index.js';
 import { WorkerRecordParser } from './workers/record-parser.js';
 
@@ -91,6 +92,7 @@ export class AppModule {
         ChallengesModule,
         RatingsModule,
         WebhooksModule,
+        TransparencyModule,
       ],
       controllers: [GamesController, MyGamesController, MyStreamController, OpsController, GraphiqlController, OpenApiController, WebController],
       providers: [

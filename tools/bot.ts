@@ -123,18 +123,22 @@ export class Bot {
 
   /**
    * Plays one random legal move; answers the referee's typed result. A move refused with
-   * STORAGE_UNAVAILABLE may or may not have been stored (the database went away during its
-   * commit): the next call sends it again, same move id and body, which the referee answers
+   * STORAGE_UNAVAILABLE, or not answered at all, may or may not have been stored (the database
+   * went away during its commit): the next call sends it again, same move id and body, which the referee answers
    * with the original result if it was stored, and stores otherwise.
    */
   async move(): Promise<{ accepted: boolean; moveId: string; version: number; code?: string; finished: boolean }> {
     const { seat, action, moveId } = this.unsure ?? this.choose();
     this.unsure = null;
-    const reply = await gql(this.url, MOVE, { g: this.gameId, m: moveId, a: action, v: this.version }, this.tokens[seat]);
+    const reply = await gql(this.url, MOVE, { g: this.gameId, m: moveId, a: action, v: this.version }, this.tokens[seat]).catch((err: NodeJS.ErrnoException): GqlAnswer => {
+      // The connection to the service broke: the move may have been stored as well.
+      if (!err.code) throw err;
+      return { errors: [{ message: err.message, extensions: { code: `NO_ANSWER ${err.code}` } }] };
+    });
     const answer = reply.data?.submitAction;
-    const code = answer?.code ?? reply.errors?.[0]?.extensions?.code;
+    const code: string | undefined = answer?.code ?? reply.errors?.[0]?.extensions?.code;
     if (!answer && !code) throw new Error(`no answer: ${JSON.stringify(reply)}`);
-    if (code === 'STORAGE_UNAVAILABLE') this.unsure = { seat, action, moveId };
+    if (code === 'STORAGE_UNAVAILABLE' || code?.startsWith('NO_ANSWER')) this.unsure = { seat, action, moveId };
     if (answer?.__typename !== 'MoveAccepted') return { accepted: false, moveId, version: this.version, code, finished: this.finished() };
     this.follow(answer.events);
     return { accepted: true, moveId, version: answer.version, finished: this.finished() };

@@ -32,12 +32,20 @@ export interface FailoverReport {
   recoveries: { fault: Fault; ms: number }[];
   /** Answers other than MoveAccepted, by code (retries of the same move included). */
   refusals: Record<string, number>;
+  /**
+   * Deadlines that fell during the faults: games nobody plays, on a 10 s Fischer clock, created
+   * just before each fault. Each must time out exactly once (`applied`), none twice.
+   */
+  deadlines: { expected: number; applied: number; twice: number };
   /** What /readyz answered, polled on every instance during the run: `200`, `503 <reason>` or `no answer`. */
   readyz: Record<string, number>;
 }
 
 const EVENTS = `query($id: ID!, $after: String) { gameEvents(gameId: $id, after: $after, first: 1000) { nodes { seq type moveId } } }`;
 const VERIFY = `query($id: ID!) { verifyGame(gameId: $id) { ok summary } }`;
+const CREATE_IDLE = `mutation($input: CreateGameInput!) { createGame(input: $input) { ... on GameCreated { game { id } } ... on Rejection { code message } } }`;
+/** Idle games on a clock created before each fault: their deadlines fall during it (Fischer's shortest base, 10 s). */
+const IDLE_GAMES = 3;
 
 /**
  * Jepsen-style check of failover: bots play backgammon through the `instances` while `cluster`
@@ -54,6 +62,7 @@ export async function failoverCheck(cluster: HaCluster, instances: string[], pla
   const count = (into: Record<string, number>, key: string) => (into[key] = (into[key] ?? 0) + 1);
   /** When each fault came, when each refusal came, when each accepted move was sent and answered. */
   const faultsAt: number[] = [];
+  const idle: string[] = [];
   const refusedAt: number[] = [];
   const accepted: { sentAt: number; at: number }[] = [];
   let stop = false;
@@ -92,7 +101,7 @@ export async function failoverCheck(cluster: HaCluster, instances: string[], pla
         refusedAt.push(Date.now());
         count(refusals, r.code ?? 'NO_CODE');
         // As a client told to come back later (Retry-After) would.
-        if (r.code === 'STORAGE_UNAVAILABLE') await new Promise((res) => setTimeout(res, 200));
+        if (r.code === 'STORAGE_UNAVAILABLE' || r.code?.startsWith('NO_ANSWER')) await new Promise((res) => setTimeout(res, 200));
       }
     }
   });
@@ -129,6 +138,7 @@ export async function failoverCheck(cluster: HaCluster, instances: string[], pla
     for (const kind of plan.faults) {
       await cluster.waitHealthy();
       await acknowledgedMore(plan.movesBetween);
+      for (let g = 0; g < IDLE_GAMES; g++) idle.push(await createIdle(instances[g % instances.length]));
       const at = Date.now();
       faultsAt.push(at);
       if (kind === 'kill') {
@@ -141,6 +151,8 @@ export async function failoverCheck(cluster: HaCluster, instances: string[], pla
       }
     }
     await acknowledgedMore(plan.movesBetween);
+    // Every idle game's deadline has passed by now or soon: wait until each is over (or the safety net).
+    await until(async () => (await Promise.all(idle.map((id) => gameEvents(instances[0], id)))).every((events) => events.some((e) => e.type === 'GameEnded')));
   } finally {
     stop = true;
     await results;
@@ -154,7 +166,9 @@ export async function failoverCheck(cluster: HaCluster, instances: string[], pla
     const first = Math.min(...accepted.filter((a) => a.sentAt >= lastRefusal).map((a) => a.at));
     return { fault, ms: first - from };
   });
-  return { ...(await audit(instances[0], acknowledged)), acknowledged: acknowledged.length, recoveries, refusals, readyz };
+  const timedOut = await Promise.all(idle.map(async (id) => (await gameEvents(instances[0], id)).filter((e) => e.type === 'TimedOut').length));
+  const deadlines = { expected: idle.length, applied: timedOut.filter((n) => n === 1).length, twice: timedOut.filter((n) => n > 1).length };
+  return { ...(await audit(instances[0], acknowledged)), acknowledged: acknowledged.length, recoveries, refusals, readyz, deadlines };
 }
 
 /** Reads every game's log back: each acknowledged move stored once, at or before its version; each game verifies. */
@@ -165,13 +179,7 @@ async function audit(url: string, acknowledged: { gameId: string; moveId: string
   let found = 0;
   const byGame = groupBy(acknowledged, (a) => a.gameId);
   for (const [gameId, moves] of byGame) {
-    const events: { seq: number; type: string; moveId: string | null }[] = [];
-    for (let after = '0'; ; ) {
-      const page = (await gql(url, EVENTS, { id: gameId, after })).data.gameEvents.nodes as typeof events;
-      events.push(...page);
-      if (page.length < 1000) break;
-      after = String(page.at(-1)!.seq);
-    }
+    const events = await gameEvents(url, gameId);
     const actions = groupBy(
       events.filter((e) => e.moveId && e.type === 'ActionTaken'),
       (e) => e.moveId!,
@@ -193,4 +201,25 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
   return groups;
+}
+
+type StoredEvent = { seq: number; type: string; moveId: string | null };
+
+/** A game's whole log, a page of 1000 at a time. */
+async function gameEvents(url: string, gameId: string): Promise<StoredEvent[]> {
+  const events: StoredEvent[] = [];
+  for (let after = '0'; ; ) {
+    const page = (await gql(url, EVENTS, { id: gameId, after })).data.gameEvents.nodes as StoredEvent[];
+    events.push(...page);
+    if (page.length < 1000) return events;
+    after = String(page.at(-1)!.seq);
+  }
+}
+
+/** A backgammon game with both seats taken that nobody plays, on a 10 s Fischer clock. */
+async function createIdle(url: string): Promise<string> {
+  const input = { kind: 'backgammon', ruleset: { autoRoll: true }, timeControl: { kind: 'FISCHER', baseSeconds: 10 } };
+  const created = (await gql(url, CREATE_IDLE, { input })).data?.createGame;
+  if (!created?.game) throw new Error(`creating a game on a clock failed: ${JSON.stringify(created)}`);
+  return created.game.id;
 }

@@ -8,7 +8,8 @@ const run = promisify(execFile);
 const SCRIPTS = resolve(projectRoot(import.meta.dirname), 'scripts/ha');
 const POSTGRES = '/usr/lib/postgresql/15/bin/postgres';
 
-const onPath = (command: string) =>
+/** Whether `command` is an executable on PATH. */
+export const haveCommand = (command: string) =>
   (process.env.PATH ?? '').split(delimiter).some((dir) => {
     try {
       accessSync(join(dir, command), constants.X_OK);
@@ -20,7 +21,7 @@ const onPath = (command: string) =>
 
 /** What a local HA cluster needs and this machine lacks (empty: scripts/ha/up can start one without installing anything). */
 export function haMissing(): string[] {
-  const missing = ['patroni', 'patronictl', 'etcd', 'haproxy'].filter((c) => !onPath(c));
+  const missing = ['patroni', 'patronictl', 'etcd', 'haproxy'].filter((c) => !haveCommand(c));
   try {
     accessSync(POSTGRES, constants.X_OK);
   } catch {

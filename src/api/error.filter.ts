@@ -84,6 +84,7 @@ export function httpStatusOf(code: string): number {
       return 403;
     case 'VERSION_CONFLICT':
     case 'GAME_NOT_FINISHED':
+    case 'NOT_IN_LOG_YET':
     case 'MOVE_ID_REUSED':
     case 'EXTERNAL_ID_TAKEN':
     case 'KEY_REVOKED':

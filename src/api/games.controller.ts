@@ -2,6 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res }
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { gameDocument, type MoveResult, RefereeError, RefereeService, resultOf } from '../referee/index.js';
+import { TransparencyLog } from '../transparency/index.js';
 import { tokenOf } from './caller.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json.scalar.js';
 import { gameIdOf, toMoveResult, wholeNumber } from './mapping.js';
@@ -13,7 +14,10 @@ import { httpStatusOf } from './error.filter.js';
 /** REST for plain clients and files. Errors are JSON: { error: { code, message } }. */
 @Controller('api/games')
 export class GamesController {
-  constructor(private readonly referee: RefereeService) {}
+  constructor(
+    private readonly referee: RefereeService,
+    private readonly log: TransparencyLog,
+  ) {}
 
   /**
    * `?atLeastVersion=N` answers the game at version N or later (read-your-writes across
@@ -71,7 +75,8 @@ export class GamesController {
     // Checked first: the id is also written into a header, where a non-Latin-1 character would throw.
     gameIdOf(id);
     reply.header('content-disposition', `attachment; filename="arbiter-${id}.bundle.json"`);
-    return this.referee.bundle(id);
+    // A finished game's bundle carries its entry's place in the transparency log, once a checkpoint holds it.
+    return this.log.withProof('game', id, await this.referee.bundle(id));
   }
 
   @Needs('read')

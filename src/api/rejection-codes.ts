@@ -13,6 +13,8 @@ export const REJECTION_CODES = {
   GAME_OVER: 'The game has ended; nothing more can be played.',
   GAME_NOT_STARTED: 'Seats are still open; the game starts when the last one is taken.',
   GAME_NOT_FINISHED: 'Available only once the game ended (it has hidden information until then): bundles and records.',
+  NOT_IN_LOG_YET:
+    "The finished game's or tournament's entry is not in the transparency log at the tree size asked for: entries are added at the next checkpoint (every 10 s by default, docs/transparency.md); ask again then.",
   NO_PENDING_DECISION: 'The action answers a decision (a double, a Cerke stake) that is not pending.',
   SEAT_TAKEN: 'The seat asked for is taken; join another, or without naming one.',
   PLAYER_ALREADY_SEATED: 'The player holds a seat of this game (or is a participant of this tournament) already: a player holds at most one, which its key acts as.',

@@ -5,39 +5,14 @@
  * DATA_DIR: stop the service first, PGlite has one user). Prints what it checked; exits 1 on any
  * difference, 2 on a configuration error.
  */
-import { createApp } from '../app.js';
-import { ConfigError, loadConfig } from '../config/config.js';
 import { RatingService } from '../referee/index.js';
+import { runWithService } from './with-service.js';
 
-async function main(): Promise<number> {
-  let config;
-  try {
-    config = { ...loadConfig(), logLevel: 'warn' as const };
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
-  const app = await createApp(config);
-  await app.init();
-  try {
-    const started = performance.now();
-    const { pools, games, mismatches } = await app.get(RatingService).recomputeAll();
-    const seconds = (performance.now() - started) / 1000;
-    for (const m of mismatches) process.stdout.write(`MISMATCH ${m.poolId} event ${m.seq} (game ${m.gameId}): ${m.reason}\n`);
-    process.stdout.write(`${pools} pools, ${games} rated games recomputed in ${seconds.toFixed(2)} s: ${mismatches.length === 0 ? 'every stored rating agrees' : `${mismatches.length} differ`}\n`);
-    return mismatches.length === 0 ? 0 : 1;
-  } finally {
-    await app.close();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: Error) => {
-    process.stderr.write(`${err.stack ?? err.message}\n`);
-    process.exit(1);
-  },
-);
+runWithService(async (app) => {
+  const started = performance.now();
+  const { pools, games, mismatches } = await app.get(RatingService).recomputeAll();
+  const seconds = (performance.now() - started) / 1000;
+  for (const m of mismatches) process.stdout.write(`MISMATCH ${m.poolId} event ${m.seq} (game ${m.gameId}): ${m.reason}\n`);
+  process.stdout.write(`${pools} pools, ${games} rated games recomputed in ${seconds.toFixed(2)} s: ${mismatches.length === 0 ? 'every stored rating agrees' : `${mismatches.length} differ`}\n`);
+  return mismatches.length === 0 ? 0 : 1;
+});

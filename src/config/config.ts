@@ -10,6 +10,13 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /**
+   * A direct connection to the same database, set when DATABASE_URL goes through a pooler in
+   * transaction mode (PgBouncer): LISTEN and the migrations' session lock need a session of
+   * their own, and the pool then prepares no named statements (a transaction-mode pooler does
+   * not keep them from one transaction to the next).
+   */
+  databaseListenUrl: string | null;
   databasePoolSize: number;
   /** Requests a minute per seat token (and as many moves); 0 turns every request limit off. */
   rateLimitPerMinute: number;
@@ -61,6 +68,12 @@ export interface Config {
   webhookGiveUpAfterSeconds: number;
   /** Most milliseconds between two looks for due webhook messages (and registrations changed by other instances). */
   webhookPollMs: number;
+  /** The transparency log's origin: the first line of its checkpoints, and its key's name when the key is generated (docs/transparency.md). */
+  logOrigin: string;
+  /** The log's signer key (`PRIVATE+KEY+<name>+<id>+<base64>`, golang.org/x/mod/sumdb/note's form); null: generated once into the data folder. */
+  logSigningKey: string | null;
+  /** Milliseconds between two checkpoints (one is signed only when the log grew). */
+  logCheckpointMs: number;
 }
 
 /** An allowed webhook host: its name (lower case, as a URL spells it) and, if given, its one port. */
@@ -96,21 +109,21 @@ function host(env: NodeJS.ProcessEnv): string {
 }
 
 /** postgresql://user:pass@host:port/db (or a Unix socket folder in ?host=). */
-function databaseUrl(env: NodeJS.ProcessEnv): string | null {
-  const raw = env.DATABASE_URL?.trim();
+function databaseUrl(env: NodeJS.ProcessEnv, name: 'DATABASE_URL' | 'DATABASE_LISTEN_URL' = 'DATABASE_URL'): string | null {
+  const raw = env[name]?.trim();
   if (!raw) return null;
   const example = 'postgresql://user:pass@host:5432/db';
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`DATABASE_URL must be a URL like ${example}; it does not parse`);
+    throw new ConfigError(`${name} must be a URL like ${example}; it does not parse`);
   }
   if (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:') {
-    throw new ConfigError(`DATABASE_URL must be a postgresql:// URL like ${example}, got the scheme "${url.protocol}"`);
+    throw new ConfigError(`${name} must be a postgresql:// URL like ${example}, got the scheme "${url.protocol}"`);
   }
   if (!url.hostname && !url.searchParams.get('host')) {
-    throw new ConfigError(`DATABASE_URL must name a host, like ${example} (or a socket folder: ?host=/var/run/postgresql)`);
+    throw new ConfigError(`${name} must name a host, like ${example} (or a socket folder: ?host=/var/run/postgresql)`);
   }
   return raw;
 }
@@ -197,6 +210,14 @@ function webhookAllowedHosts(env: NodeJS.ProcessEnv): WebhookHost[] | '*' {
   });
 }
 
+/** LOG_ORIGIN: a name for the log, conventionally its URL without the scheme (c2sp.org/tlog-checkpoint); printable, no spaces or `+`. */
+function logOrigin(env: NodeJS.ProcessEnv): string {
+  const raw = env.LOG_ORIGIN?.trim();
+  if (!raw) return 'arbiter.localhost/log';
+  if (!/^[\x21-\x2a\x2c-\x7e]{1,200}$/.test(raw)) throw new ConfigError(`LOG_ORIGIN must be printable ASCII without spaces or "+", such as arbiter.example.com/log, got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -207,11 +228,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (headersTimeoutSeconds > requestTimeoutSeconds) {
     throw new ConfigError(`HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
   }
+  const listenUrl = databaseUrl(env, 'DATABASE_LISTEN_URL');
+  if (listenUrl && !databaseUrl(env)) throw new ConfigError('DATABASE_LISTEN_URL is the direct connection beside a pooled DATABASE_URL: set DATABASE_URL too');
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: host(env),
     dataDir: env.DATA_DIR?.trim() || './data',
     databaseUrl: databaseUrl(env),
+    databaseListenUrl: listenUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 200),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     addressRateLimitPerMinute: env.ADDRESS_RATE_LIMIT_PER_MINUTE?.trim() ? int(env, 'ADDRESS_RATE_LIMIT_PER_MINUTE', 0, 1, 1_000_000) : null,
@@ -240,6 +264,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1, 86_400_000),
     webhookGiveUpAfterSeconds: int(env, 'WEBHOOK_GIVE_UP_AFTER_SECONDS', 93_600, 1, 30 * 86_400),
     webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
+    logOrigin: logOrigin(env),
+    logSigningKey: env.LOG_SIGNING_KEY?.trim() || null,
+    logCheckpointMs: int(env, 'LOG_CHECKPOINT_MS', 10_000, 10, 3_600_000),
   };
 }
 

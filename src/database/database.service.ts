@@ -208,8 +208,9 @@ export class DatabaseService implements OnModuleDestroy {
       throw new Error('DATABASE_URL is not a valid URL; expected postgresql://user:pass@host:5432/db');
     }
     const where = `${parsed.hostname || parsed.searchParams.get('host') || 'localhost'}${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname}`;
-    this.description = `postgresql ${where}`;
-    await this.migrate(await this.reach(url, where));
+    this.description = `postgresql ${where}${this.config.databaseListenUrl ? ' (pooled; listening directly)' : ''}`;
+    // Behind a transaction-mode pooler, the migrations' advisory lock needs the direct session.
+    await this.migrate(await this.reach(this.config.databaseListenUrl ?? url, where));
     this.pool = new pg.Pool({ connectionString: url, max: this.config.databasePoolSize, Client: this.observedClient() });
     // An idle connection that breaks (the database restarted, the network cut) is dropped from the
     // pool and replaced on next use; unhandled, its error would end the process.
@@ -226,6 +227,11 @@ export class DatabaseService implements OnModuleDestroy {
     const bridge = this.bridge;
     if (bridge) return { user: 'postgres', database: 'postgres', host: 'embedded', stream: () => bridge.connect() };
     return { connectionString: this.config.databaseUrl ?? undefined };
+  }
+
+  /** The connection that LISTENs: a session of its own, direct to PostgreSQL when DATABASE_URL is pooled. */
+  listenConfig(): pg.ClientConfig {
+    return this.config.databaseListenUrl ? { connectionString: this.config.databaseListenUrl } : this.clientConfig();
   }
 
   /** Connects to PostgreSQL, retrying with backoff while it is unreachable, for up to connectTimeoutMs. */
@@ -353,10 +359,12 @@ export class DatabaseService implements OnModuleDestroy {
    * A statement name for pg's prepared-statement cache, or undefined on PGlite: a new pool
    * connection there meets statements an earlier one prepared in the same single session.
    * PostgreSQL keeps 63 characters of a name (pg warns on stderr past them, and two names alike
-   * up to there would clash): a longer one ends in a hash of the whole instead.
+   * up to there would clash): a longer one ends in a hash of the whole instead. Undefined too
+   * behind a transaction-mode pooler (DATABASE_LISTEN_URL set): the next transaction may run on
+   * a server connection that never prepared the name.
    */
   statementName(name: string): string | undefined {
-    if (this.pglite) return undefined;
+    if (this.pglite || this.config.databaseListenUrl) return undefined;
     return name.length <= 63 ? name : `${name.slice(0, 46)}-${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
   }
 

@@ -2,9 +2,11 @@
 import { Field, InputType } from '@nestjs/graphql';
 import { RefereeError } from '../referee/index.js';
 import { BackgammonRulesetInput } from './backgammon/dto/ruleset.js';
-import { backgammonRulesetJson } from './backgammon/ruleset.js';
+import { backgammonRulesetJson, backgammonRulesetWarnings } from './backgammon/ruleset.js';
 import { CerkeRulesetInput } from './cerke/dto/ruleset.js';
+import { cerkeRulesetWarnings } from './cerke/ruleset.js';
 import { ChickenFootRulesetInput } from './chicken-foot/dto/game.input.js';
+import { rulesetWarnings as chickenFootRulesetWarnings } from './chicken-foot/engine/index.js';
 import { rulesetOf } from './chicken-foot/setup.js';
 import { normaliseRuleset } from './index.js';
 import { definedOptions } from './rulesets.js';
@@ -23,12 +25,15 @@ export abstract class TypedRulesets {
   chickenFootRuleset?: ChickenFootRulesetInput | null;
 }
 
-/** Each typed field's game and its engine JSON, as that game's create mutation makes it. */
-const TYPED: readonly { field: keyof TypedRulesets; kind: string; json: (input: never) => Record<string, unknown> }[] = [
-  { field: 'backgammonRuleset', kind: 'backgammon', json: (input: BackgammonRulesetInput) => backgammonRulesetJson(input) },
-  { field: 'cerkeRuleset', kind: 'cerke', json: (input: CerkeRulesetInput) => definedOptions(input) },
-  { field: 'chickenFootRuleset', kind: 'chicken-foot', json: (input: ChickenFootRulesetInput) => rulesetOf(input) },
+/** Each typed field's game, its engine JSON as that game's create mutation makes it, and the advice that game's ruleset check gives. */
+const TYPED: readonly { field: keyof TypedRulesets; kind: string; json: (input: never) => Record<string, unknown>; warnings: (ruleset: never) => string[] }[] = [
+  { field: 'backgammonRuleset', kind: 'backgammon', json: (input: BackgammonRulesetInput) => backgammonRulesetJson(input), warnings: backgammonRulesetWarnings },
+  { field: 'cerkeRuleset', kind: 'cerke', json: (input: CerkeRulesetInput) => definedOptions(input), warnings: cerkeRulesetWarnings },
+  { field: 'chickenFootRuleset', kind: 'chicken-foot', json: (input: ChickenFootRulesetInput) => rulesetOf(input), warnings: chickenFootRulesetWarnings },
 ];
+
+/** The advice the game's own ruleset check gives for a resolved ruleset (none for a game without one). */
+export const tournamentRulesetWarnings = (kind: string, ruleset: unknown): string[] => TYPED.find((t) => t.kind === kind)?.warnings(ruleset as never) ?? [];
 
 /**
  * A tournament's ruleset JSON: its game's typed ruleset, or the JSON form (a choice in either

@@ -22,7 +22,7 @@ export { isObject, type StoredEvent } from './core/stream.js';
 export { durationWords } from './core/text.js';
 export { isProvisional, type PlayerRating, RATING_FAMILIES, type RatingFamily } from './core/rating/pool.js';
 export type { RatingChangeRow, RatingRow } from './store/rating-store.js';
-export type { TournamentConfigInput } from './core/tournament/config.js';
+export { parseTournamentGame, type TournamentConfigInput } from './core/tournament/config.js';
 export type { GameResultPayload, RoundSettings } from './core/tournament/events.js';
 export { boardComplete, completedRounds, historyOf, roundComplete } from './core/tournament/history.js';
 export { format as rationalText } from './core/tournament/rational.js';
@@ -30,6 +30,22 @@ export { crosstable } from './core/tournament/standings.js';
 export { type BoardState, type RoundState, statusOf as tournamentStatusOf, type TournamentState } from './core/tournament/state.js';
 export type { Format } from './core/tournament/types.js';
 export { nextStepAt } from './core/tournament/schedule.js';
+// The transparency log's pure parts: the tree (RFC 9162), its entries, signed checkpoints (C2SP).
+export {
+  appendLeaves,
+  consistencyRanges,
+  EMPTY_ROOT,
+  hashRanges,
+  inclusionRanges,
+  leafHash,
+  nodesNeeded,
+  nodesOfRange,
+  type NodeId,
+  type Range,
+  type StoredNode,
+} from './core/tlog/merkle.js';
+export { parseCheckpoint, parseSignerKey, type SigningKey, signCheckpoint, signerKeyText, verifierKeyText } from './core/tlog/checkpoint.js';
+export { entryBytes, type LogEntry, type LogEntryKind, tournamentResult } from './core/tlog/log-entry.js';
 export { checkInOpensAt } from './core/tournament/schedule-config.js';
 
 // The stores, and the registry of the projections' SQL writers.
@@ -46,6 +62,7 @@ export { type ChallengeChange, ChallengeConsequences, type ChallengePage, Challe
 export { Clock } from './application/clock.js';
 export { type MoveResult, ORGANIZER_SEAT } from './application/command-handler.js';
 export { type ConsequenceHandler, GameConsequences } from './application/consequences.js';
+export type { LiveGame } from './application/live-games.js';
 export { GameDirectory, TokenDirectory, type TokenLookup, type TokenRole } from './application/directories.js';
 export { type GameAnswer, gameAnswer, type GameSnapshot, type GameSummary, resultOf, seatsToAct, summaryOf } from './application/game-answer.js';
 export { type EndReason, type GameNotice, NOTICE_TYPES, noticesOf } from './application/game-notices.js';
@@ -63,3 +80,4 @@ export { RefereeService } from './application/referee.service.js';
 export type { CreationAllowance } from './application/stream-commands.js';
 export { isCleanText, tokenHash } from './application/seat-tokens.js';
 export { type BulkRow, type EnteredResult, type LiveTournament, type RowRefusal, type TournamentEventsAppended, TournamentService } from './application/tournament.service.js';
+export { TournamentConsequences } from './application/tournament-streams.js';

@@ -24,6 +24,7 @@ import {
   tournamentStatusOf,
 } from '../referee/index.js';
 import type { CreateTournamentInput } from './dto/create-tournament.input.js';
+import type { TournamentGameFields } from './dto/tournament-ruleset.input.js';
 import type { TournamentScheduleInput } from './dto/schedule.input.js';
 import type { ResultInput } from './dto/result.input.js';
 import type { RoundSettingsInput } from './dto/round-settings.input.js';
@@ -73,14 +74,20 @@ function scheduleOf(s: TournamentScheduleInput) {
   return { ...s, startAt: iso(s.startAt), registrationOpensAt: iso(s.registrationOpensAt), registrationClosesAt: iso(s.registrationClosesAt) };
 }
 
+/**
+ * The tournament's game as the rules read it: the game's typed ruleset, or JSON with choices in
+ * the typed API's spelling (ONLINE) or the engine's ("online"), as createGame takes them. Throws
+ * the refusal of a typed ruleset given for another kind, or of two rulesets at once.
+ */
+export function gameInputOf(input: TournamentGameFields): Pick<TournamentConfigInput, 'kind' | 'ruleset' | 'format'> {
+  return { kind: input.kind, ruleset: tournamentRuleset(input.kind, given(input.ruleset), input), format: FORMATS[input.format] };
+}
+
 export function configInputOf(input: CreateTournamentInput): TournamentConfigInput {
   const points = input.points ? { win: given(input.points.win), draw: given(input.points.draw), loss: given(input.points.loss) } : undefined;
   return {
     name: given(input.name),
-    kind: input.kind,
-    // The game's typed ruleset, or JSON with choices in the typed API's spelling (ONLINE) or the engine's ("online"), as createGame takes them.
-    ruleset: tournamentRuleset(input.kind, given(input.ruleset), input),
-    format: FORMATS[input.format],
+    ...gameInputOf(input),
     rounds: given(input.rounds),
     points,
     byePoints: given(input.byePoints),

@@ -6,6 +6,7 @@ import { ndjsonResponse } from '../api/ndjson.js';
 import { completedRounds, RefereeError, RefereeService, TournamentService } from '../referee/index.js';
 import { crosstableView, scheduledGames, standingsCsv, standingsView, tournamentView } from './mapping.js';
 import { Needs } from '../api/scopes.js';
+import { TransparencyLog } from '../transparency/index.js';
 
 /** REST for plain clients and files: a tournament, its standings (JSON or CSV), games, events and bundle. Errors are JSON: { error: { code, message } }. */
 @Controller('api/tournaments')
@@ -13,6 +14,7 @@ export class TournamentsController {
   constructor(
     private readonly tournaments: TournamentService,
     private readonly referee: RefereeService,
+    private readonly log: TransparencyLog,
   ) {}
 
   /** The tournament as the GraphQL `tournament` query has it, with its standings and crosstable after the completed rounds. */
@@ -65,7 +67,10 @@ export class TournamentsController {
   @Get(':id/bundle')
   @Header('content-type', 'application/json')
   async bundle(@Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
-    const bundle = await this.tournaments.bundle(id);
+    const made = await this.tournaments.bundle(id);
+    // The tournament and each of its finished games carry their entries' places in the transparency log.
+    const games = await Promise.all(made.games.map((g) => this.log.withProof('game', g.game.id, g)));
+    const bundle = await this.log.withProof('tournament', id, { ...made, games });
     // Set once the bundle is made, so a refusal is not offered as a download; the id is a checked tournament id by then.
     reply.header('content-disposition', `attachment; filename="${id}.tournament.json"`);
     return bundle;

@@ -4,10 +4,13 @@ import { asGraphQLError } from '../api/error.filter.js';
 import { Limits } from '../api/limits.js';
 import { answerOrRejection, toGame, type GameModel } from '../api/mapping.js';
 import { Game, type Rejection } from '../api/models.js';
-import { RefereeService, type StoredEvent, TournamentService } from '../referee/index.js';
+import { EngineRegistry, RefereeService, type StoredEvent, TournamentService } from '../referee/index.js';
 import { EventPageArgs, seqConnection, seqRange } from '../api/seq-pages.js';
 import { requireWebSocket, tournamentEventStream } from '../api/subscriptions.js';
 import { CreateTournamentInput } from './dto/create-tournament.input.js';
+import { TournamentRulesetInput } from './dto/tournament-ruleset.input.js';
+import { TournamentRulesetCheck } from './models/ruleset-check.js';
+import { checkTournamentRuleset } from './ruleset-check.js';
 import { ResultInput } from './dto/result.input.js';
 import { RoundSettingsInput } from './dto/round-settings.input.js';
 import { afterSeqOf, configInputOf, crosstableView, enteredResultOf, eventView, roundSettingsOf, standingsView, toTournament, tournamentConnection, type TournamentModel } from './mapping.js';
@@ -20,7 +23,10 @@ const COMMAND_ID = 'Client command id: a retry with the same id and command answ
 /** The tournament API: every decision is the tournament service's; this maps arguments and answers. */
 @Resolver(() => Tournament)
 export class TournamentsResolver {
-  constructor(private readonly service: TournamentService) {}
+  constructor(
+    private readonly service: TournamentService,
+    private readonly registry: EngineRegistry,
+  ) {}
 
   @Needs('read')
   @Query(() => Tournament, { description: "One tournament, its finished games' results recorded" })
@@ -33,6 +39,15 @@ export class TournamentsResolver {
   @Query(() => TournamentConnection, { description: 'Tournaments, newest first (Relay cursor connection)' })
   async tournaments(@Args() args: TournamentPageArgs): Promise<TournamentConnection> {
     return tournamentConnection(await this.service.page(args.first ?? 20, args.after));
+  }
+
+  @Needs('read')
+  @Query(() => TournamentRulesetCheck, {
+    description:
+      "Check a tournament's game (kind, format, and ruleset typed or as JSON) as createTournament would, without creating it: the ruleset every game would play and warnings, or why createTournament would refuse it",
+  })
+  tournamentRulesetCheck(@Args('input', { description: 'The kind, format and ruleset, as createTournament takes them' }) input: TournamentRulesetInput): TournamentRulesetCheck {
+    return checkTournamentRuleset(this.registry, input);
   }
 
   @Limits({ creates: true })

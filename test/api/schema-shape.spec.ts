@@ -125,6 +125,7 @@ const BOUNDED: Readonly<Record<string, string>> = {
   'TournamentRound.requestedByes': TOURNAMENT,
   'TournamentSchedule.checkedIn': TOURNAMENT,
   'TournamentRound.warnings': 'what one pairing could not respect, bounded by its boards',
+  'TournamentRulesetCheck.warnings': RULESET,
   'Webhook.events': RULESET,
   'Webhook.lowTimeThresholdsSeconds': RULESET,
 };

@@ -39,6 +39,8 @@ if (missing.length > 0) console.log(`skipping the failover test: ${missing.join(
     expect(report.found).toBe(report.acknowledged);
     expect(report.duplicates).toEqual([]);
     expect(report.unverified).toEqual([]);
+    // The deadlines that fell during the failover were applied once each, by one of the two instances.
+    expect(report.deadlines).toEqual({ expected: 3, applied: 3, twice: 0 });
     // A client can tell the failover from a bug, and knows a retry (same move id) is safe.
     expect(Object.keys(report.refusals).filter((code) => code !== 'STORAGE_UNAVAILABLE')).toEqual([]);
     expect(report.recoveries).toHaveLength(1);

@@ -4,6 +4,7 @@ import { serviceForSuite } from '../support/app.js';
  * Issue 27, item 5: createTournament takes each game's typed ruleset, as that game's create
  * mutation takes it (same names, same presets), and stores what the game's ruleset check resolves;
  * the JSON form still works, and refuses an unknown option by listing the accepted ones.
+ * tournamentRulesetCheck answers, without creating anything, what createTournament accepts or refuses.
  */
 const suite = serviceForSuite();
 
@@ -62,5 +63,38 @@ describe('tournament rulesets', () => {
     expect(await created({ kind: 'backgammon', format: 'KNOCKOUT', backgammonRuleset: { matchLength: 1 }, cerkeRuleset: { seasons: 1 } })).toMatchObject({ code: 'INVALID_INPUT' });
     // The typed ruleset is checked as the game's create mutation checks it.
     expect(await created({ kind: 'backgammon', format: 'KNOCKOUT', backgammonRuleset: { matchLength: 1, jacoby: true } })).toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it("tournamentRulesetCheck answers what createTournament stores or refuses, for either form and any format, with the game check's warnings", async () => {
+    const CHECK = `query($input: TournamentRulesetInput!) { tournamentRulesetCheck(input: $input) { ok message warnings ruleset seatCount } }`;
+    const cases: Record<string, unknown>[] = [
+      { kind: 'backgammon', format: 'SWISS', backgammonRuleset: { matchLength: 0, holland: true } },
+      { kind: 'backgammon', format: 'DOUBLE_ELIMINATION', ruleset: { matchLength: 5, openingRoll: 'REROLL_BOTH_DICE' } },
+      { kind: 'cerke', format: 'GROUPS_KNOCKOUT', cerkeRuleset: { profile: 'STRICT', seasons: 1 } },
+      { kind: 'chicken-foot', format: 'TABLES', chickenFootRuleset: { preset: 'MALTA_CROSS', players: 4, targetScore: 100 } },
+      // Refused: an unknown JSON option, a typed ruleset for another game or twice, options the game refuses, seats the format does not take, an unknown kind.
+      { kind: 'chicken-foot', format: 'TABLES', ruleset: { players: 4, targetScore: 100 } },
+      { kind: 'cerke', format: 'ROUND_ROBIN', backgammonRuleset: { matchLength: 1 } },
+      { kind: 'backgammon', format: 'KNOCKOUT', ruleset: { matchLength: 1 }, backgammonRuleset: { matchLength: 1 } },
+      { kind: 'backgammon', format: 'KNOCKOUT', backgammonRuleset: { matchLength: 1, jacoby: true } },
+      { kind: 'chicken-foot', format: 'SWISS', chickenFootRuleset: { players: 4 } },
+      { kind: 'backgammon', format: 'TABLES', backgammonRuleset: { matchLength: 1 } },
+      { kind: 'chess', format: 'SWISS' },
+    ];
+    const oks: boolean[] = [];
+    for (const input of cases) {
+      const check = (await gql(CHECK, { input })).tournamentRulesetCheck;
+      oks.push(check.ok);
+      const tournament = await created({ ...input, rounds: ['SWISS', 'TABLES'].includes(input.format as string) ? 2 : undefined });
+      if (tournament.code) expect([input, check]).toEqual([input, { ok: false, message: tournament.message, warnings: [], ruleset: null, seatCount: null }]);
+      else expect([input, check]).toMatchObject([input, { ok: true, message: null, ruleset: tournament.ruleset }]);
+    }
+    expect(oks).toEqual([true, true, true, true, false, false, false, false, false, false, false]);
+    expect((await gql(CHECK, { input: cases[3] })).tournamentRulesetCheck.seatCount).toBe(4);
+    // The advice is the game's own check's.
+    const holland = (await gql(CHECK, { input: cases[0] })).tournamentRulesetCheck;
+    const own = await gql('query($ruleset: BackgammonRulesetInput) { backgammonRulesetCheck(ruleset: $ruleset) { warnings } }', { ruleset: cases[0].backgammonRuleset });
+    expect(holland.warnings).toEqual(own.backgammonRulesetCheck.warnings);
+    expect(holland.warnings).toEqual([expect.stringContaining('holland has no effect in money play')]);
   });
 });

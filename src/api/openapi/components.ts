@@ -275,6 +275,18 @@ export const components: OpenApiDocument['components'] = {
         hashAlgorithm: { type: 'string', const: 'sha256(prevHash || RFC8785(event))' },
         head: { type: 'object', required: ['seq', 'hash'], properties: { seq: { type: 'integer' }, hash: { type: 'string' } } },
         events: { type: 'array', items: ref('schemas', 'StoredEvent') },
+        log: ref('schemas', 'LogProof'),
+      },
+    },
+    LogProof: {
+      type: 'object',
+      description: "A finished stream's place in the transparency log, once a checkpoint holds it (docs/transparency.md): `npm run verify` checks it",
+      required: ['leafIndex', 'treeSize', 'inclusionProof', 'checkpoint'],
+      properties: {
+        leafIndex: { type: 'integer', minimum: 0 },
+        treeSize: { type: 'integer', minimum: 1 },
+        inclusionProof: { type: 'array', items: { type: 'string' }, description: 'RFC 9162 audit path, leaf side first, base64' },
+        checkpoint: { type: 'string', description: 'The signed checkpoint of size treeSize' },
       },
     },
     ImportedGame: {

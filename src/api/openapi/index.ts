@@ -14,6 +14,7 @@ import { inboxPaths, playerPaths } from './players.js';
 import { ratingPaths } from './ratings.js';
 import { tournamentCommandPaths } from './tournament-commands.js';
 import { tournamentPaths } from './tournaments.js';
+import { logPaths } from './transparency.js';
 
 /** The document for this version of the service, which plays `kinds`. */
 export function openApiDocument(version: string, kinds: readonly string[]): OpenApiDocument {
@@ -36,9 +37,10 @@ export function openApiDocument(version: string, kinds: readonly string[]): Open
       { name: 'players', description: 'A player or app as its key says; players, apps and keys are created and managed over GraphQL' },
       { name: 'ratings', description: "Ratings (docs/ratings.md): a player's, its history, the leaderboards" },
       { name: 'tournaments', description: 'A tournament, its standings (JSON or CSV), games, events and verifiable bundle; run it over GraphQL' },
+      { name: 'log', description: 'The transparency log (docs/transparency.md): signed checkpoints, its key, inclusion and consistency proofs' },
     ],
     // Spread in the order the routes have always been listed: the document's bytes depend on it.
-    paths: { ...gamePaths(kinds), ...inboxPaths, ...challengePaths(kinds), ...tournamentCommandPaths, ...tournamentPaths, ...playerPaths, ...ratingPaths, ...operationPaths },
+    paths: { ...gamePaths(kinds), ...inboxPaths, ...challengePaths(kinds), ...tournamentCommandPaths, ...tournamentPaths, ...playerPaths, ...ratingPaths, ...operationPaths, ...logPaths },
     components,
   };
 }

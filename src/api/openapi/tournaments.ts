@@ -323,6 +323,7 @@ export const tournamentPaths: Paths = {
               head: { type: 'object', required: ['seq', 'hash'], properties: { seq: { type: 'integer' }, hash: { type: 'string' } } },
               events: { type: 'array', items: ref('schemas', 'StoredEvent') },
               games: { type: 'array', items: ref('schemas', 'Bundle') },
+              log: ref('schemas', 'LogProof'),
             },
           }),
         },

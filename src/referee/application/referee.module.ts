@@ -19,6 +19,7 @@ import { TournamentStore } from '../store/tournament-store.js';
 import { Clock, SystemClock } from './clock.js';
 import { ChallengeConsequences } from './challenges.js';
 import { GameConsequences } from './consequences.js';
+import { TournamentConsequences } from './tournament-streams.js';
 import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
 import { GameDirectory, TokenDirectory } from './directories.js';
 import { KeyDirectory } from './key-holders.js';
@@ -50,6 +51,7 @@ export class RefereeModule {
         { provide: TournamentStore, useClass: PostgresTournamentStore },
         { provide: GameConsequences, useFactory: () => new GameConsequences() },
         { provide: ChallengeConsequences, useFactory: () => new ChallengeConsequences() },
+        { provide: TournamentConsequences, useFactory: () => new TournamentConsequences() },
         { provide: LowTimeListeners, useFactory: () => new LowTimeListeners() },
         { provide: TokenDirectory, useFactory: TokenDirectory.withSeats, inject: [EventStore] },
         { provide: GameDirectory, useFactory: (store: EventStore) => new GameDirectory(store), inject: [EventStore] },
@@ -82,6 +84,7 @@ export class RefereeModule {
         ProjectionWriters,
         GameConsequences,
         ChallengeConsequences,
+        TournamentConsequences,
         LowTimeListeners,
         TokenDirectory,
         GameDirectory,

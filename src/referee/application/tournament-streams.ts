@@ -8,6 +8,7 @@ import { decodeTournamentEvent, type ScheduledGame } from '../core/tournament/ev
 import { statusOf, type TournamentState } from '../core/tournament/state.js';
 import { advanceHead, chainEvents, emptyHead, type Folded, type StoredEvent } from '../core/stream.js';
 import type { TournamentRow, TournamentStore } from '../store/tournament-store.js';
+import { Consequences } from './consequences.js';
 import type { PreparedGame } from './game-setup.js';
 import { HeldStreams, type StreamSource } from './held-streams.js';
 import type { RefereeService } from './referee.service.js';
@@ -30,6 +31,9 @@ export function replayed(t: Folded<unknown>, commandId: unknown, command: unknow
 
 /** A tournament as this process holds it: the folded stream and its row (secret seed, organizer). */
 export type LiveTournament = Folded<TournamentState> & { row: TournamentRow };
+
+/** The tournaments' consequences (the transparency log's entry of a finished tournament): stored in the append's transaction. */
+export class TournamentConsequences extends Consequences<LiveTournament> {}
 
 /** Published on the tournaments' bus under the tournament's id for every stored batch of its events. */
 export type TournamentEventsAppended = { tournamentId: string; events: StoredEvent[] };
@@ -113,6 +117,7 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
   constructor(
     private readonly store: TournamentStore,
     private readonly referee: RefereeService,
+    private readonly consequences: TournamentConsequences,
   ) {}
 
   advance(t: LiveTournament, { decision, commandId, bodyHash, imported }: TournamentStep): AdvancedTournament {
@@ -133,8 +138,9 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
       const r = next.participants.find((x) => x.id === p.id);
       return r ? [{ ...p, registrationNo: r.registrationNo }] : [];
     });
-    // Each game's creation implies rows (its first mover told, its deadline, the inbox), stored with it.
+    // Each game's creation implies rows (its first mover told, its deadline, the inbox), stored with it; so do the tournament's events.
     const implied = await Promise.all(games.map((g) => this.referee.creationImplies(g)));
+    const own = await this.consequences.implied(t, next, events);
     await this.store.append(
       t.tournamentId,
       events,
@@ -142,9 +148,11 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
       {
         ...(registered.length > 0 ? { participants: registered } : {}),
         games: games.map((g, i) => ({ ...g, consequences: implied[i].rows })),
+        consequences: own.rows,
       },
     );
     for (const i of implied) i.stored();
+    own.stored();
   }
 
   afterStore(_t: LiveTournament, { games }: AdvancedTournament): void {

@@ -36,6 +36,7 @@ import {
   liveTournaments,
   type TournamentEventsAppended,
   replayed,
+  TournamentConsequences,
   type TournamentStep,
   TournamentWriter,
 } from './tournament-streams.js';
@@ -82,9 +83,11 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     @Optional() private readonly clock: Clock = new SystemClock(),
     /** Players' current ratings, for seeding those registered without one (absent: every such participant unrated). */
     @Optional() private readonly ratings?: RatingService,
+    /** What the tournaments' appends imply (the transparency log's entries), stored with them. */
+    @Optional() consequences: TournamentConsequences = new TournamentConsequences(),
   ) {
     this.held = liveTournaments(store, registry);
-    this.path = new StreamCommands(referee.gate, this.held, new TournamentWriter(store, referee), 'the tournament kept changing; try again');
+    this.path = new StreamCommands(referee.gate, this.held, new TournamentWriter(store, referee, consequences), 'the tournament kept changing; try again');
     this.workflows = new TournamentWorkflows(referee, this.held, store, this);
     this.freshness = new Freshness(this.held);
     this.schedules = new TournamentSchedules(this.held, store, this, this.clock, SCHEDULES);

@@ -58,7 +58,7 @@ export class PostgresEventStore extends EventStore implements OnModuleDestroy {
   async watch(watcher: AppendWatcher): Promise<() => Promise<void>> {
     const remove = this.watchers.add(watcher);
     if (!this.toldHere && !this.listener) {
-      this.listener = new AppendListener(() => this.db.clientConfig(), this.watchers);
+      this.listener = new AppendListener(() => this.db.listenConfig(), this.watchers);
       await this.listener.start();
     }
     return async () => {

@@ -3,7 +3,7 @@ import { DatabaseService } from '../../database/database.service.js';
 import type { StoredEvent } from '../core/stream.js';
 import { AppendConflict } from './event-store.js';
 import { type EventRecord, eventRow, insertGame, isUniqueViolation, storedEvent, transactionTimeout } from './postgres-event-store.js';
-import { ProjectionWriters } from './projections.js';
+import { insertProjections, ProjectionWriters } from './projections.js';
 import { type TournamentExtras, type TournamentHead, type TournamentRow, TournamentStore } from './tournament-store.js';
 
 /**
@@ -15,7 +15,7 @@ import { type TournamentExtras, type TournamentHead, type TournamentRow, Tournam
 export class PostgresTournamentStore extends TournamentStore {
   constructor(
     private readonly db: DatabaseService,
-    /** The games' projections: a scheduled game's creation writes its rows (see insertGame). */
+    /** The projections: a scheduled game's creation writes its rows (see insertGame), and so do the tournament's own events. */
     @Optional() private readonly writers: ProjectionWriters = new ProjectionWriters(),
   ) {
     super();
@@ -63,6 +63,7 @@ export class PostgresTournamentStore extends TournamentStore {
           for (const p of extras.participants ?? [])
             await tx.$executeRawUnsafe('INSERT INTO participants (id, tournament_id, registration_no, name, token_hash) VALUES ($1, $2, $3, $4, $5)', p.id, id, p.registrationNo, p.name, p.tokenHash);
           for (const g of extras.games ?? []) await insertGame(tx, this.writers, g);
+          await insertProjections(tx, this.writers, extras.consequences ?? []);
         },
         { timeout: transactionTimeout(events.length + (extras.games ?? []).reduce((n, g) => n + g.events.length, 0)) },
       );

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../core/stream.js';
-import type { NewGameRows } from './event-store.js';
+import type { ConsequenceRows, NewGameRows } from './event-store.js';
 
 export interface TournamentRow {
   id: string;
@@ -28,6 +28,8 @@ export interface TournamentExtras {
   games?: NewGameRows[];
   /** The participants registered by these events (one, or a bulk registration's), with their tokens' hashes. */
   participants?: { id: string; registrationNo: number; name: string; tokenHash: string }[];
+  /** The rows the tournament's own events imply (TournamentConsequences), stored with them. */
+  consequences?: readonly ConsequenceRows[];
 }
 
 /**

@@ -1,9 +1,8 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
 import { JSONScalar } from '../../api/json.scalar.js';
-import { TypedRulesets } from '../../games/tournament-rulesets.js';
 import { TimeControlInput } from '../../api/models.js';
-import { TournamentFormat } from '../models/enums.js';
 import { TournamentScheduleInput } from './schedule.input.js';
+import { TournamentGameFields } from './tournament-ruleset.input.js';
 
 @InputType({ description: 'Tournament points for a 2-seat result, whole numbers or halves as text ("1", "1/2", "0.5")' })
 export class PointsInput {
@@ -13,15 +12,8 @@ export class PointsInput {
 }
 
 @InputType({ description: 'A new tournament: the game, the format and how it scores. Every field but kind and format has a default; points are exact numbers as text.' })
-export class CreateTournamentInput extends TypedRulesets {
+export class CreateTournamentInput extends TournamentGameFields {
   @Field(() => String, { nullable: true, description: 'Its name, at most 120 characters' }) name?: string | null;
-  @Field({ description: 'The game kind every game plays (one of gameKinds)' }) kind: string;
-  @Field(() => JSONScalar, {
-    nullable: true,
-    description: 'The ruleset every game uses as JSON, as createGame takes it (e.g. {"matchLength": 1}); defaults fill the rest. Or give the typed one for the kind (backgammonRuleset, ...)',
-  })
-  ruleset?: unknown;
-  @Field(() => TournamentFormat, { description: 'How participants are paired and ranked' }) format: TournamentFormat;
   @Field(() => Int, { nullable: true, description: 'Swiss and tables: the rounds to play (1-64), required; round-robin and the bracket formats: leave out (their participants fix it)' })
   rounds?: number | null;
   @Field(() => PointsInput, { nullable: true, description: 'Tournament points for a win, a draw and a loss (win > 0, win >= draw >= loss)' }) points?: PointsInput | null;

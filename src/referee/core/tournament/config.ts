@@ -178,21 +178,44 @@ function groupOptions(input: TournamentConfigInput, fmt: Format): Result<{ group
   return groupSize === null ? invalid('groupSize: 2 to 32') : ok({ groupSize, advancePerGroup });
 }
 
-/** The complete configuration, or the first thing wrong with the input. */
-export function parseConfig(input: TournamentConfigInput, registry: EngineRegistry): Result<TournamentConfig> {
-  const name = input.name ?? '';
-  if (typeof name !== 'string' || name.length > MAX_NAME || !isCleanText(name))
-    return invalid(`a tournament name is a text of at most ${MAX_NAME} characters, well-formed and without control characters`);
+/** The game a tournament plays: its engine, its ruleset complete and validated, its seats per game, and the format they fit. */
+export interface TournamentGame {
+  kind: string;
+  engine: Engine;
+  ruleset: unknown;
+  seatCount: number;
+  format: Format;
+}
+
+/**
+ * The game of a tournament's configuration (its kind, ruleset and format), or why a tournament
+ * cannot play it: an unknown kind, a ruleset its engine refuses, or seats the format does not take
+ * (2-seat formats; tables for 3 or more, TA7.1). The one check both createTournament and
+ * tournamentRulesetCheck make.
+ */
+export function parseTournamentGame(input: Pick<TournamentConfigInput, 'kind' | 'ruleset' | 'format'>, registry: EngineRegistry): Result<TournamentGame> {
   if (typeof input.kind !== 'string' || !registry.get(input.kind)) return invalid(`unknown game kind "${String(input.kind)}"; this referee plays: ${registry.kinds().join(', ')}`);
   const engine = registry.get(input.kind)!;
   const ruleset = engine.parseRuleset(input.ruleset ?? {});
   if (!ruleset.ok) return invalid(`the ruleset is invalid: ${ruleset.error.message}`);
   const seatCount = engine.seatCount(ruleset.value);
-  const fmt = oneOf(input.format, FORMATS, 'swiss');
-  if (!fmt) return invalid(`format must be one of ${FORMATS.join(', ')}`);
-  const twoSeat = TWO_SEAT_FORMATS.includes(fmt);
-  if (twoSeat && seatCount !== 2) return invalid(`the ${fmt} format is for 2-seat games; this ruleset seats ${seatCount} (use the tables format)`);
+  const format = oneOf(input.format, FORMATS, 'swiss');
+  if (!format) return invalid(`format must be one of ${FORMATS.join(', ')}`);
+  const twoSeat = TWO_SEAT_FORMATS.includes(format);
+  if (twoSeat && seatCount !== 2) return invalid(`the ${format} format is for 2-seat games; this ruleset seats ${seatCount} (use the tables format)`);
   if (!twoSeat && seatCount < 3) return invalid(`the tables format is for games of 3 or more seats; this ruleset seats ${seatCount}`);
+  return ok({ kind: input.kind, engine, ruleset: ruleset.value, seatCount, format });
+}
+
+/** The complete configuration, or the first thing wrong with the input. */
+export function parseConfig(input: TournamentConfigInput, registry: EngineRegistry): Result<TournamentConfig> {
+  const name = input.name ?? '';
+  if (typeof name !== 'string' || name.length > MAX_NAME || !isCleanText(name))
+    return invalid(`a tournament name is a text of at most ${MAX_NAME} characters, well-formed and without control characters`);
+  const game = parseTournamentGame(input, registry);
+  if (!game.ok) return game;
+  const { kind, engine, ruleset, seatCount, format: fmt } = game.value;
+  const twoSeat = TWO_SEAT_FORMATS.includes(fmt);
   let rounds: number | null = null;
   if (fmt === 'swiss' || fmt === 'tables') {
     rounds = whole(input.rounds, 0, 1, MAX_ROUNDS);
@@ -261,9 +284,9 @@ export function parseConfig(input: TournamentConfigInput, registry: EngineRegist
 
   return ok({
     name,
-    kind: input.kind,
-    ruleset: ruleset.value,
-    rulesetHash: hashOf(ruleset.value),
+    kind,
+    ruleset,
+    rulesetHash: hashOf(ruleset),
     seatCount,
     format: fmt,
     rounds,

@@ -1,0 +1,75 @@
+/**
+ * Failover under load, by hand (not in CI): `npm run bench -- bench/failover.js [--bots 12]
+ * [--kills 5] [--switchovers 2] [--moves 400] [--port-base 15400]`.
+ *
+ * Starts a local HA cluster (scripts/ha/up: etcd, two PostgreSQL nodes under Patroni with
+ * synchronous replication, HAProxy routing to the leader), two service processes on it, and
+ * bots that send each move through the instances in turn. Between every `--moves` acknowledged
+ * moves, once the cluster has a leader and a synchronous standby again, it kills the primary
+ * (kill -9 of its Patroni and its PostgreSQL, by PID; the node is started again once another
+ * leads) or switches over with patronictl. Printed: moves acknowledged, found afterwards, lost
+ * and stored twice (both must be 0), games that fail verification, the time from each fault to
+ * the first move accepted after its last refusal (p50, max), refusals by code, and what /readyz
+ * answered meanwhile; the instances' logs go to failover-instance-N.log. Exits 1 if anything acknowledged was lost or doubled.
+ */
+import { writeFileSync } from 'node:fs';
+import { failoverCheck, type Fault } from '../tools/failover.js';
+import { HaCluster } from '../tools/ha-cluster.js';
+import { startService, type RunningService } from '../tools/service.js';
+import { freePort } from '../test/support/net.js';
+import { benchArgs } from './lib/args.js';
+
+const { flag } = benchArgs();
+const kills = Number(flag('kills', '5'));
+const switchovers = Number(flag('switchovers', '2'));
+// A switchover after every second kill: kill, kill, switchover, kill, kill, switchover, kill.
+const faults: Fault[] = Array.from({ length: kills }, () => 'kill');
+for (let s = 0; s < switchovers; s++) faults.splice(Math.min(faults.length, 3 * s + 2), 0, 'switchover');
+
+const count = (log: string, level: string) => log.split('\n').filter((l) => l.includes(`"level":"${level}"`)).length;
+const started = performance.now();
+const cluster = await HaCluster.up(Number(flag('port-base', '15400')));
+const services: RunningService[] = [];
+try {
+  for (let i = 0; i < 2; i++) services.push(await startService({ DATABASE_URL: cluster.databaseUrl }, await freePort()));
+  process.stderr.write(`cluster and 2 instances up in ${((performance.now() - started) / 1000).toFixed(0)} s; faults: ${faults.join(', ')}\n`);
+  const report = await failoverCheck(
+    cluster,
+    services.map((s) => s.url),
+    { faults, bots: Number(flag('bots', '12')), movesBetween: Number(flag('moves', '400')), timeoutMs: 3_600_000 },
+  );
+  const ms = (kind?: Fault) =>
+    report.recoveries
+      .filter((r) => !kind || r.fault === kind)
+      .map((r) => r.ms)
+      .sort((a, b) => a - b);
+  const p50 = (xs: number[]) => (xs.length ? `${(xs[Math.floor((xs.length - 1) / 2)] / 1000).toFixed(1)} s` : '-');
+  const max = (xs: number[]) => (xs.length ? `${(xs.at(-1)! / 1000).toFixed(1)} s` : '-');
+  const rows: [string, string | number][] = [
+    ['faults', `${kills} kills (-9 of Patroni and PostgreSQL), ${switchovers} switchovers`],
+    ['games', report.games],
+    ['moves acknowledged', report.acknowledged],
+    ['found afterwards', report.found],
+    ['lost', report.lost.length],
+    ['stored twice', report.duplicates.length],
+    ['games failing verification', report.unverified.length],
+    ['recovery after a kill, p50 / max', `${p50(ms('kill'))} / ${max(ms('kill'))}`],
+    ['recovery after a switchover, p50 / max', `${p50(ms('switchover'))} / ${max(ms('switchover'))}`],
+    ['each fault, in order (s)', report.recoveries.map((r) => `${r.fault} ${(r.ms / 1000).toFixed(1)}`).join(', ')],
+    ['deadlines that fell during the faults: applied once / expected, twice', `${report.deadlines.applied} / ${report.deadlines.expected}, ${report.deadlines.twice}`],
+    ['refusals by code', JSON.stringify(report.refusals)],
+    ['/readyz answers', JSON.stringify(report.readyz)],
+    ['service log lines, warn / error', services.map((s) => `${count(s.log(), 'warn')} / ${count(s.log(), 'error')}`).join(', ')],
+  ];
+  process.stdout.write(`| | |\n| --- | --- |\n${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`);
+  for (const [i, s] of services.entries()) writeFileSync(`failover-instance-${i}.log`, s.log());
+  for (const line of [...report.lost, ...report.duplicates, ...report.unverified].slice(0, 20)) process.stdout.write(`  ${line}\n`);
+  const { deadlines } = report;
+  process.exitCode = report.lost.length + report.duplicates.length + report.unverified.length + deadlines.twice === 0 && deadlines.applied === deadlines.expected ? 0 : 1;
+} finally {
+  for (const s of services) {
+    s.process.kill('SIGTERM');
+    await s.exited;
+  }
+  await cluster.down();
+}

@@ -1,0 +1,73 @@
+import { type Bundle } from '../audit.js';
+import type { TournamentBundle } from '../tournament/audit.js';
+import { parseCheckpoint, signedBy, type VerifierKey, verifierKeyText } from './checkpoint.js';
+import { entryLeafHash, type LogEntry, tournamentResult } from './log-entry.js';
+import { verifyInclusion } from './merkle.js';
+
+/** What a bundle carries of the transparency log: its entry's leaf, the audit path (base64) and the signed checkpoint it leads to. */
+export interface BundleLog {
+  leafIndex: number;
+  treeSize: number;
+  inclusionProof: string[];
+  checkpoint: string;
+}
+
+export interface LogVerdict {
+  ok: boolean;
+  problem: string | null;
+  /** What was checked, in a sentence. */
+  text: string;
+}
+
+/** Does the bundle say its stream is over (so the log must hold its final head)? */
+export const bundleFinished = (bundle: Bundle | TournamentBundle): boolean =>
+  bundle.format === 'arbiter-tournament-bundle/1' ? bundle.tournament.status === 'FINISHED' : bundle.game.status === 'FINISHED' || bundle.game.status === 'ABORTED';
+
+/** The entry the log must hold for this bundle: its stream's final head and result, as the bundle has them. */
+export function bundleEntry(bundle: Bundle | TournamentBundle): LogEntry {
+  const last = bundle.events.at(-1);
+  const head = { seq: last?.seq ?? 0, hash: last?.hash ?? '' };
+  return bundle.format === 'arbiter-tournament-bundle/1'
+    ? { kind: 'tournament', id: bundle.tournament.id, ...head, result: tournamentResult(bundle.events) }
+    : { kind: 'game', id: bundle.game.id, ...head, result: bundle.game.result ?? null };
+}
+
+const failed = (problem: string): LogVerdict => ({ ok: false, problem, text: `NOT in the transparency log: ${problem}` });
+
+/**
+ * Checks that the log holds the bundle's final head: the entry recomputed from the bundle, its
+ * inclusion proof (RFC 9162 §2.1.3.2) up to the checkpoint's root, and the checkpoint's signature
+ * by `key`. Without a key only the proof is checked (the checkpoint could be anyone's), and a
+ * bundle without a proof passes unchecked; with one, a finished stream's missing proof fails. An
+ * unfinished stream has no entry: only the log itself can show that it did finish (verify --log).
+ */
+export function checkBundleLog(bundle: (Bundle | TournamentBundle) & { log?: BundleLog }, key: VerifierKey | null): LogVerdict {
+  const entry = bundleEntry(bundle);
+  const log = bundle.log;
+  if (!log) {
+    if (!bundleFinished(bundle)) return { ok: true, problem: null, text: `not finished, so not in the transparency log (ask the log itself whether this ${entry.kind} finished: --log)` };
+    if (!key) return { ok: true, problem: null, text: 'not checked against the transparency log (the bundle carries no proof)' };
+    return failed(`the bundle carries no proof that the ${entry.kind}'s final head is in the log (cut short or rewritten, or finished after the latest checkpoint: fetch it again after the next one)`);
+  }
+  return checkEntry(entry, log, key);
+}
+
+/** Checks that `log` proves `entry` is in a checkpoint (signed by `key`, when given). */
+export function checkEntry(entry: LogEntry, log: BundleLog, key: VerifierKey | null): LogVerdict {
+  let checkpoint: ReturnType<typeof parseCheckpoint>;
+  try {
+    checkpoint = parseCheckpoint(log.checkpoint);
+  } catch (err) {
+    return failed(`its checkpoint is malformed: ${(err as Error).message}`);
+  }
+  if (key && !signedBy(checkpoint, key)) return failed(`its checkpoint (size ${checkpoint.size}) is not signed by the log key ${verifierKeyText(key)}`);
+  const proof = Array.isArray(log.inclusionProof) ? log.inclusionProof.map((h) => Buffer.from(String(h), 'base64')) : [];
+  if (log.treeSize !== checkpoint.size || !verifyInclusion(log.leafIndex, checkpoint.size, entryLeafHash(entry), proof, checkpoint.root)) {
+    return failed(
+      `the log's checkpoint ${checkpoint.size} does not hold this ${entry.kind}'s final head (seq ${entry.seq}, hash ${entry.hash.slice(0, 12)}…) at leaf ${log.leafIndex}: ` +
+        'the history was rewritten or cut short after it was logged, or the proof is false',
+    );
+  }
+  const signer = key ? `signed by ${key.name}` : 'signature not checked: give --log-key';
+  return { ok: true, problem: null, text: `in the transparency log at leaf ${log.leafIndex} of checkpoint ${checkpoint.size} (${checkpoint.origin}; ${signer})` };
+}
