@@ -62,11 +62,12 @@ try {
     ['service log lines, warn / error', services.map((s) => `${count(s.log(), 'warn')} / ${count(s.log(), 'error')}`).join(', ')],
   ];
   process.stdout.write(`| | |\n| --- | --- |\n${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`);
-  for (const [i, s] of services.entries()) writeFileSync(`failover-instance-${i}.log`, s.log());
   for (const line of [...report.lost, ...report.duplicates, ...report.unverified].slice(0, 20)) process.stdout.write(`  ${line}\n`);
   const { deadlines } = report;
   process.exitCode = report.lost.length + report.duplicates.length + report.unverified.length + deadlines.twice === 0 && deadlines.applied === deadlines.expected ? 0 : 1;
 } finally {
+  // Written whatever happened: an instance that stopped answering says why there.
+  for (const [i, s] of services.entries()) writeFileSync(`failover-instance-${i}.log`, s.log());
   for (const s of services) {
     s.process.kill('SIGTERM');
     await s.exited;

@@ -16,9 +16,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PAGES = [
   { name: 'graphiql', entry: 'scripts/graphiql/entry.mjs', title: 'Arbiter GraphiQL', body: '<div id="graphiql">Loading GraphiQL…</div>' },
   // The page's script must stay small: it is what a phone downloads first (issue 28: under 80 kB gzipped).
-  // The tournament badge runs the referee core's verifier with every engine: a chunk of its own, loaded
-  // only by a tournament's page (`lazy`), whose SHA-256 comes from node:crypto: the browser gets a
-  // synchronous SHA-256 (@noble/hashes, web/src/verify/) in its place.
+  // The tournament badge runs the referee core's verifier with its game's engine: chunks of their own
+  // (the verifier, and one per engine), loaded only by a tournament's page (`lazy`), whose SHA-256 comes
+  // from node:crypto: the browser gets a synchronous SHA-256 (@noble/hashes, web/src/verify/) in its place.
   { name: 'web', entry: 'web/src/main.ts', title: 'Arbiter', body: '<div id="app"><p class="loading">Loading…</p></div>', maxGzip: 80 * 1024, lazy: true },
 ];
 
@@ -78,7 +78,8 @@ async function bundle({ name, entry, title, body, maxGzip, lazy }) {
   for (const file of first) for (const i of result.metafile.outputs[file].imports) if (i.kind === 'import-statement') first.add(i.path);
   const gzipOf = (files) => files.reduce((n, file) => n + gzipSync(readFileSync(join(root, file))).length, 0);
   const gzipped = gzipOf([...first]);
-  const later = gzipOf(Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js') && !first.has(f)));
+  const chunks = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js') && !first.has(f));
+  const later = gzipOf(chunks);
   if (maxGzip && gzipped > maxGzip) throw new Error(`build-pages: ${name}: the script is ${gzipped} bytes gzipped, over ${maxGzip}`);
 
   writeFileSync(
@@ -101,6 +102,6 @@ async function bundle({ name, entry, title, body, maxGzip, lazy }) {
 `,
   );
   process.stdout.write(
-    `build-pages: dist/${name}/ (${outputs.join(', ')}; script ${(gzipped / 1024).toFixed(1)} kB gzipped${later ? `, ${(later / 1024).toFixed(1)} kB more loaded when needed` : ''})\n`,
+    `build-pages: dist/${name}/ (${outputs.join(', ')}; script ${(gzipped / 1024).toFixed(1)} kB gzipped${later ? `, ${(later / 1024).toFixed(1)} kB more loaded when needed: ${chunks.map((f) => `${basename(f)} ${(gzipOf([f]) / 1024).toFixed(1)} kB`).join(', ')}` : ''})\n`,
   );
 }

@@ -226,6 +226,15 @@ export class GamesResolver {
   @Needs('play')
   @Mutation(() => MoveResult, {
     description:
+      "The caller's seat declines the other seats' request to pause: every request is withdrawn and the clocks run on (PAUSE_CONFLICT when no other seat asks, the caller asked itself, or the clocks are paused)",
+  })
+  async declinePause(@Args('gameId', { type: () => ID, description: 'The game' }) gameId: string, @Context() ctx: GqlContext): Promise<typeof MoveResult> {
+    return rejectGameId(gameId) ?? toMoveResult(await this.referee.declinePause(gameId, tokenOf(ctx)));
+  }
+
+  @Needs('play')
+  @Mutation(() => MoveResult, {
+    description:
       "The caller's seat asks to resume the seats' pause: the clocks run again once every seat asked. The organizer of the game's tournament resumes any pause at once (only it resumes its own)",
   })
   async resumeClock(@Args('gameId', { type: () => ID, description: 'The game' }) gameId: string, @Context() ctx: GqlContext): Promise<typeof MoveResult> {

@@ -69,7 +69,7 @@ export class GameEvent {
   @Field(() => Int, { description: 'Its position in the log, from 1; the game version after it' }) seq: number;
   @Field({
     description:
-      'The event type: GameCreated, SeatJoined, GameStarted, ActionTaken, Resigned, GameEnded, SeedRevealed, the clock events (TimedOut, TimeAdded, PauseRequested, ResumeRequested, ClockPaused, ClockResumed), or a chance draw (e.g. DiceRolled, TilesShuffled, SticksCast)',
+      'The event type: GameCreated, SeatJoined, GameStarted, ActionTaken, Resigned, GameEnded, SeedRevealed, the clock events (TimedOut, TimeAdded, PauseRequested, ResumeRequested, PauseDeclined, ClockPaused, ClockResumed), or a chance draw (e.g. DiceRolled, TilesShuffled, SticksCast)',
   })
   type: string;
   @Field(() => Int, { nullable: true, description: "The seat that caused it; null for the referee's own events (creation, chance draws, the end)" }) actor: number | null;

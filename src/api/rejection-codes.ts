@@ -52,13 +52,14 @@ export const REJECTION_CODES = {
   INVALID_RESULT:
     "The result does not fit the game: its seats, a played game's ranking and game points, the kinds of forfeit allowed, or an end the game's rules cannot reach (docs/rules/tournaments.md R3.9: no draw in backgammon).",
   RECORD_DISAGREES: 'The attached record, replayed, does not give the outcome, game points or attendance entered besides it (or does not reach the end of the game).',
-  NO_CLOCK: 'The game has no time control: clock commands (addTime, pauseClock, resumeClock) do not apply.',
+  NO_CLOCK: 'The game has no time control: clock commands (addTime, pauseClock, resumeClock, declinePause) do not apply.',
   OUT_OF_TIME: "A seat's deadline has passed: the move (or clock command) comes after it and is refused; the seat's timeout is recorded instead.",
   NOT_TIMED_OUT: 'A timeout was asked for a seat whose clock does not run or whose deadline has not come (another instance recorded it first, or the seat moved in time).',
   NO_VACATION_LEFT: 'The seat asked for more vacation than it has left in this game (Game.clock.vacationLeftMs).',
   GIFT_LIMIT:
     "A seat gave another seat more time than that seat may still receive from the other seats in this game (one turn's own time in all: Fischer's base time, correspondence's time per move).",
-  PAUSE_CONFLICT: 'The clock is already paused (or not paused), the seat has already asked, or the organizer paused it (only the organizer resumes it).',
+  PAUSE_CONFLICT:
+    'The clock is already paused (or not paused), the seat has already asked, or the organizer paused it (only the organizer resumes it); declinePause: no other seat asks to pause, or the seat asked itself.',
   ABORT_TOO_LATE: 'A seat has moved: the game can no longer be aborted (abortGame is for a game nobody moved in yet); resign instead.',
   TOURNAMENT_GAME: "The game is a tournament's: its organizer's rules decide it (a forfeit, a result entered), so it cannot be aborted (docs/rules/tournaments.md R3.2).",
   SCOPE_MISSING: 'The player\'s or app\'s key lacks the scope this operation needs (docs/players.md, "Keys"): issue a key with it.',

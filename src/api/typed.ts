@@ -115,6 +115,11 @@ export class PauseRequestedDetail {
   @Field(() => Int, { description: 'The seat that asked' }) seat: number;
 }
 
+@ObjectType({ description: "A seat declined the other seats' request to pause: every request withdrawn, the clocks run on" })
+export class PauseDeclinedDetail {
+  @Field(() => Int, { description: 'The seat that declined' }) seat: number;
+}
+
 @ObjectType({ description: "A seat asked to resume the seats' pause (the clocks run once every seat asked)" })
 export class ResumeRequestedDetail {
   @Field(() => Int, { description: 'The seat that asked' }) seat: number;
@@ -151,6 +156,7 @@ export const GameEventDetail = createUnionType({
       TimedOutDetail,
       TimeAddedDetail,
       PauseRequestedDetail,
+      PauseDeclinedDetail,
       ResumeRequestedDetail,
       ClockPausedDetail,
       ClockResumedDetail,
@@ -209,6 +215,8 @@ export function eventDetail(kind: string, typed: TypedAnswers | null, stored: St
       return typedAs(PauseRequestedDetail, e.payload);
     case 'ResumeRequested':
       return typedAs(ResumeRequestedDetail, e.payload);
+    case 'PauseDeclined':
+      return typedAs(PauseDeclinedDetail, e.payload);
     case 'ClockPaused':
       return typedAs(ClockPausedDetail, e.payload);
     case 'ClockResumed':

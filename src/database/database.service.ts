@@ -1,13 +1,15 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { CONFIG, type Config } from '../config/config.js';
 import { DataDirLock, HEARTBEAT_MS } from './data-dir-lock.js';
+import { connectFailure, isTransient } from './connect-failures.js';
+import { closeFiles, freeBytes, makeFolders, prepareDataDir } from './data-folder.js';
 import { applyMigrations } from './migrate.js';
 import { PGliteBridge } from './pglite-bridge.js';
 import { createDatabase, isNewDatabase, START_PARAMS } from './pglite-create.js';
@@ -39,24 +41,6 @@ export interface DatabaseOptions {
 }
 
 const DEFAULTS: Required<DatabaseOptions> = { storageReserveBytes: 64 * MB, lockCheckMs: HEARTBEAT_MS, connectTimeoutMs: 30_000, storageErrorWindowMs: 30_000 };
-
-/** Connection failures worth another try at start-up: the database is not up (yet), or not reachable (yet). */
-const TRANSIENT = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EHOSTDOWN',
-  'EAI_AGAIN',
-  'ENOTFOUND',
-  'EPIPE',
-  'ENOENT', // a Unix socket not created yet
-  '57P03', // cannot_connect_now: starting up or shutting down
-  '53300', // too_many_connections
-  '08001',
-  '08006',
-]);
 
 /**
  * Owns the database connection. With DATABASE_URL it talks to that PostgreSQL (retrying for a
@@ -276,8 +260,17 @@ export class DatabaseService implements OnModuleDestroy {
   /** A pg Client that reports every failed statement's error to noteError (for readiness). */
   private observedClient(): typeof pg.Client {
     const note = (err: unknown) => this.noteError(err);
+    const broke = (err: Error) => this.logger.warn(`a database connection in use broke: ${err.message}`);
     const query = pg.Client.prototype.query as unknown as (...args: unknown[]) => unknown;
     return class ObservedClient extends pg.Client {
+      constructor(config?: string | pg.ClientConfig) {
+        super(config);
+        // A connection the server ends while it is checked out between two statements (a
+        // failover, a restart) emits 'error' with no one listening, which would end the process.
+        // Heard here, its next statement fails instead (STORAGE_UNAVAILABLE) and the pool drops it.
+        this.on('error', broke);
+      }
+
       // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this forwards them all.
       override query(...args: any[]): any {
         const last = args.at(-1);
@@ -395,75 +388,4 @@ export class DatabaseService implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     await this.close();
   }
-}
-
-/** Creates DATA_DIR (owner-only when created here) and checks it is a writable folder, naming it if not. */
-function prepareDataDir(dataDir: string): void {
-  if (existsSync(dataDir)) {
-    if (!statSync(dataDir).isDirectory()) throw new Error(`DATA_DIR ${dataDir} is not a folder`);
-  } else {
-    try {
-      makeFolders(dataDir);
-    } catch (err) {
-      throw new Error(`DATA_DIR ${dataDir} cannot be created: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-  }
-  try {
-    accessSync(dataDir, constants.R_OK | constants.W_OK | constants.X_OK);
-  } catch {
-    throw new Error(`DATA_DIR ${dataDir} is not writable by this process (uid ${process.getuid?.() ?? '?'})`);
-  }
-}
-
-/** mkdir -p, one level at a time, owner-only (Node's recursive mkdir loops forever under /proc). */
-function makeFolders(path: string): void {
-  if (existsSync(path)) return;
-  const parent = dirname(path);
-  if (parent !== path) makeFolders(parent);
-  try {
-    mkdirSync(path, { mode: 0o700 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-}
-
-/**
- * Closes the files of a PGlite engine that failed (no shutdown: it would never answer), and stops
- * the timers PostgreSQL left armed in it (they would keep the process alive, and call into it).
- */
-async function closeFiles(engine: PGlite): Promise<void> {
-  try {
-    (engine.Module as unknown as { _clear_setitimer?: () => void })._clear_setitimer?.();
-  } catch {
-    /* no timers */
-  }
-  try {
-    await engine.fs?.closeFs();
-  } catch {
-    /* it never opened them */
-  }
-}
-
-function freeBytes(dir: string): number | null {
-  try {
-    const s = statfsSync(dir);
-    return Number(s.bavail) * Number(s.bsize);
-  } catch {
-    return null;
-  }
-}
-
-function isTransient(err: unknown): boolean {
-  const e = err as { code?: string; message?: string; errors?: { code?: string }[] };
-  const code = e?.code ?? e?.errors?.[0]?.code;
-  return (code !== undefined && TRANSIENT.has(code)) || /timeout expired|Connection terminated|connection timeout/i.test(e?.message ?? '');
-}
-
-/** A connection failure in a few words (pg's message names no password). */
-function connectFailure(err: unknown): string {
-  const e = err as { code?: string; message?: string; errors?: { code?: string; message?: string }[] };
-  const first = e?.errors?.[0];
-  const code = e?.code ?? first?.code;
-  const message = e?.message || first?.message || String(err);
-  return code && !message.includes(code) ? `${code} ${message}` : message;
 }

@@ -46,6 +46,7 @@ const MOVE_RESULT = `__typename ... on MoveAccepted { seat version status events
 const ADD_TIME = `mutation($g: ID!, $seat: Int!, $s: Int!, $v: Boolean) { addTime(gameId: $g, seat: $seat, seconds: $s, vacation: $v) { ${MOVE_RESULT} } }`;
 const PAUSE = `mutation($g: ID!) { pauseClock(gameId: $g) { ${MOVE_RESULT} } }`;
 const RESUME = `mutation($g: ID!) { resumeClock(gameId: $g) { ${MOVE_RESULT} } }`;
+const DECLINE = `mutation($g: ID!) { declinePause(gameId: $g) { ${MOVE_RESULT} } }`;
 
 interface Clocked {
   id: string;
@@ -221,7 +222,7 @@ describe(`time controls (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglit
     expect((await t.gql(VERIFY, { gameId: id })).data.verifyGame.ok).toBe(true);
   });
 
-  it('addTime (a vacation, a gift), pauseClock and resumeClock move the deadline; a game without a clock refuses them', async () => {
+  it('addTime (a vacation, a gift), pauseClock and resumeClock move the deadline, declinePause withdraws a request; a game without a clock refuses them', async () => {
     const { id, tokens } = await create('backgammon', {}, { kind: 'CORRESPONDENCE', perMoveSeconds: 86_400, vacationSeconds: 7 * 86_400 });
     const start = await game(id);
     const seat = start.clock!.running[0];
@@ -246,6 +247,12 @@ describe(`time controls (${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglit
     expect((await t.gql(PAUSE, { g: id }, tokens[0])).data.pauseClock).toMatchObject({ __typename: 'MoveAccepted' });
     expect((await t.gql(PAUSE, { g: id }, tokens[0])).data.pauseClock).toMatchObject({ code: 'PAUSE_CONFLICT' });
     expect((await game(id)).clock).toMatchObject({ paused: false, pauseRequests: [0] });
+    // Declined by the other seat: the request withdrawn, the clocks run on; then asked again.
+    const declined = (await t.gql(DECLINE, { g: id }, tokens[1])).data.declinePause;
+    expect(declined).toMatchObject({ __typename: 'MoveAccepted', seat: 1, events: [{ type: 'PauseDeclined', actor: 1, payload: { seat: 1 } }] });
+    expect((await game(id)).clock).toMatchObject({ paused: false, pauseRequests: [], running: [seat] });
+    expect((await t.gql(DECLINE, { g: id }, tokens[1])).data.declinePause).toMatchObject({ code: 'PAUSE_CONFLICT' });
+    expect((await t.gql(PAUSE, { g: id }, tokens[0])).data.pauseClock).toMatchObject({ __typename: 'MoveAccepted' });
     clock.advance(3600 * SECOND);
     expect((await t.gql(PAUSE, { g: id }, tokens[1])).data.pauseClock).toMatchObject({ __typename: 'MoveAccepted' });
     const paused = await game(id);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { DatabaseService } from '../../src/database/database.service.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { ownStorage } from '../support/own-database.js';
 import { ACT, CREATE, GAME, VERIFY } from '../support/queries.js';
@@ -31,6 +32,23 @@ const pgUrl = process.env.TEST_DATABASE_URL;
 
   /** Ends every connection the service holds to its database, as a restarting server would. */
   const dropConnections = () => admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+
+  it('survives a connection ended by the server while it is checked out between two statements (a transaction in progress)', async () => {
+    const pool = t.app.get(DatabaseService).pool;
+    const client = await pool.connect();
+    try {
+      // Someone hears its 'error' event: unheard, it ends the process (jest only logs it, hence this check).
+      expect(client.listenerCount('error')).toBeGreaterThan(0);
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      await new Promise((r) => setTimeout(r, 500));
+      await expect(client.query('SELECT 1')).rejects.toThrow();
+    } finally {
+      client.release();
+    }
+    expect((await t.gql('{ games(first: 1) { totalCount } }')).errors).toBeUndefined();
+  });
 
   it('answers each move accepted or STORAGE_UNAVAILABLE, never INTERNAL; every accepted move is stored', async () => {
     const games: { id: string; tokens: string[] }[] = [];

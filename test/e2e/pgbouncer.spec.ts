@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,12 +26,13 @@ if (pgUrl && !ready) console.log('skipping the PgBouncer test: pgbouncer missing
 
 (ready ? describe : describe.skip)('behind PgBouncer in transaction mode', () => {
   const clock = new ManualClock();
-  const folder = mkdtempSync(join(tmpdir(), 'arbiter-pgbouncer-'));
+  let folder = '';
   let database: Awaited<ReturnType<typeof ownDatabase>>;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'arbiter-pgbouncer-'));
     database = await ownDatabase('pgbouncer');
     const direct = new URL(database!.url);
     const port = await freePort();
@@ -47,7 +48,7 @@ if (pgUrl && !ready) console.log('skipping the PgBouncer test: pgbouncer missing
   afterAll(async () => {
     await a?.close();
     await b?.close();
-    await run('scripts/ha/down', [folder]).catch(() => undefined);
+    if (folder) await run('scripts/ha/down', [folder]).catch(() => rmSync(folder, { recursive: true, force: true }));
     await database?.drop();
   }, 60_000);
 

@@ -1,11 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { browserTitle, describeInBrowser, serviceWithBrowser } from '../support/browser.js';
-import { CREATE } from '../support/queries.js';
+import { ACT, CREATE } from '../support/queries.js';
+import { docsScreenshot } from '../support/screenshots.js';
 
 /**
  * Moves by hand (issue 28 item 5), in headless Chromium: two signed-in players play a whole
- * correspondence backgammon game by clicking checkers and where they go, an undo included.
+ * correspondence backgammon game by clicking checkers and where they go, or dragging them there,
+ * an undo included; Chicken Foot tiles and Cerke pieces (from the board or the hand) likewise.
  * The dice are random: each turn is driven by reading the seat's legal actions through the API
  * and clicking the moves of one legal play; the page sends the play once its last checker lands.
  */
@@ -69,6 +71,8 @@ describeInBrowser(browserTitle('moves by hand in headless Chromium'), () => {
     let undone = false;
     let checked = false;
     let turns = 0;
+    let dragged = 0;
+    let plays = 0;
     for (let g = await game(id); g.status !== 'FINISHED'; g = await game(id)) {
       expect(turns++).toBeLessThan(300);
       const seat = g.toAct[0];
@@ -92,6 +96,7 @@ describeInBrowser(browserTitle('moves by hand in headless Chromium'), () => {
             await place(page, moves[1].from).click();
             await page.waitForSelector('.bg-pick-target');
             await accessible(page);
+            await docsScreenshot(page, 'backgammon-by-hand');
             checked = true;
             await page.click('.bg-undo');
           }
@@ -99,9 +104,16 @@ describeInBrowser(browserTitle('moves by hand in headless Chromium'), () => {
           await page.waitForSelector('.bg-hand .bg-undo', { state: 'detached' });
           undone = true;
         }
+        // Every other play the checkers are dragged: pressed, carried and released on their points.
+        plays++;
         for (const { from, to } of moves) {
-          await place(page, from).click();
-          await place(page, to).click();
+          if (plays % 2 === 0) {
+            await place(page, from).dragTo(place(page, to));
+            dragged++;
+          } else {
+            await place(page, from).click();
+            await place(page, to).click();
+          }
         }
       }
       // One move mutation: the page is at the next version, with nothing refused.
@@ -109,7 +121,8 @@ describeInBrowser(browserTitle('moves by hand in headless Chromium'), () => {
       expect(await page.locator('.notice').textContent()).toBe('');
     }
     expect(undone).toBe(true);
-    console.log(`the game took ${turns} decisions clicked on the page`);
+    expect(dragged).toBeGreaterThan(0);
+    console.log(`the game took ${turns} decisions made on the page, ${dragged} checkers dragged`);
     for (const page of pages) await page.waitForSelector('[data-verdict="ok"]');
   }, 300_000);
 
@@ -138,6 +151,7 @@ describeInBrowser(browserTitle('moves by hand in headless Chromium'), () => {
         await page.waitForSelector(`section.board [data-pick="end ${play.target}"]`);
         if (!checked) {
           await accessible(page);
+          await docsScreenshot(page, 'chicken-foot-by-hand');
           checked = true;
         }
         await page.locator(`section.board [data-pick="end ${play.target}"]`).click();
@@ -168,6 +182,7 @@ describeInBrowser(browserTitle('moves by hand in headless Chromium'), () => {
     const square = (page: Page, name: string) => page.locator(`section.board [data-pick="sq ${name}"]`);
 
     let asked = false;
+    let shown = false;
     for (let moves = 0; moves < 8; moves++) {
       const seat = (await seen()).toAct[0];
       const page = pages[seat];
@@ -192,6 +207,8 @@ describeInBrowser(browserTitle('moves by hand in headless Chromium'), () => {
       } else if (once) {
         await square(page, once.from!).click();
         await page.waitForSelector('section.board .ck-pick-target');
+        if (!shown) await docsScreenshot(page, 'cerke-by-hand');
+        shown = true;
         await square(page, once.to!).click();
       } else {
         await page.locator('section.board [data-action="0"]').first().click();
@@ -200,5 +217,49 @@ describeInBrowser(browserTitle('moves by hand in headless Chromium'), () => {
       expect(await page.locator('.notice').textContent()).toBe('');
     }
     expect(asked).toBe(true);
+  }, 300_000);
+
+  it('drops a Cerke piece by clicking it in the hand, then a highlighted empty square', async () => {
+    const created = await suite.app.gql(CREATE, { input: { kind: 'cerke', ruleset: {} } });
+    const id: string = created.data.createGame.game.id;
+    const tokens: { seat: number; token: string }[] = created.data.createGame.tokens;
+    type CerkeAction = { type: string; from?: string; to?: string; colour?: string; kind?: string };
+    type Seen = { version: number; toAct: number[]; legalActions: CerkeAction[]; view: { board: { square: string; side: string }[]; viewerSide: string } };
+    const VIEW = 'query($id: ID!) { game(id: $id) { version toAct legalActions view } }';
+    const seen = async (token?: string): Promise<Seen> => (await suite.app.gql(VIEW, { id }, token)).data.game;
+    // Through the API until the seat to act has a piece to drop: each turn a capture when there is
+    // one (a move onto the other side's piece), else the first move, a finished step or a continued season.
+    let mine = await seen(tokens[(await seen()).toAct[0]].token);
+    for (let n = 0; !mine.legalActions.some((a) => a.type === 'drop'); n++) {
+      expect(n).toBeLessThan(400);
+      const theirs = new Set(mine.view.board.filter((p) => p.side !== mine.view.viewerSide).map((p) => p.square));
+      const action =
+        mine.legalActions.find((a) => a.type === 'move' && theirs.has(a.to!)) ??
+        mine.legalActions.find((a) => a.type === 'continue' || a.type === 'completeStep') ??
+        mine.legalActions.find((a) => a.type === 'move' && a.from !== a.to) ??
+        mine.legalActions[0];
+      const seat = (await seen()).toAct[0];
+      const res = await suite.app.gql(ACT, { gameId: id, moveId: `drop-${n}`, action, expectedVersion: mine.version }, tokens[seat].token);
+      expect(res.data?.submitAction?.__typename).toBe('MoveAccepted');
+      mine = await seen(tokens[(await seen()).toAct[0]].token);
+    }
+    const seat = (await seen()).toAct[0];
+    const context = await suite.watched.context();
+    contexts.push(context);
+    const { page } = await suite.watched.open(`/games/${id}#token=${tokens[seat].token}`, context);
+    await showsVersion(page, mine.version);
+    const drop = mine.legalActions.find((a) => a.type === 'drop')!;
+    const inHand = page.locator(`section.board [data-pick="hand ${drop.colour} ${drop.kind}"]`);
+    await inHand.click();
+    // Picked up: pressed in the hand, every empty square it may go to highlighted.
+    expect(await inHand.getAttribute('aria-pressed')).toBe('true');
+    const empty = mine.legalActions.filter((a) => a.type === 'drop' && a.colour === drop.colour && a.kind === drop.kind).length;
+    expect(await page.locator('section.board .ck-pick-target').count()).toBe(empty);
+    await accessible(page);
+    await page.locator(`section.board [data-pick="sq ${drop.to}"]`).click();
+    await page.waitForFunction((v) => Number(document.querySelector('input[name="replay"]')?.getAttribute('max')) > v || document.querySelector('.notice')?.textContent, mine.version);
+    expect(await page.locator('.notice').textContent()).toBe('');
+    const after = await seen();
+    expect(after.view.board.some((p) => p.square === drop.to)).toBe(true);
   }, 300_000);
 });

@@ -37,7 +37,7 @@ describeInBrowser(browserTitle('starting games, clocks and lists on the page in 
   const openIn = async (where: BrowserContext, path: string) => (await suite.watched.open(path, where)).page;
   const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
-  it('takes vacation, asks for a pause that the other seat accepts, declines a resume, and lists the time given', async () => {
+  it('takes vacation, asks for a pause the other seat declines, then accepts, declines a resume, and lists the time given', async () => {
     const [ada, bo] = [await newPlayer(suite.app, 'Ada'), await newPlayer(suite.app, 'Bo')];
     const id = await duel(suite.app, ada, bo, { kind: 'CORRESPONDENCE', perMoveSeconds: DAY, vacationSeconds: 3 * DAY });
     await playUntil(suite.app, id, [ada.key, bo.key], (g) => g.clock !== null && g.clock.running.length === 1);
@@ -57,11 +57,20 @@ describeInBrowser(browserTitle('starting games, clocks and lists on the page in 
     await adaPage.waitForFunction(() => document.querySelectorAll('.gifts li').length === 2);
     expect(await text(adaPage, '.gifts li:nth-child(2)')).toBe('Bo gave Ada 1:00:00');
 
-    // Ada asks to pause; Bo, on his own page, is asked and accepts: the clocks stop for both.
+    // Ada asks to pause; Bo, on his own page, declines (declinePause): the request is withdrawn on both pages, the clocks run on.
+    await adaPage.click('[data-clock-cmd="pause"]');
+    await adaPage.waitForSelector('[data-pause="asked"]');
+    const boPage = await openIn((await browserOf(bo.key)).context, `/games/${id}`);
+    await boPage.waitForSelector('[data-pause="requested"]');
+    await boPage.click('[data-pause="requested"] [data-clock-cmd="decline"]');
+    await adaPage.waitForSelector('[data-pause="asked"]', { state: 'detached' });
+    await boPage.waitForSelector('[data-pause="requested"]', { state: 'detached' });
+    expect((await suite.app.gql('query($id: ID!) { game(id: $id) { clock { paused pauseRequests } } }', { id })).data.game.clock).toEqual({ paused: false, pauseRequests: [] });
+
+    // Ada asks again; Bo is asked and accepts: the clocks stop for both.
     await adaPage.click('[data-clock-cmd="pause"]');
     await adaPage.waitForSelector('[data-pause="asked"]');
     expect(await text(adaPage, '[data-pause="asked"]')).toBe('You asked to pause the clocks; waiting for Bo.');
-    const boPage = await openIn((await browserOf(bo.key)).context, `/games/${id}`);
     await boPage.waitForSelector('[data-pause="requested"]');
     expect(await text(boPage, '[data-pause="requested"] p')).toBe('Ada asks to pause the clocks.');
     await accessible(boPage);

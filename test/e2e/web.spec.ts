@@ -8,6 +8,7 @@ import { startApp } from '../support/app.js';
 import { browserTitle, describeInBrowser, type Opened, serviceWithBrowser } from '../support/browser.js';
 import { ACT, CREATE, EVENTS, GAME } from '../support/queries.js';
 import { compareWithReference } from '../support/screenshots.js';
+import { accessible } from '../support/web-players.js';
 
 /**
  * The web page (web/src/, bundled by `npm run build` into dist/web/) in headless Debian Chromium
@@ -156,6 +157,8 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
       timeout: 1000,
     });
     console.log(`the move appeared on the page ${Date.now() - acknowledged} ms after its acknowledgement`);
+    // A spectator's backgammon page: no axe violation at a desktop's width and a phone's.
+    await accessible(page);
   });
 
   // ---- 3. Playing by clicking -----------------------------------------------------------------
@@ -213,6 +216,7 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
     // The table's tiles are there: the check reads the board.
     expect(seen.size).toBeGreaterThan(0);
     expect(hands.flat().filter((tile) => seen.has(tile))).toEqual([]);
+    await accessible(spectator);
 
     for (const [seat, { token }] of tokens.entries()) {
       const { page } = await open(`/games/${id}#token=${token}`);
@@ -243,6 +247,7 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
     await page.click('[data-step="-1"]');
     await showsBoardAfter(page, version - 1, version);
     expect(await cerkeShown(page)).toEqual(cerkePosition((await stateAt(id, version - 1)).view as CerkeView));
+    await accessible(page);
   });
 
   // ---- 6. Verification ------------------------------------------------------------------------

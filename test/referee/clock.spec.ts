@@ -257,6 +257,21 @@ describe('pauses', () => {
     expect(deadlineOf(game(h))).toEqual({ seat, at: at(6 * DAY + 22 * HOUR) });
   });
 
+  it('a seat declines the other’s request to pause: the request is withdrawn, the clocks run on, and it may be asked again', () => {
+    let h = given([create(DAILY), 0]);
+    const seat = toAct(h);
+    expect(types(when(h, { type: 'DeclinePause', seat: 1 }, HOUR))).toBe('PAUSE_CONFLICT');
+    h = then(h, { type: 'PauseClock', by: 0 }, HOUR);
+    expect(types(when(h, { type: 'DeclinePause', seat: 0 }, HOUR))).toBe('PAUSE_CONFLICT');
+    h = then(h, { type: 'DeclinePause', seat: 1 }, 2 * HOUR);
+    expect(h.events.at(-1)).toMatchObject({ type: 'PauseDeclined', actor: 1, payload: { seat: 1 } });
+    expect(view(h, 3 * HOUR)).toMatchObject({ paused: false, requests: [], running: [seat] });
+    expect(deadlineOf(game(h))).toEqual({ seat, at: at(DAY) });
+    // Asked again, both this time: paused, and nothing left to decline.
+    h = then(then(h, { type: 'PauseClock', by: 0 }, 4 * HOUR), { type: 'PauseClock', by: 1 }, 5 * HOUR);
+    expect(types(when(h, { type: 'DeclinePause', seat: 1 }, 6 * HOUR))).toBe('PAUSE_CONFLICT');
+  });
+
   it('the organizer pauses and resumes at once; only the organizer lifts its pause', () => {
     let h = given([create(FISCHER), 0]);
     const seat = toAct(h);
@@ -360,9 +375,9 @@ describe('what a timeout costs, game by game', () => {
 });
 
 describe('folding the decided events again', () => {
-  type Step = { op: 'move' | 'organizer' | 'gift' | 'vacation' | 'pause' | 'resume' | 'timeout'; seat: number; wait: number };
+  type Step = { op: 'move' | 'organizer' | 'gift' | 'vacation' | 'pause' | 'resume' | 'decline' | 'timeout'; seat: number; wait: number };
   const step = fc.record({
-    op: fc.constantFrom<Step['op']>('move', 'move', 'move', 'organizer', 'gift', 'vacation', 'pause', 'pause', 'resume', 'resume', 'timeout'),
+    op: fc.constantFrom<Step['op']>('move', 'move', 'move', 'organizer', 'gift', 'vacation', 'pause', 'pause', 'resume', 'resume', 'decline', 'timeout'),
     seat: fc.constantFrom(0, 1, 'organizer' as const).map((s) => (s === 'organizer' ? -1 : s)),
     /** Thousandths of a typical turn's time. */
     wait: fc.integer({ min: 0, max: 1200 }),
@@ -399,7 +414,9 @@ describe('folding the decided events again', () => {
                       ? { type: 'PauseClock', by }
                       : s.op === 'resume'
                         ? { type: 'ResumeClock', by }
-                        : deadline && { type: 'TimeOut', seat: deadline.seat, at: deadline.at };
+                        : s.op === 'decline'
+                          ? { type: 'DeclinePause', seat: Math.max(0, s.seat) }
+                          : deadline && { type: 'TimeOut', seat: deadline.seat, at: deadline.at };
           if (command) h = games.when(h, command, ctx(Math.max(now, deadline && s.op === 'timeout' ? Date.parse(deadline.at) - T0 : 0))).next;
         }
         const folded = foldGame(registry, GAME, h.events, SEED, { checkHashes: true });

@@ -199,6 +199,11 @@ export class GameCommands {
     return this.bySeat(gameId, token, (by) => ({ type: 'ResumeClock', by }));
   }
 
+  /** The seat declines the other seats' request to pause: the requests are withdrawn, the clocks run on. */
+  declinePause(gameId: string, token: string | null): Promise<MoveResult> {
+    return this.bySeat(gameId, token, (seat) => ({ type: 'DeclinePause', seat }));
+  }
+
   /** The seat holding `token` aborts the game: refused once a seat moved (ABORT_TOO_LATE), and for a tournament's game. */
   abort(gameId: string, token: string | null): Promise<MoveResult> {
     return this.bySeat(gameId, token, (seat) => ({ type: 'AbortGame', seat }));

@@ -217,6 +217,11 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     return this.clockBy(gameId, token, { type: 'ResumeClock', by: 'organizer' }, () => this.commands.resumeClock(gameId, token));
   }
 
+  /** A seat declines the other seats' request to pause (the organizer pauses at once, and has nothing to decline). */
+  declinePause(gameId: string, token: string | null): Promise<MoveResult> {
+    return this.commands.declinePause(gameId, token);
+  }
+
   /** A clock command from the organizer of the game's tournament when the token is its organizer's, else from the seat the token holds. */
   private async clockBy(gameId: string, token: string | null, byOrganizer: GameCommand, bySeat: () => Promise<MoveResult>): Promise<MoveResult> {
     return token && (await this.organizes(gameId, token)) ? this.commands.byOrganizer(gameId, byOrganizer) : bySeat();

@@ -2,7 +2,9 @@
  * Moving a Cerke piece by hand: click a piece (or Tam2), then a highlighted square it may reach;
  * while a stepping move waits to be finished, its possible last squares are clickable at once.
  * When several legal actions end on the square clicked (another square stepped over, Tam2's
- * first square), the board asks which with one button each. Drops and declarations stay buttons.
+ * first square), the board asks which with one button each. A piece in the hand is picked up the
+ * same way (`hand <colour> <kind>`, where a drop starts), then dropped on a highlighted empty
+ * square. Declarations stay buttons.
  */
 import type { CerkeAction } from '../../../src/games/cerke/engine/index.js';
 import type { Picked } from './board.js';
@@ -10,9 +12,16 @@ import type { CerkeView } from './cerke-notation.js';
 
 type Indexed = { action: CerkeAction; index: number };
 
-/** The square an action picks up a piece from, when it moves one on the board (finishing a step needs none). */
-const startOf = (action: CerkeAction, view: CerkeView): string | null => (action.type === 'move' ? action.from : action.type === 'moveTam2' ? view.tam2 : null);
-const endOf = (action: CerkeAction): string | null => (action.type === 'move' || action.type === 'moveTam2' || action.type === 'completeStep' ? action.to : null);
+/** Where a drop picks its piece up: the hand, by colour and kind (a `data-pick` token and a start like a square). */
+export const handStart = (colour: string, kind: string): string => `hand ${colour} ${kind}`;
+
+/** The square (or hand) an action picks up a piece from, when it moves or drops one (finishing a step needs none). */
+function startOf(action: CerkeAction, view: CerkeView): string | null {
+  if (action.type === 'move') return action.from;
+  if (action.type === 'moveTam2') return view.tam2;
+  return action.type === 'drop' ? handStart(action.colour, action.kind) : null;
+}
+const endOf = (action: CerkeAction): string | null => (action.type === 'move' || action.type === 'moveTam2' || action.type === 'completeStep' || action.type === 'drop' ? action.to : null);
 
 const indexed = (actions: readonly unknown[]): Indexed[] => actions.map((action, index) => ({ action: action as CerkeAction, index }));
 
@@ -54,7 +63,7 @@ const reach = (from: string | null, to: string, indices: number[]): Picked => (i
  */
 export function pickSquare(actions: readonly unknown[], view: CerkeView, picks: readonly string[], token: string): Picked {
   if (token === 'put back') return [];
-  const square = token.startsWith('sq ') ? token.slice(3) : null;
+  const square = token.startsWith('sq ') ? token.slice(3) : token.startsWith('hand ') ? token : null;
   if (square === null) return picks;
   const { from } = cerkeHand(picks);
   const { starts, finishes } = startSquares(actions, view);

@@ -7,7 +7,7 @@
 import type { CerkeAction, Colour, Kind, Side } from '../../../src/games/cerke/engine/index.js';
 import { type Markup, html, svg } from '../html.js';
 import type { Board, BoardContext } from './board.js';
-import { cerkeHand, choices, pickSquare, startSquares, targetsFrom } from './cerke-hand.js';
+import { cerkeHand, choices, handStart, pickSquare, startSquares, targetsFrom } from './cerke-hand.js';
 import { type CerkeView, COLOUR_CHARS, KIND_CHARS, TAM2_CHAR, cerkeNotation, describeAction, pieceOn } from './cerke-notation.js';
 
 const COLUMNS = ['K', 'L', 'N', 'T', 'Z', 'X', 'C', 'M', 'P'];
@@ -197,7 +197,8 @@ function pickLayer(ctx: BoardContext, view: CerkeView, bottom: Side): Markup[] {
     const piece = pieceOn(view, square);
     return square === view.tam2 ? `Pick up Tam2 on ${square}` : `Pick up the ${piece?.colour ?? ''} ${piece?.kind ?? 'piece'} on ${square}`;
   };
-  const squares = [...new Set([...(from ? [from] : []), ...starts, ...targets.keys()])];
+  // A piece picked up from the hand is marked in its panel (handPanel), not on a square.
+  const squares = [...new Set([...(from ? [from] : []), ...starts, ...targets.keys()])].filter((square) => !square.startsWith('hand '));
   return squares.map((square) => {
     const role = square === from ? 'selected' : targets.has(square) ? 'target' : 'source';
     const { x, y } = squareAt(square, bottom);
@@ -233,6 +234,9 @@ function handPanel(ctx: BoardContext, view: CerkeView, side: Side, y: number, up
   const won = winnersOf(ctx.result).includes(seat);
   const marker = won ? '★ ' : acting ? '▶ ' : '';
   const hands = handsText(pile);
+  const mine = ctx.viewer !== null && SIDES[ctx.viewer] === side && !(ctx.picks ?? []).some((p) => p.startsWith('to '));
+  const droppable = mine ? startSquares(ctx.legalActions, view).starts : new Set<string>();
+  const from = mine ? cerkeHand(ctx.picks ?? []).from : null;
   const groups = new Map<string, { kind: Kind; colour: Colour; count: number }>();
   for (const piece of pile.pieces) {
     const key = piece.colour + piece.kind;
@@ -251,7 +255,14 @@ function handPanel(ctx: BoardContext, view: CerkeView, side: Side, y: number, up
       group.count > 1
         ? svg`<circle class="ck-count" cx="${cx + HAND_TILE / 2}" cy="${cy - HAND_TILE / 2}" r="10" fill="${PALETTE.text}"/><text x="${cx + HAND_TILE / 2}" y="${cy - HAND_TILE / 2}" font-size="14" font-weight="bold" text-anchor="middle" dominant-baseline="central" fill="${PALETTE.background}">${group.count}</text>`
         : '';
-    return svg`<g class="ck-hand-piece" data-hand="${side}" data-kind="${group.kind}" data-colour="${group.colour}" data-count="${group.count}"><title>${words}</title>${tile(group, side, cx, cy, HAND_TILE, upright)}${count}</g>`;
+    const drawn = svg`<title>${words}</title>${tile(group, side, cx, cy, HAND_TILE, upright)}${count}`;
+    const data = svg`data-hand="${side}" data-kind="${group.kind}" data-colour="${group.colour}" data-count="${group.count}"`;
+    // The acting seat's own hand: a piece it may drop is picked up like one on the board, then dropped on a highlighted square.
+    const start = handStart(group.colour, group.kind);
+    if (!droppable.has(start) && from !== start) return svg`<g class="ck-hand-piece" ${data}>${drawn}</g>`;
+    const picked = from === start;
+    const action = picked ? `Put back the ${group.colour} ${group.kind} into your hand` : `Pick up a ${group.colour} ${group.kind} from your hand to drop it`;
+    return svg`<g class="ck-hand-piece ck-pick ck-pick-${picked ? 'selected' : 'source'}" ${data} data-pick="${start}" role="button" tabindex="0" aria-label="${action}"${picked ? svg` aria-pressed="true"` : ''}>${drawn}<rect x="${cx - HAND_TILE / 2 - 3}" y="${cy - HAND_TILE / 2 - 3}" width="${HAND_TILE + 6}" height="${HAND_TILE + 6}" fill="${PALETTE.mark}" fill-opacity="${picked ? 0.25 : 0.01}" stroke="${PALETTE.mark}" stroke-width="${picked ? 4 : 2}" stroke-dasharray="${picked ? 'none' : '2 4'}"/></g>`;
   });
   const classes = ['ck-panel', `ck-panel-${side}`, acting && 'ck-acting', won && 'ck-winner'].filter(Boolean).join(' ');
   return svg`<g class="${classes}" data-side="${side}">

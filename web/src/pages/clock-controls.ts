@@ -14,6 +14,7 @@ const ANSWER = '__typename ... on Rejection { code message }';
 const VACATION = `mutation($id: ID!, $seat: Int!, $s: Int!) { addTime(gameId: $id, seat: $seat, seconds: $s, vacation: true) { ${ANSWER} } }`;
 const PAUSE = `mutation($id: ID!) { pauseClock(gameId: $id) { ${ANSWER} } }`;
 const RESUME = `mutation($id: ID!) { resumeClock(gameId: $id) { ${ANSWER} } }`;
+const DECLINE = `mutation($id: ID!) { declinePause(gameId: $id) { ${ANSWER} } }`;
 const ABORT = `mutation($id: ID!) { abortGame(gameId: $id) { ${ANSWER} } }`;
 
 /** What these controls read of the game's page. */
@@ -41,8 +42,9 @@ const HOUR = 3_600;
 const DAY = 86_400;
 
 /**
- * Pause requests this browser chose not to accept, by game and request. The API has no refusal
- * of a pause: declining is not asking too, so the clocks keep running; the prompt is only hidden.
+ * Requests to resume this browser chose not to accept, by game and request. A pause request is
+ * declined through the API (declinePause: the requests are withdrawn for every seat); a request to
+ * resume has nothing to refuse (the clocks stay paused until every seat asks): its prompt is hidden.
  */
 const declined = new Set<string>();
 const requestKey = (game: SeatGame): string => `${game.id}:${game.clock?.paused}:${game.clock?.pauseRequests.join(',')}`;
@@ -135,6 +137,7 @@ export function clockCommand(target: Element, game: SeatGame | null, token: stri
     case 'resume':
       return run(RESUME, { id });
     case 'decline':
+      if (!game.clock?.paused) return run(DECLINE, { id });
       declined.add(requestKey(game));
       return Promise.resolve('');
     case 'abort':

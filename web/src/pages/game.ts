@@ -5,6 +5,7 @@ import { html, type Markup } from '../html.js';
 import { layout, type Stop } from '../layout.js';
 import { clockCommand, clockControls } from './clock-controls.js';
 import { CLOCK_FIELDS, clocksView, type GameClock, tickClocks } from './clocks.js';
+import { dragPicks } from './drag.js';
 import { GAME_RATING_FIELDS, gameRatingsView, loadSeatRatings, type RatedGame } from './ratings.js';
 
 const GAME = `query($id: ID!) { game(id: $id) { id kind status version toAct mySeat view legalActions result
@@ -189,6 +190,7 @@ export function gamePage(app: HTMLElement, id: string): Stop {
     if (slider.name === 'replay') void showAt(Number(slider.value));
   };
   const ticker = window.setInterval(() => tickClocks(app, game?.clock ?? null, readAt), 500);
+  const stopDragging = dragPicks(app, pick);
   app.addEventListener('click', onClick);
   app.addEventListener('keydown', onKey);
   app.addEventListener('change', onInput);
@@ -196,6 +198,7 @@ export function gamePage(app: HTMLElement, id: string): Stop {
     stopped = true;
     stopLive();
     clearInterval(ticker);
+    stopDragging();
     app.removeEventListener('click', onClick);
     app.removeEventListener('keydown', onKey);
     app.removeEventListener('change', onInput);
@@ -242,7 +245,7 @@ function view(
           <button type="button" data-step="1" aria-label="Next event">▶</button></p>
         </section>
         ${verification(game, verdict)}
-        <section class="events" aria-label="Events"><h2>Events</h2><ol reversed>${[...events]
+        <section class="events" aria-label="Events"><h2>Events</h2><ol reversed tabindex="0" aria-label="Events, newest first">${[...events]
           .reverse()
           .slice(0, 200)
           .map((e) => html`<li value="${e.seq}" class="${e.seq === at && replay ? 'current' : ''}">${describe(e, board?.notation, seatName)}</li>`)}</ol></section>

@@ -38,7 +38,7 @@ export function tournamentPage(app: HTMLElement, id: string): Stop {
     draw();
     // The verifier and the engines are a chunk of their own (scripts/build-pages.mjs): only this page loads them.
     const { verifyTournament } = await import('../verify/tournament.js');
-    verdict = await verifyTournament(id);
+    verdict = shown ? await verifyTournament(id, shown.kind) : verdict;
     draw();
   };
   const load = async () => {

@@ -1,19 +1,26 @@
-import { backgammonEngine } from '../../../src/games/backgammon/engine/index.js';
-import { cerkeEngine } from '../../../src/games/cerke/engine/index.js';
-import { chickenFootEngine } from '../../../src/games/chicken-foot/engine/index.js';
 import { EngineRegistry } from '../../../src/referee/core/engine-registry.js';
 import { type TournamentBundle, type TournamentVerdict, verifyTournamentBundle } from '../../../src/referee/core/tournament/audit.js';
 
-/** The shipped games' engines, as the service registers them (src/games/index.ts), without their API layers. */
-const registry = EngineRegistry.of([backgammonEngine, chickenFootEngine, cerkeEngine]);
+/**
+ * The shipped games' engines, as the service registers them (src/games/index.ts), without their
+ * API layers: each a chunk of its own, so a tournament's page loads only its kind's engine.
+ */
+const ENGINES: Record<string, () => Promise<Parameters<typeof EngineRegistry.of>[0][number]>> = {
+  backgammon: async () => (await import('../../../src/games/backgammon/engine/index.js')).backgammonEngine,
+  'chicken-foot': async () => (await import('../../../src/games/chicken-foot/engine/index.js')).chickenFootEngine,
+  cerke: async () => (await import('../../../src/games/cerke/engine/index.js')).cerkeEngine,
+};
 
 /**
  * V10.3 in the browser: the tournament's public bundle checked by the project's own verifier, so a
  * viewer trusts the page's arithmetic, not the server's word. A bundle that cannot be read is
  * "not verified" with the reason, never an error page.
  */
-export async function verifyTournament(id: string): Promise<TournamentVerdict> {
+export async function verifyTournament(id: string, kind: string): Promise<TournamentVerdict> {
   try {
+    const engine = ENGINES[kind];
+    if (!engine) return unreadable(`this page has no engine for ${kind} games`);
+    const registry = EngineRegistry.of([await engine()]);
     const res = await fetch(`/api/tournaments/${encodeURIComponent(id)}/bundle`);
     if (!res.ok) return unreadable(`the bundle could not be fetched (HTTP ${res.status})`);
     return verifyTournamentBundle(registry, (await res.json()) as TournamentBundle);

@@ -281,6 +281,17 @@ export function requestResume(c: ClockState, seat: Seat): Result<ClockState> {
   return ok({ ...c, requests: asked(c, seat) });
 }
 
+/**
+ * A seat declines the others' request to pause (docs/time-controls.md, "Pausing"): every request
+ * is withdrawn and the clocks run on; a seat that still wants the pause asks again.
+ */
+export function declinePause(c: ClockState, seat: Seat): Result<ClockState> {
+  if (c.pausedBy) return fail('PAUSE_CONFLICT', 'the clock is paused: there is no request to pause to decline');
+  if (c.requests[seat]) return fail('PAUSE_CONFLICT', `seat ${seat} asked to pause itself`);
+  if (!c.requests.some(Boolean)) return fail('PAUSE_CONFLICT', 'no seat asks to pause');
+  return ok({ ...c, requests: c.requests.map(() => false) });
+}
+
 /** Whether every seat has asked (to pause, or to resume the seats' pause). */
 export const everySeatAsked = (c: ClockState): boolean => c.requests.every(Boolean);
 

@@ -35,6 +35,8 @@ export type GameCommand =
   | { type: 'PauseClock'; by: ClockActor }
   /** A seat asks to resume the seats' pause (it resumes once every seat asked), or the organizer resumes any pause. */
   | { type: 'ResumeClock'; by: ClockActor }
+  /** The seat declines the other seats' request to pause: the requests are withdrawn, the clocks run on. */
+  | { type: 'DeclinePause'; seat: Seat }
   /** The seat ends a game nobody moved in yet, with no result (refused once a seat moved: ABORT_TOO_LATE). */
   | { type: 'AbortGame'; seat: Seat };
 

@@ -15,6 +15,7 @@ import {
   giftRoomMs,
   followGame,
   isoOf,
+  declinePause,
   pause,
   requestPause,
   requestResume,
@@ -88,7 +89,7 @@ export function evolve(g: GameState, e: GameEvent, stored: Pick<StoredEvent, 'cr
   return next.ok ? ok(followed(next.value, clock.value)) : next;
 }
 
-const CLOCK_EVENTS = new Set<GameEvent['type']>(['TimedOut', 'TimeAdded', 'PauseRequested', 'ResumeRequested', 'ClockPaused', 'ClockResumed']);
+const CLOCK_EVENTS = new Set<GameEvent['type']>(['TimedOut', 'TimeAdded', 'PauseRequested', 'ResumeRequested', 'PauseDeclined', 'ClockPaused', 'ClockResumed']);
 
 /** The clock event's own rules and the clocks run up to its stamp, or why it may not come now. */
 function clocked(g: GameState, c: ClockState, e: GameEvent, stamp: string): Result<ClockState> {
@@ -128,6 +129,9 @@ function clocked(g: GameState, c: ClockState, e: GameEvent, stamp: string): Resu
     case 'ResumeRequested':
       if (!isSeat(g, e.payload.seat)) return fail('INVALID_INPUT', `seats are 0 to ${g.seatCount - 1}`);
       return e.type === 'PauseRequested' ? requestPause(run, e.payload.seat) : requestResume(run, e.payload.seat);
+    case 'PauseDeclined':
+      if (!isSeat(g, e.payload.seat)) return fail('INVALID_INPUT', `seats are 0 to ${g.seatCount - 1}`);
+      return declinePause(run, e.payload.seat);
     case 'ClockPaused':
       return pause(run, e.payload.by);
     case 'ClockResumed':
@@ -254,6 +258,7 @@ function transition(g: GameState, e: GameEvent, ctx: EvolveContext): Result<Game
     case 'TimeAdded':
     case 'PauseRequested':
     case 'ResumeRequested':
+    case 'PauseDeclined':
     case 'ClockPaused':
     case 'ClockResumed':
       return ok(g);
@@ -324,13 +329,15 @@ function* decide(registry: EngineRegistry, command: GameCommand, game: (GameStat
     case 'TimeOut':
     case 'AddTime':
     case 'PauseClock':
-    case 'ResumeClock': {
+    case 'ResumeClock':
+    case 'DeclinePause': {
       if (!game) return fail('NOT_FOUND', 'no such game');
       if (!game.started) return fail('GAME_NOT_STARTED', 'the game waits for seats to be taken');
       if (game.ended) return fail('GAME_OVER', 'the game is over');
       if (!game.clock) return fail('NO_CLOCK', 'this game has no time control');
       if (command.type === 'TimeOut') return d.timeOut(game, command);
       if (command.type === 'AddTime') return d.addTime(game, command);
+      if (command.type === 'DeclinePause') return d.declinePause(game, command.seat);
       return d.pauseOrResume(game, command.type === 'PauseClock' ? 'pause' : 'resume', command.by);
     }
   }
@@ -450,6 +457,12 @@ class Deciding {
     const clock = this.game.clock;
     if (clock && everySeatAsked(clock)) this.apply({ type: done, payload: { by: 'seats' } });
     return this.done();
+  }
+
+  /** The seat declines the others' request to pause. */
+  declinePause(game: GameState, seat: Seat): Result<Decision> {
+    this.on(game);
+    return this.apply({ type: 'PauseDeclined', actor: seat, payload: { seat } }) ?? this.done();
   }
 
   /** A record replayed entry by entry through the same transition as live play. */

@@ -51,6 +51,8 @@ export type GameEvent =
   | { type: 'TimeAdded'; payload: { seat: Seat; ms: number; by: ClockActor; vacation: boolean } }
   | { type: 'PauseRequested'; actor: Seat; payload: { seat: Seat } }
   | { type: 'ResumeRequested'; actor: Seat; payload: { seat: Seat } }
+  /** The seat declined the others' request to pause: every request withdrawn. */
+  | { type: 'PauseDeclined'; actor: Seat; payload: { seat: Seat } }
   | { type: 'ClockPaused'; payload: { by: 'organizer' | 'seats' } }
   | { type: 'ClockResumed'; payload: { by: 'organizer' | 'seats' } }
   /** The seat ended the game before any seat moved: no result (docs/time-controls.md, "Aborting a game"). */
@@ -70,6 +72,7 @@ const REFEREE_TYPES = new Set<string>([
   'TimeAdded',
   'PauseRequested',
   'ResumeRequested',
+  'PauseDeclined',
   'ClockPaused',
   'ClockResumed',
   'GameAborted',
@@ -83,7 +86,7 @@ export const storedType = (e: GameEvent): string => (e.type === 'ChanceDrawn' ? 
 
 /** The seat that caused an event, or null for the referee's (and the organizer's) own. */
 function actorOf(e: GameEvent): Seat | null {
-  if (e.type === 'ActionTaken' || e.type === 'Resigned' || e.type === 'PauseRequested' || e.type === 'ResumeRequested' || e.type === 'GameAborted') return e.actor;
+  if (e.type === 'ActionTaken' || e.type === 'Resigned' || e.type === 'PauseRequested' || e.type === 'ResumeRequested' || e.type === 'PauseDeclined' || e.type === 'GameAborted') return e.actor;
   if (e.type === 'TimeAdded' && e.payload.by !== 'organizer') return e.payload.by;
   return null;
 }
@@ -167,6 +170,7 @@ export function decodeGameEvent(e: StoredEvent): Result<GameEvent> {
     }
     case 'PauseRequested':
     case 'ResumeRequested':
+    case 'PauseDeclined':
     case 'GameAborted':
       if (!hasExactly(p, ['seat']) || !isSeatNumber(p.seat) || e.actor !== p.seat) return malformed(`${e.type} names the seat that asks, its actor`);
       return ok({ type: e.type, actor: p.seat, payload: { seat: p.seat } });
