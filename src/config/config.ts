@@ -74,6 +74,12 @@ export interface Config {
   logSigningKey: string | null;
   /** Milliseconds between two checkpoints (one is signed only when the log grew). */
   logCheckpointMs: number;
+  /**
+   * Whether this process takes the service's own steps in the background: deadlines, scheduled
+   * tournament steps and catch-ups, the rating queue, checkpoints, webhook deliveries. Off for the
+   * commands that only read a database (verify:all, ratings:recompute): reads never write.
+   */
+  backgroundWork: boolean;
 }
 
 /** An allowed webhook host: its name (lower case, as a URL spells it) and, if given, its one port. */
@@ -267,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logOrigin: logOrigin(env),
     logSigningKey: env.LOG_SIGNING_KEY?.trim() || null,
     logCheckpointMs: int(env, 'LOG_CHECKPOINT_MS', 10_000, 10, 3_600_000),
+    backgroundWork: true,
   };
 }
 

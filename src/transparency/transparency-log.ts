@@ -38,14 +38,14 @@ export class TransparencyLog implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     private readonly store: LogStore,
-    @Inject(CONFIG) config: Config,
+    @Inject(CONFIG) private readonly config: Config,
   ) {
     this.key = loadSigningKey(config);
     this.worker = new CheckpointWorker(store, this.key, config.logOrigin, config.logCheckpointMs);
   }
 
   onApplicationBootstrap(): void {
-    this.worker.start();
+    if (this.config.backgroundWork) this.worker.start();
   }
 
   async onModuleDestroy(): Promise<void> {

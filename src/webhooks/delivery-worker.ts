@@ -61,7 +61,7 @@ export class DeliveryWorker implements OnModuleInit, OnModuleDestroy {
     private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: Config,
   ) {
-    this.delivers = config.webhookAllowedHosts === '*' || config.webhookAllowedHosts.length > 0;
+    this.delivers = config.backgroundWork && (config.webhookAllowedHosts === '*' || config.webhookAllowedHosts.length > 0);
   }
 
   async onModuleInit(): Promise<void> {

@@ -11,6 +11,8 @@ import { Bot } from '../../tools/bot.js';
 import { haveCommand } from '../../tools/ha-cluster.js';
 import { serviceEntry } from '../../tools/service.js';
 import { startApp } from '../support/app.js';
+import { ManualClock, startAppWithClock } from '../support/clock.js';
+import { CREATE } from '../support/queries.js';
 import { swissOfTwo } from '../support/instances.js';
 import { ownDatabase } from '../support/own-database.js';
 
@@ -43,6 +45,16 @@ async function fill(settings: { databaseUrl?: string | null; dataDir?: string })
 const pgUrl = process.env.TEST_DATABASE_URL;
 const pgTools = haveCommand('pg_dump') && haveCommand('pg_restore');
 
+async function count(url: string, sql: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows[0].n as number;
+  } finally {
+    await client.end();
+  }
+}
+
 (pgUrl && pgTools ? it : it.skip)(
   'PostgreSQL: pg_dump, pg_restore into a new database, and every game and tournament there verifies',
   async () => {
@@ -55,15 +67,7 @@ const pgTools = haveCommand('pg_dump') && haveCommand('pg_restore');
       await run('pg_restore', ['--no-owner', `--dbname=${target.url}`, join(folder, 'arbiter.dump')]);
       const { stdout } = await verifyAll({ DATABASE_URL: target.url });
       expect(stdout).toMatch(/^4 games and 1 tournaments checked in .* s: every one verifies$/m);
-      const events = async (url: string) => {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          return (await client.query('SELECT count(*)::int AS n FROM events')).rows[0].n as number;
-        } finally {
-          await client.end();
-        }
-      };
+      const events = (url: string) => count(url, 'SELECT count(*)::int AS n FROM events');
       expect(await events(target.url)).toBe(await events(source.url));
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -72,6 +76,31 @@ const pgTools = haveCommand('pg_dump') && haveCommand('pg_restore');
     }
   },
   300_000,
+);
+
+(pgUrl ? it : it.skip)(
+  'verify:all only reads: a game whose clock ran out while no service ran is left for the service to time out',
+  async () => {
+    const db = (await ownDatabase('verify_reads'))!;
+    try {
+      // The game is created an hour ago by its clock: its 10 s ran out long before verify:all starts.
+      const t = await startAppWithClock(new ManualClock(new Date(Date.now() - 3_600_000)), { databaseUrl: db.url });
+      try {
+        const created = (await t.gql(CREATE, { input: { kind: 'backgammon', timeControl: { kind: 'FISCHER', baseSeconds: 10 } } })).data.createGame;
+        const clock = (await t.gql('query($id: ID!) { game(id: $id) { clock { deadline } } }', { id: created.game.id })).data.game.clock;
+        expect(new Date(clock.deadline).getTime()).toBeLessThan(Date.now());
+      } finally {
+        await t.close();
+      }
+      const before = await count(db.url, 'SELECT count(*)::int AS n FROM events');
+      const { stdout } = await verifyAll({ DATABASE_URL: db.url });
+      expect(stdout).toMatch(/^1 games and 0 tournaments checked in .* s: every one verifies$/m);
+      expect(await count(db.url, 'SELECT count(*)::int AS n FROM events')).toBe(before);
+    } finally {
+      await db.drop();
+    }
+  },
+  120_000,
 );
 
 it("the embedded database: a copy of the stopped service's data folder verifies, every game and tournament", async () => {

@@ -175,6 +175,7 @@ export class ChallengeService implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Creates the games of accepted challenges a stopped process left without one, in the background. */
   onApplicationBootstrap(): void {
+    if (!this.referee.background) return;
     this.catchingUp = this.catchUp().finally(() => {
       this.catchingUp = null;
     });

@@ -18,6 +18,9 @@ export interface DeadlineSettings {
 /** The DI token of the worker's DeadlineSettings (the host's configuration). */
 export const DEADLINE_SETTINGS = Symbol('DeadlineSettings');
 
+/** The DI token of whether this process takes steps in the background (the host's `backgroundWork`; true when absent). */
+export const BACKGROUND_WORK = Symbol('BackgroundWork');
+
 /** The games as stored, for the worker (the application's live games). */
 export interface GameLoader {
   /** The game at its stored version `atLeastVersion` or later. */

@@ -118,6 +118,7 @@ export class RatingService implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Rates what the queue holds and, from now on, every rated game's end this process publishes. */
   onApplicationBootstrap(): void {
+    if (!this.referee.background) return;
     this.stopped = false;
     this.stops.push(this.referee.bus.react((_id, { game, steps }) => (game.rated && steps.some((s) => s.event.type === 'GameEnded') ? this.drain() : undefined)));
     void this.drain();

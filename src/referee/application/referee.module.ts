@@ -20,7 +20,7 @@ import { Clock, SystemClock } from './clock.js';
 import { ChallengeConsequences } from './challenges.js';
 import { GameConsequences } from './consequences.js';
 import { TournamentConsequences } from './tournament-streams.js';
-import { DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
+import { BACKGROUND_WORK, DEADLINE_SETTINGS, type DeadlineSettings } from './deadlines.js';
 import { GameDirectory, TokenDirectory } from './directories.js';
 import { KeyDirectory } from './key-holders.js';
 import { StoredKeys } from './accounts.js';
@@ -77,11 +77,13 @@ export class RefereeModule {
         PlayerGamesStore,
         PlayerFeedStore,
         { provide: DEADLINE_SETTINGS, useFactory: (config: Config): DeadlineSettings => ({ pollMs: config.deadlinePollMs, sweepMs: config.deadlineSweepMs }), inject: [CONFIG] },
+        { provide: BACKGROUND_WORK, useFactory: (config: Config): boolean => config.backgroundWork, inject: [CONFIG] },
         RefereeService,
         { provide: RatingStore, useClass: PostgresRatingStore },
         RatingService,
       ],
       exports: [
+        BACKGROUND_WORK,
         EngineRegistry,
         RefereeService,
         EventStore,

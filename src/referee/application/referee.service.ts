@@ -15,7 +15,7 @@ import { EventStore, type GameFilter, type GameStatus } from '../store/event-sto
 import { Clock, SystemClock } from './clock.js';
 import { CommandGate } from './command-gate.js';
 import { GameConsequences, type Implied } from './consequences.js';
-import { DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, type GameLoader } from './deadlines.js';
+import { BACKGROUND_WORK, DEADLINE_SETTINGS, DeadlineWorker, type DeadlineSettings, type GameLoader } from './deadlines.js';
 import { TokenDirectory } from './directories.js';
 import { isKey, KeyDirectory, type KeyScope, NoKeys, type PlayerCard } from './key-holders.js';
 import { Freshness } from './freshness.js';
@@ -81,6 +81,8 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
     @Optional() @Inject(PlayerGamesStore) playerGamesStore: PlayerGamesStore | null = null,
     /** The players' feed (null without one: no notice is stored for a player). */
     @Optional() @Inject(PlayerFeedStore) playerFeedStore: PlayerFeedStore | null = null,
+    /** Whether this process takes steps in the background (the deadlines here, the tournaments', challenges' and ratings' catch-ups): off for the commands that only read. */
+    @Optional() @Inject(BACKGROUND_WORK) readonly background: boolean = true,
   ) {
     const decider = gameDecider(registry);
     const tokens = (this.tokens = new SeatTokens(store, directory, keys));
@@ -113,7 +115,7 @@ export class RefereeService implements OnModuleInit, OnApplicationBootstrap, OnM
 
   /** Starts the deadline worker once every module is ready: the low-time listeners are registered, so warnings due at start-up are told. */
   onApplicationBootstrap(): void {
-    this.deadlines?.start();
+    if (this.background) this.deadlines?.start();
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -95,12 +95,13 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
 
   /** Tells subscribers here of every instance's appends, and starts the workflows. */
   async onModuleInit(): Promise<void> {
-    this.workflows.start();
+    if (this.referee.background) this.workflows.start();
     await this.freshness.watch(this.games);
   }
 
   /** Takes the steps a stopped process left undone, in the background. */
   onApplicationBootstrap(): void {
+    if (!this.referee.background) return;
     void this.workflows.catchUpAll();
     this.schedules.start();
   }
@@ -157,10 +158,9 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
   }
 
   async withdraw(id: string, token: string | null, participantId: string, reason: string | null | undefined, commandId?: string | null): Promise<LiveTournament> {
-    // A game that ended a moment ago keeps its own result: the withdrawal forfeits only games still open.
+    // A game that ended a moment ago keeps its own result: the withdrawal forfeits only games still open, and closes them first, as organizer's entries do.
     await this.workflows.catchUp(id);
     const command = { type: 'WithdrawParticipant', participantId, reason: unwrap(checkReason(reason)) } as const;
-    // Its forfeits close their games first, as organizer's entries do.
     const t = await this.held.get(id);
     const decided = this.step(t, await this.actorOf(t, token), commandId ?? null, command);
     if (decided.ok && !replayed(t, commandId, command)) await this.entries.closeForfeits(t, resultsRecorded(decided.value.decision.drafts));
