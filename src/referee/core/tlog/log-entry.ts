@@ -1,5 +1,6 @@
 import { canonicalJson } from '../canonical.js';
 import type { StoredEvent } from '../stream.js';
+import { decodeTournamentEvent } from '../tournament/events.js';
 import { leafHash } from './merkle.js';
 
 /**
@@ -31,5 +32,7 @@ export const entryLeafHash = (e: LogEntry): Buffer => leafHash(entryBytes(e));
 /** A finished tournament's result as its entry records it: the ranking its TournamentFinished event announced. */
 export function tournamentResult(events: readonly StoredEvent[]): { ranking: unknown } | null {
   const end = events.find((e) => e.type === 'TournamentFinished');
-  return end ? { ranking: (end.payload as { ranking?: unknown }).ranking ?? null } : null;
+  if (!end) return null;
+  const decoded = decodeTournamentEvent(end);
+  return { ranking: decoded.ok && decoded.value.type === 'TournamentFinished' ? decoded.value.payload.ranking : null };
 }
