@@ -5,7 +5,7 @@ import { AppendConflict } from './event-store.js';
 import { insertGames, transactionTimeout } from './game-creation-sql.js';
 import { type EventRecord, isUniqueViolation, storedEvent } from './postgres-event-store.js';
 import { eventRow } from './stream-events-sql.js';
-import { insertProjections, ProjectionWriters } from './projections.js';
+import { checkWriters, ProjectionWriters, projectionParts } from './projections.js';
 import { type TournamentExtras, type TournamentHead, type TournamentRow, TournamentStore } from './tournament-store.js';
 
 /**
@@ -48,34 +48,49 @@ export class PostgresTournamentStore extends TournamentStore {
     }
   }
 
+  /**
+   * Without games, ONE statement, as a game's append: the events' insert, the head's move, the
+   * participants and the rows the events imply in data-modifying CTEs, committed atomically in a
+   * single round trip; the (tournament_id, seq) key is the compare-and-set, and a racing writer
+   * stores nothing. A pairing's games (many events) go in one transaction after that statement.
+   */
   async append(id: string, events: StoredEvent[], head: TournamentHead, extras: TournamentExtras = {}): Promise<void> {
+    const games = extras.games ?? [];
+    checkWriters(this.writers, extras.consequences ?? []);
+    const { name, text, values } = this.appendStatement(id, events, head, extras);
     try {
+      if (games.length === 0) {
+        await this.db.pool.query({ name: this.db.statementName(name), text, values });
+        return;
+      }
       await this.db.prisma.$transaction(
         async (tx) => {
-          await tx.$executeRawUnsafe(INSERT_EVENTS_SQL, JSON.stringify(events.map((e) => eventRow(e, id))));
-          const moved = await tx.$executeRawUnsafe(
-            'UPDATE tournaments SET version = $2, head_hash = $3, status = $4, updated_at = now() WHERE id = $1 AND version = $5',
-            id,
-            head.version,
-            head.hash,
-            head.status,
-            events[0].seq - 1,
-          );
-          if (moved !== 1) throw new AppendConflict('version taken');
-          // A bulk registration's participants in one statement, as a pairing's games (one statement a row outlasted the transaction's limit).
-          const participants = extras.participants ?? [];
-          if (participants.length > 0)
-            await tx.$executeRawUnsafe(INSERT_PARTICIPANTS_SQL, id, JSON.stringify(participants.map((p) => ({ id: p.id, registration_no: p.registrationNo, name: p.name, token_hash: p.tokenHash }))));
-          await insertGames(tx, this.writers, extras.games ?? []);
-          await insertProjections(tx, this.writers, extras.consequences ?? []);
+          await tx.$executeRawUnsafe(text, ...values);
+          await insertGames(tx, this.writers, games);
         },
-        { timeout: transactionTimeout(events.length + (extras.games ?? []).reduce((n, g) => n + g.events.length, 0)) },
+        { timeout: transactionTimeout(events.length + games.reduce((n, g) => n + g.events.length, 0)) },
       );
     } catch (err) {
-      if (err instanceof AppendConflict) throw err;
       if (isUniqueViolation(err)) throw new AppendConflict('version taken');
       throw err;
     }
+  }
+
+  /** The statement appending `events` with the participants they register and the rows they imply (its name tells its variants apart). */
+  private appendStatement(id: string, events: StoredEvent[], head: TournamentHead, { participants = [], consequences = [] }: TournamentExtras) {
+    const values: unknown[] = [JSON.stringify(events.map((e) => eventRow(e, id))), id, head.version, head.hash, head.status];
+    const ctes: string[] = [];
+    let name = 'append-tournament';
+    if (participants.length > 0) {
+      values.push(JSON.stringify(participants.map((p) => ({ id: p.id, registration_no: p.registrationNo, name: p.name, token_hash: p.tokenHash }))));
+      ctes.push(participantsCte(`$${values.length}`));
+      name += '-participants';
+    }
+    const projected = projectionParts(this.writers, consequences, values);
+    name += projected.name;
+    let text = appendTexts.get(name);
+    if (text === undefined) appendTexts.set(name, (text = `WITH ${[APPEND_EVENTS_CTE, ...ctes, ...projected.ctes].join(', ')}${MOVE_HEAD_SQL}`));
+    return { name, text, values };
   }
 
   async tournament(id: string): Promise<TournamentRow | null> {
@@ -119,13 +134,27 @@ export class PostgresTournamentStore extends TournamentStore {
   }
 }
 
-const INSERT_PARTICIPANTS_SQL = `
+/** The participants a registration stores ($2: the tournament's id; `param`: their rows). */
+const participantsCte = (param: string) => `participants_registered AS (
 INSERT INTO participants (id, tournament_id, registration_no, name, token_hash)
-SELECT p.id, $1::text, p.registration_no, p.name, p.token_hash
-FROM jsonb_to_recordset($2::jsonb) AS p(id text, registration_no int, name text, token_hash text)`;
+SELECT p.id, $2::text, p.registration_no, p.name, p.token_hash
+FROM jsonb_to_recordset(${param}::jsonb) AS p(id text, registration_no int, name text, token_hash text)
+)`;
+
+/** The texts of the append statements by name: a name always has the same text (it is prepared under it). */
+const appendTexts = new Map<string, string>();
 
 const INSERT_EVENTS_SQL = `
 INSERT INTO tournament_events (tournament_id, seq, type, actor, move_id, body_hash, payload, created_at, prev_hash, hash)
 SELECT t.game_id, t.seq, t.type, t.actor, t.move_id, t.body_hash, t.payload, t.created_at, t.prev_hash, t.hash
 FROM jsonb_to_recordset($1::jsonb) AS t(game_id text, seq int, type text, actor int, move_id text, body_hash text,
                                         payload jsonb, created_at timestamptz, prev_hash text, hash text)`;
+
+/** The events ($1), whose (tournament_id, seq) key refuses a racing writer's: the whole statement fails with it. */
+const APPEND_EVENTS_CTE = `ins AS (${INSERT_EVENTS_SQL}
+  RETURNING 1
+)`;
+
+/** The head's move ($2: id, $3: version, $4: hash, $5: status), once the events are in. */
+const MOVE_HEAD_SQL = `
+UPDATE tournaments SET version = $3, head_hash = $4, status = $5, updated_at = now() WHERE id = $2 AND EXISTS (SELECT 1 FROM ins)`;
