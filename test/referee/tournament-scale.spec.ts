@@ -18,9 +18,9 @@ const registry = EngineRegistry.of([duelEngine]);
 const metrics: RefereeMetrics = { inc: () => {}, observe: () => {} };
 beforeAll(() => Logger.overrideLogger(false));
 
-/** Every store read, by method, and the rows (games, statuses, events) it answered. */
+/** Every store read, by method, and the rows (games, statuses, events) it answered; and how often the tournament's stored version was asked for. */
 function countReads(games: MemoryEventStore, tournaments: MemoryTournamentStore) {
-  const reads = { calls: 0, rows: 0 };
+  const reads = { calls: 0, rows: 0, tournamentVersions: 0 };
   const size = (answer: unknown) => (Array.isArray(answer) ? answer.length : answer instanceof Map ? answer.size : answer ? 1 : 0);
   const spy = <T extends object>(store: T, methods: (keyof T)[]) => {
     for (const m of methods) {
@@ -35,6 +35,11 @@ function countReads(games: MemoryEventStore, tournaments: MemoryTournamentStore)
   };
   spy(games, ['game', 'events', 'versions', 'list', 'count', 'tournamentGameStatuses']);
   spy(tournaments, ['tournament', 'events', 'versions', 'participant', 'unfinished']);
+  const versions = tournaments.versions.bind(tournaments);
+  tournaments.versions = (ids) => {
+    reads.tournamentVersions++;
+    return versions(ids);
+  };
   return reads;
 }
 
@@ -81,9 +86,9 @@ describe('a tournament result at scale', () => {
     for (let round = 1; round <= 4; round++) {
       const boards = await paired(s, round);
       const measured = async (result: () => Promise<unknown>) => {
-        const [calls, rows] = [reads.calls, reads.rows];
+        const [calls, rows, tournamentVersions] = [reads.calls, reads.rows, reads.tournamentVersions];
         await result();
-        return { calls: reads.calls - calls, rows: reads.rows - rows };
+        return { calls: reads.calls - calls, rows: reads.rows - rows, tournamentVersions: reads.tournamentVersions - tournamentVersions };
       };
       const recordedBefore = s.recorded.count;
       // Board 1: a seat resigns its game (the workflow records it); board 2: the organizer enters an over-the-board result.
@@ -97,6 +102,9 @@ describe('a tournament result at scale', () => {
     // Round 4 starts with 24 games finished and recorded; round 1 with none.
     for (const later of perRound.slice(1)) expect(later).toEqual(perRound[0]);
     expect(perRound[0].recorded).toBe(1);
+    // The stored version is asked for once by an entry (its first read), never by the result a resignation records: the command path decides on the tournament held.
+    expect(perRound[0].entry.tournamentVersions).toBe(1);
+    expect(perRound[0].resignation.tournamentVersions).toBe(0);
   });
 
   it('records each of many games that end together once, however many commands catch the tournament up meanwhile', async () => {

@@ -40,6 +40,13 @@ export interface HeldLimits {
    * confirmed against the stored version.
    */
   readsStoredVersion: boolean;
+  /**
+   * With readsStoredVersion: whether a command decides on the held stream all the same, as a
+   * game's does (the store tells every instance's appends: Freshness), its append guarded by the
+   * expected version and what it answers without storing (a refusal, a replay) confirmed against
+   * the stored version. Each command then asks the store once at most, where its caller read first.
+   */
+  commandsOnHeld?: boolean;
 }
 
 /**
@@ -87,9 +94,25 @@ export class HeldStreams<S extends StreamHead, B> {
     return this.keep(await this.load(id));
   }
 
-  /** Whether the stream is held and served without asking the store (a refusal made from it is confirmed first). */
+  /** Whether the stream is held and a command decides on it without asking the store (a refusal made from it is confirmed first). */
   trusted(id: string): boolean {
-    return !this.limits.readsStoredVersion && this.cached(id) !== undefined;
+    return (!this.limits.readsStoredVersion || this.limits.commandsOnHeld === true) && this.cached(id) !== undefined;
+  }
+
+  /** Whether a replay answered from a trusted stream is confirmed as a refusal is (see commandsOnHeld). */
+  get confirmsReplays(): boolean {
+    return this.limits.readsStoredVersion && this.limits.commandsOnHeld === true;
+  }
+
+  /**
+   * The stream as held, without asking the store (a caller that read it a moment ago in the same
+   * command: what it decides is checked at the append, or confirmed); read from its log when not held.
+   */
+  async recent(id: string): Promise<S> {
+    const held = this.cached(id);
+    if (!held) return this.get(id);
+    this.remember(held);
+    return held;
   }
 
   async storedVersion(id: string): Promise<number | null> {

@@ -148,7 +148,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     if (byKey && input.player && input.player !== byKey) throw new RefereeError('INVALID_INPUT', "a player's key registers its own player only");
     if (!byKey && input.player && !(await this.referee.playerCard(input.player))) throw new RefereeError('NOT_FOUND', `no player with id ${input.player}`);
     const player = byKey ?? input.player ?? null;
-    const seeded = await seedingRating(this.ratings, (await this.held.get(id)).config, player, input.rating, byKey !== null);
+    const seeded = await seedingRating(this.ratings, (await this.held.recent(id)).config, player, input.rating, byKey !== null);
     if (byKey) token = null;
     const participantId = `p-${randomBytes(9).toString('base64url')}`;
     const participantToken = newParticipantToken();
@@ -161,7 +161,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     // A game that ended a moment ago keeps its own result: the withdrawal forfeits only games still open, and closes them first, as organizer's entries do.
     await this.workflows.catchUp(id);
     const command = { type: 'WithdrawParticipant', participantId, reason: unwrap(checkReason(reason)) } as const;
-    const t = await this.held.get(id);
+    const t = await this.held.recent(id);
     const decided = this.step(t, await this.actorOf(t, token), commandId ?? null, command);
     if (decided.ok && !replayed(t, commandId, command)) await this.entries.closeForfeits(t, resultsRecorded(decided.value.decision.drafts));
     return this.command(id, token, commandId, command);
@@ -216,9 +216,9 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
    * record's game (and a knockout's replay the result schedules) is charged to `allowance`.
    */
   async recordResult(id: string, token: string | null, input: EnteredResult, commandId?: string | null, allowance?: CreationAllowance): Promise<LiveTournament> {
-    // A game that ended on the service has its own result, which an entry corrects only as a correction.
-    await this.workflows.catchUp(id);
-    const t = await this.held.get(id);
+    // A game that ended on the service has its own result, which only a correction corrects: taken first. An entry closes its own game (closingEntry).
+    if (input.correction === true) await this.workflows.catchUp(id);
+    const t = input.correction === true ? await this.held.recent(id) : await this.held.get(id);
     if ((await this.actorOf(t, token)).role !== 'organizer') throw new RefereeError('FORBIDDEN', 'only the organizer records results');
     const { result, imported } = await this.entries.entered(t, input);
     const command = { type: 'RecordResult', result, correction: input.correction === true } as const;
@@ -235,7 +235,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
    */
   async reportResult(id: string, token: string | null, input: EnteredResult, commandId?: string | null, allowance?: CreationAllowance): Promise<LiveTournament> {
     await this.workflows.catchUp(id);
-    const t = await this.held.get(id);
+    const t = await this.held.recent(id);
     const actor = await this.actorOf(t, token);
     if (actor.role !== 'participant') throw new RefereeError('FORBIDDEN', "a participant reports its game's result; the organizer enters results with recordResult");
     if (input.correction) throw new RefereeError('INVALID_INPUT', 'a report is not a correction: the organizer corrects results');
@@ -249,7 +249,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     const why = unwrap(checkReason(reason));
     if (!why) throw new RefereeError('INVALID_INPUT', 'settling a dispute needs a reason (R3.11, P2.7)');
     await this.workflows.catchUp(id);
-    const t = await this.held.get(id);
+    const t = await this.held.recent(id);
     return this.closingEntry(t, token, commandId ?? `settle:${gameId}`, { type: 'SettleDispute', gameId, acceptReportOf, reason: why }, {});
   }
 
@@ -367,7 +367,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     return { now: this.clock.now().toISOString(), seed, newGameId: () => randomBytes(9).toString('base64url'), actor };
   }
 
-  /** An organizer's or a participant's command through the command path; a command id already used answers the tournament as it is. */
+  /** An organizer's or a participant's command through the command path (which decides on the tournament as stored); a command id already used answers the tournament as it is. */
   private async command(
     id: string,
     token: string | null,
@@ -375,7 +375,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     command: Exclude<TournamentCommand, { type: 'CreateTournament' }>,
     options: { anonymous?: boolean; participants?: TournamentStep['participants']; imported?: TournamentStep['imported']; allowance?: CreationAllowance } = {},
   ): Promise<LiveTournament> {
-    const t = await this.held.get(id);
+    const t = await this.held.recent(id);
     replayed(t, commandId, command);
     const actor: TournamentActor = !token && options.anonymous ? { role: 'participant', participantId: '' } : await this.actorOf(t, token);
     return this.path.run(id, {
