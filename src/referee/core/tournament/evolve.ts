@@ -6,7 +6,7 @@ import type { TournamentEvolveContext } from './commands.js';
 import { isCompleteConfig } from './config.js';
 import type { BoardPlan, GameResultPayload, TournamentEvent } from './events.js';
 import { decideBoard, finalRanking, pairRound, type Pairing as RoundPairing, totalRoundsFor } from './formats.js';
-import { roundComplete } from './history.js';
+import { boardReplaced, roundComplete } from './history.js';
 import { type LotDrawn, type Lots, lotsCommitment, SeededLots } from './lots.js';
 import { resultAgainstReports, evolveReport, reportsAfterResult } from './reports.js';
 import { impossibleResult, resultShapeProblem } from './results.js';
@@ -170,6 +170,8 @@ export function boardAt(t: TournamentState, round: number, board: number): { rou
 
 function replaceBoard(t: TournamentState, round: RoundState, board: BoardState): TournamentState {
   const next: RoundState = { ...round, boards: round.boards.map((b) => (b.board === board.board ? board : b)) };
+  const old = round.boards.find((b) => b.board === board.board);
+  if (old) boardReplaced(round, next, old, board);
   return { ...t, rounds: t.rounds.map((r) => (r.round === round.round ? next : r)) };
 }
 

@@ -18,42 +18,66 @@ export function boardComplete(t: TournamentState, board: BoardState, round: numb
 }
 
 export const roundComplete = (t: TournamentState, round: RoundState): boolean => {
-  const facts = factsOf(round);
-  return matchesIn(t, round.round) ? facts.everyBoardWon : facts.everyGameResulted;
+  const counts = countsOf(round);
+  return matchesIn(t, round.round) ? counts.unwon === 0 : counts.unrecorded === 0;
 };
 
 /** The games of a round that have no result yet, in board order. */
-export const unrecordedGames = (round: RoundState): readonly string[] => factsOf(round).unrecorded;
+export const unrecordedGames = (round: RoundState): readonly string[] => listsOf(round).unrecorded;
 
 /** The results recorded in a round, by game. */
-export const resultsIn = (round: RoundState): ReadonlyMap<string, GameResultPayload> => factsOf(round).results;
+export const resultsIn = (round: RoundState): ReadonlyMap<string, GameResultPayload> => listsOf(round).results;
 
-interface RoundFacts {
-  everyGameResulted: boolean;
-  everyBoardWon: boolean;
-  unrecorded: string[];
-  results: Map<string, GameResultPayload>;
+/** How many of a round's games have no result, and how many of its boards no winner. */
+interface RoundCounts {
+  unrecorded: number;
+  unwon: number;
 }
 
 /**
  * What a round's boards say, read once per round state: a round is replaced, never changed in
  * place, so the rounds a large event finished are not searched again on every read and command
- * (their facts stay remembered while their state lives).
+ * (their facts stay remembered while their state lives). A result replaces one board: the new
+ * round's counts are carried from the round before (boardReplaced), not counted again over every board.
  */
-const roundFacts = new WeakMap<RoundState, RoundFacts>();
+const roundCounts = new WeakMap<RoundState, RoundCounts>();
+const roundLists = new WeakMap<RoundState, { unrecorded: string[]; results: Map<string, GameResultPayload> }>();
 
-function factsOf(round: RoundState): RoundFacts {
-  let facts = roundFacts.get(round);
-  if (facts) return facts;
+const boardCounts = (b: BoardState): RoundCounts => ({ unrecorded: b.games.filter((g) => b.results[g.gameId] === undefined).length, unwon: b.winner === undefined ? 1 : 0 });
+
+function countsOf(round: RoundState): RoundCounts {
+  let counts = roundCounts.get(round);
+  if (counts) return counts;
+  counts = { unrecorded: 0, unwon: 0 };
+  for (const b of round.boards) {
+    const c = boardCounts(b);
+    counts.unrecorded += c.unrecorded;
+    counts.unwon += c.unwon;
+  }
+  roundCounts.set(round, counts);
+  return counts;
+}
+
+/** `after` is `before` with board `old` replaced by `next`: its counts, from `before`'s when they are known. */
+export function boardReplaced(before: RoundState, after: RoundState, old: BoardState, next: BoardState): void {
+  const counts = roundCounts.get(before);
+  if (!counts) return;
+  const [o, n] = [boardCounts(old), boardCounts(next)];
+  roundCounts.set(after, { unrecorded: counts.unrecorded - o.unrecorded + n.unrecorded, unwon: counts.unwon - o.unwon + n.unwon });
+}
+
+function listsOf(round: RoundState) {
+  let lists = roundLists.get(round);
+  if (lists) return lists;
   const results = new Map<string, GameResultPayload>();
   const unrecorded: string[] = [];
   for (const b of round.boards) {
     for (const g of b.games) if (b.results[g.gameId] === undefined) unrecorded.push(g.gameId);
     for (const r of Object.values(b.results)) results.set(r.gameId, r);
   }
-  facts = { everyGameResulted: unrecorded.length === 0, everyBoardWon: round.boards.every((b) => b.winner !== undefined), unrecorded, results };
-  roundFacts.set(round, facts);
-  return facts;
+  lists = { unrecorded, results };
+  roundLists.set(round, lists);
+  return lists;
 }
 
 /** Rounds whose every board has its result (TB8.11: standings count only these). */

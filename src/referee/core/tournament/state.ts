@@ -96,7 +96,11 @@ export function withdrawnBefore(t: TournamentState, id: string, round: number): 
 
 /** The board a game belongs to. */
 export function boardOfGame(t: TournamentState, gameId: string): { round: RoundState; board: BoardState } | null {
-  for (const round of t.rounds) for (const board of round.boards) if (board.games.some((g) => g.gameId === gameId)) return { round, board };
+  // Newest round first: a result is almost always for the round being played, whatever the rounds before it hold.
+  for (let i = t.rounds.length - 1; i >= 0; i--) {
+    const round = t.rounds[i];
+    for (const board of round.boards) if (board.games.some((g) => g.gameId === gameId)) return { round, board };
+  }
   return null;
 }
 
