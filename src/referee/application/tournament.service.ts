@@ -216,9 +216,9 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
    * record's game (and a knockout's replay the result schedules) is charged to `allowance`.
    */
   async recordResult(id: string, token: string | null, input: EnteredResult, commandId?: string | null, allowance?: CreationAllowance): Promise<LiveTournament> {
-    // A game that ended on the service has its own result, which only a correction corrects: taken first. An entry closes its own game (closingEntry).
-    if (input.correction === true) await this.workflows.catchUp(id);
-    const t = input.correction === true ? await this.held.recent(id) : await this.held.get(id);
+    // A game that ended on the service has its own result, which an entry corrects only as a correction; and a result a failed step left unrecorded is recorded.
+    await this.workflows.catchUp(id);
+    const t = await this.held.recent(id);
     if ((await this.actorOf(t, token)).role !== 'organizer') throw new RefereeError('FORBIDDEN', 'only the organizer records results');
     const { result, imported } = await this.entries.entered(t, input);
     const command = { type: 'RecordResult', result, correction: input.correction === true } as const;
