@@ -40,13 +40,6 @@ export interface HeldLimits {
    * confirmed against the stored version.
    */
   readsStoredVersion: boolean;
-  /**
-   * With readsStoredVersion: whether a command decides on the held stream all the same, as a
-   * game's does (the store tells every instance's appends: Freshness), its append guarded by the
-   * expected version and what it answers without storing (a refusal, a replay) confirmed against
-   * the stored version. Each command then asks the store once at most, where its caller read first.
-   */
-  commandsOnHeld?: boolean;
 }
 
 /**
@@ -94,19 +87,15 @@ export class HeldStreams<S extends StreamHead, B> {
     return this.keep(await this.load(id));
   }
 
-  /** Whether the stream is held and a command decides on it without asking the store (a refusal made from it is confirmed first). */
+  /** Whether the stream is held and served without asking the store (a refusal made from it is confirmed first). */
   trusted(id: string): boolean {
-    return (!this.limits.readsStoredVersion || this.limits.commandsOnHeld === true) && this.cached(id) !== undefined;
-  }
-
-  /** Whether a replay answered from a trusted stream is confirmed as a refusal is (see commandsOnHeld). */
-  get confirmsReplays(): boolean {
-    return this.limits.readsStoredVersion && this.limits.commandsOnHeld === true;
+    return !this.limits.readsStoredVersion && this.cached(id) !== undefined;
   }
 
   /**
-   * The stream as held, without asking the store (a caller that read it a moment ago in the same
-   * command: what it decides is checked at the append, or confirmed); read from its log when not held.
+   * The stream as held, without asking the store for its version (a caller that asked a moment
+   * ago, or needs only what does not change: a tournament's organizer, its config); read from its
+   * log when not held. The command path asks again before it decides.
    */
   async recent(id: string): Promise<S> {
     const held = this.cached(id);

@@ -53,8 +53,7 @@ export interface StreamCommand<S, D, A, R> {
  * answered as before → decide (pure) → chain → append at the expected version with what it
  * causes (the games it creates charged to the caller's allowance first) → hold → publish.
  * Nothing is acknowledged before it is stored. A refusal made from a
- * held stream the store was not asked about is confirmed against the stored version (a replay
- * too, for streams read by their stored version: HeldLimits.commandsOnHeld), and a lost
+ * held stream the store was not asked about is confirmed against the stored version, and a lost
  * race (AppendConflict) is decided once more on fresh state, then refused as VERSION_CONFLICT.
  * The workflows' steps the publication sets off in this process are awaited (outside the
  * stream's queue) before the answer.
@@ -82,21 +81,15 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
     const answer = await this.held.lock.run(id, async () => {
       for (let attempt = 1; ; attempt++) {
         const trusted = this.held.trusted(id);
-        const state = await (trusted ? this.held.recent(id) : this.held.get(id));
-        // An answer made from a held stream without storing: false when the stored version moved on (the held copy is dropped, the command decided again).
-        const confirmed = async () => {
-          if (!trusted || attempt > 1 || (await this.held.storedVersion(id)) === state.version) return true;
-          this.held.forget(id);
-          return false;
-        };
+        const state = await this.held.get(id);
         const replayed = await command.replay?.(state);
-        if (replayed !== null && replayed !== undefined) {
-          if (this.held.confirmsReplays && !(await confirmed())) continue;
-          return replayed;
-        }
+        if (replayed !== null && replayed !== undefined) return replayed;
         const decided = command.decide(state);
         if (!decided.ok) {
-          if (!(await confirmed())) continue;
+          if (trusted && attempt === 1 && (await this.held.storedVersion(id)) !== state.version) {
+            this.held.forget(id);
+            continue;
+          }
           return refuse(decided.error.code, decided.error.message, state);
         }
         const advanced = this.writer.advance(state, decided.value);

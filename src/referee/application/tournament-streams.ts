@@ -46,7 +46,7 @@ const MAX_RUNNING = 200;
 const MAX_FINISHED = 50;
 
 export function liveTournaments(store: TournamentStore, registry: EngineRegistry): LiveTournaments {
-  return new HeldStreams(new TournamentStreams(store, registry), { running: MAX_RUNNING, over: MAX_FINISHED, readsStoredVersion: true, commandsOnHeld: true });
+  return new HeldStreams(new TournamentStreams(store, registry), { running: MAX_RUNNING, over: MAX_FINISHED, readsStoredVersion: true });
 }
 
 /** How a tournament's stream is read and folded: every hash and lot checked (pairings were recomputed when decided, not again here). */
