@@ -10,6 +10,7 @@ import { createWriteStream, existsSync, renameSync, rmSync, statSync } from 'nod
 import { type IncomingMessage, request } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { ConfigError, loadConfig } from '../config/config.js';
+import { exitWith } from './exit-with.js';
 import { backupSocketPath } from '../database/data-archive.js';
 
 async function main(args: string[]): Promise<number> {
@@ -63,10 +64,4 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: Error) => {
-    process.stderr.write(`backup failed: ${err.message}\n`);
-    process.exit(1);
-  },
-);
+exitWith(main(process.argv.slice(2)), 'backup');

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ConfigError, loadConfig } from '../config/config.js';
+import { exitWith } from './exit-with.js';
 import { DATABASE_FOLDER, extractDataFolder, holdsDatabase } from '../database/data-archive.js';
 import { makeFolders } from '../database/data-folder.js';
 import { START_PARAMS } from '../database/pglite-create.js';
@@ -51,10 +52,4 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: Error) => {
-    process.stderr.write(`restore failed: ${err.message}\n`);
-    process.exit(1);
-  },
-);
+exitWith(main(process.argv.slice(2)), 'restore');
