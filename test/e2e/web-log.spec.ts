@@ -63,7 +63,7 @@ describeInBrowser(browserTitle("a finished game's and tournament's place in the 
     await docsScreenshot(page, 'game-log');
     await context.close();
     expect(suite.watched.take()).toEqual({ foreign: [], problems: [] });
-  }, 60_000);
+  }, 300_000);
 
   it('shows a tampered inclusion proof, or a checkpoint signed by another key, as not verified, with the reason', async () => {
     const id = await finishedGame();
@@ -96,7 +96,7 @@ describeInBrowser(browserTitle("a finished game's and tournament's place in the 
     await signatureAltered.goto(`${suite.app.url}/games/${id}`);
     expect(await logText(signatureAltered, 'failed')).toMatch(/the checkpoint \(size \d+\) carries no valid signature by the log's key/);
     await context.close();
-  }, 60_000);
+  }, 300_000);
 
   it('shows a finished tournament included at checkpoint N', async () => {
     const tournaments = suite.app.app.get(TournamentService);
@@ -113,5 +113,5 @@ describeInBrowser(browserTitle("a finished game's and tournament's place in the 
     await accessible(page);
     await context.close();
     expect(suite.watched.take()).toEqual({ foreign: [], problems: [] });
-  }, 60_000);
+  }, 300_000);
 });
