@@ -123,7 +123,14 @@ export async function startWitness(options: WitnessOptions): Promise<RunningWitn
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { 'log-key': { type: 'string', multiple: true }, origin: { type: 'string' }, state: { type: 'string' }, port: { type: 'string', default: '7380' }, host: { type: 'string' }, name: { type: 'string' } },
+    options: {
+      'log-key': { type: 'string', multiple: true },
+      origin: { type: 'string' },
+      state: { type: 'string' },
+      port: { type: 'string', default: '7380' },
+      host: { type: 'string' },
+      name: { type: 'string' },
+    },
   });
   if (!values['log-key']?.length || !values.state) {
     process.stderr.write('usage: npm run witness -- --log-key <log key from GET /api/log/key> --state <folder> [--origin <origin>] [--port 7380] [--host 127.0.0.1] [--name witness.localhost/w1]\n');

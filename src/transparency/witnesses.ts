@@ -48,7 +48,9 @@ export class Witnessing {
     if (missing.length === 0) return;
     // The log's own note, without the other witnesses' lines: the witness checks the log's signature only.
     const own = `${checkpoint.body}\n${latest.note.slice(checkpoint.body.length + 1).split('\n')[0]}\n`;
-    await Promise.all(missing.map((w) => this.ask(w, latest.size, own).catch((err: Error) => this.logger.warn(`the witness ${w.key.name} (${w.url}) did not cosign checkpoint ${latest.size}: ${err.message}`))));
+    await Promise.all(
+      missing.map((w) => this.ask(w, latest.size, own).catch((err: Error) => this.logger.warn(`the witness ${w.key.name} (${w.url}) did not cosign checkpoint ${latest.size}: ${err.message}`))),
+    );
   }
 
   private async ask(witness: Witness, size: number, note: string): Promise<void> {

@@ -49,8 +49,7 @@ async function startedGame(): Promise<{ id: string; tokens: string[] }> {
   const joined = (await t.gql(JOIN, { id: created.game.id })).data.joinGame;
   return { id: created.game.id, tokens: [created.tokens[0].token, joined.token] };
 }
-const entries = (id: string) =>
-  rows<{ kind: string; seq: number; leaf: string | null }>('SELECT kind, seq, leaf_index::text AS leaf FROM log_entries WHERE stream_id = $1 ORDER BY id', id);
+const entries = (id: string) => rows<{ kind: string; seq: number; leaf: string | null }>('SELECT kind, seq, leaf_index::text AS leaf FROM log_entries WHERE stream_id = $1 ORDER BY id', id);
 const version = async (id: string) => (await rows<{ version: number }>('SELECT version FROM games WHERE id = $1', id))[0].version;
 
 describe('running heads', () => {

@@ -96,7 +96,10 @@ describe('witnesses', () => {
     const file = await bundleFile(id, 'cosigned');
     expect(verifyWith(file, [witness.verifierKey])).toMatchObject({ ok: true, summary: expect.stringContaining('cosigned by w1.example/w (1 required)') });
     expect(verifyWith(file, [stranger])).toMatchObject({ ok: false, problem: expect.stringMatching(/cosigned by 0 of the 1 witnesses given, 1 required \(no valid cosignature of w1.example\/w\)/) });
-    expect(verifyWith(file, [witness.verifierKey, downKey])).toMatchObject({ ok: false, problem: expect.stringMatching(/1 of the 2 witnesses given, 2 required \(no valid cosignature of down.example\/w\)/) });
+    expect(verifyWith(file, [witness.verifierKey, downKey])).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/1 of the 2 witnesses given, 2 required \(no valid cosignature of down.example\/w\)/),
+    });
     expect(verifyWith(file, [witness.verifierKey, downKey], '1')).toMatchObject({ ok: true });
 
     const get = httpGet(t.url);

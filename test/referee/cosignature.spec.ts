@@ -1,14 +1,5 @@
 import { checkpointBody, parseCheckpoint, parseNote, parseVerifierKey, signCheckpoint, signingKeyOf, verifierKeyText } from '../../src/referee/core/tlog/checkpoint.js';
-import {
-  checkCosignatures,
-  cosign,
-  cosignatureTime,
-  cosignedAt,
-  cosignerKeyText,
-  cosignerOf,
-  parseCosignerKey,
-  witnessPolicy,
-} from '../../src/referee/core/tlog/cosignature.js';
+import { checkCosignatures, cosign, cosignatureTime, cosignedAt, cosignerKeyText, cosignerOf, parseCosignerKey, witnessPolicy } from '../../src/referee/core/tlog/cosignature.js';
 import { leafHash, nodeHash } from '../../src/referee/core/tlog/merkle.js';
 import { addCheckpoint, addCheckpointBody, parseAddCheckpoint, type WitnessView } from '../../src/referee/core/tlog/witness.js';
 
@@ -23,8 +14,7 @@ const SPEC_COSIGNATURE = 'jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEh
 const REMORA = 'remora.n621.de+da77ade7+BOvN63jn/bLvkieywe8R6UYAtVtNbZpXh34x7onlmtw2';
 /** Seed 00 01 … 1f, name witness.example/w1, time 1679315147, SPEC_BODY (the independent script's output). */
 const PY_VKEY = 'witness.example/w1+e75f6532+BAOhB7/zzhC+HXDdGOdLwJln5NYwm6UNXx3chmQSVTG4';
-const PY_LINE =
-  '\u2014 witness.example/w1 519lMgAAAABkGFDLBuRDazBLVac2NE+Y+IjbjQOcXLfF9CSDZVUIoS83rE1nFZsVE8YiWV6Ngr7lV8H6bdoBQGP/l73euDMQ9k+bBQ==\n';
+const PY_LINE = '\u2014 witness.example/w1 519lMgAAAABkGFDLBuRDazBLVac2NE+Y+IjbjQOcXLfF9CSDZVUIoS83rE1nFZsVE8YiWV6Ngr7lV8H6bdoBQGP/l73euDMQ9k+bBQ==\n';
 
 const SEED = Buffer.from(Array.from({ length: 32 }, (_, i) => i));
 
@@ -53,7 +43,10 @@ describe('cosignatures (c2sp.org/tlog-cosignature)', () => {
 
     const policy = witnessPolicy([cosignerKeyText(witness), cosignerKeyText(signingKeyOf('w2', Buffer.alloc(32, 5)))], '1');
     expect(checkCosignatures(cosigned, policy)).toMatchObject({ ok: true, cosigners: ['w1'] });
-    expect(checkCosignatures(cosigned, { ...policy, quorum: 2 })).toMatchObject({ ok: false, problem: expect.stringMatching(/cosigned by 1 of the 2 witnesses given, 2 required \(no valid cosignature of w2\)/) });
+    expect(checkCosignatures(cosigned, { ...policy, quorum: 2 })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/cosigned by 1 of the 2 witnesses given, 2 required \(no valid cosignature of w2\)/),
+    });
     expect(() => witnessPolicy([cosignerKeyText(witness)], '2')).toThrow(/quorum/);
   });
 });
@@ -93,7 +86,9 @@ describe('a witness (c2sp.org/tlog-witness add-checkpoint)', () => {
     expect(ask(addCheckpointBody({ oldSize: 6, proof: forkProof, checkpoint: checkpoint(8, forked) }))).toMatchObject({ status: 422, evidence: true });
     expect(kept?.root.equals(root(leaves.slice(0, 6)))).toBe(true);
     const other = signingKeyOf('arbiter.example/log', Buffer.alloc(32, 9));
-    expect(ask(addCheckpointBody({ oldSize: 6, proof: [], checkpoint: signCheckpoint({ origin: 'arbiter.example/log', size: 6, root: root(leaves.slice(0, 6)) }, other) }))).toMatchObject({ status: 403 });
+    expect(ask(addCheckpointBody({ oldSize: 6, proof: [], checkpoint: signCheckpoint({ origin: 'arbiter.example/log', size: 6, root: root(leaves.slice(0, 6)) }, other) }))).toMatchObject({
+      status: 403,
+    });
     expect(ask(addCheckpointBody({ oldSize: 0, proof: [], checkpoint: signCheckpoint({ origin: 'elsewhere/log', size: 1, root: leaves[0] }, log) }))).toMatchObject({ status: 404 });
     expect(ask('old 01\n\nx')).toMatchObject({ status: 400 });
     expect(ask(addCheckpointBody({ oldSize: 9, proof: [], checkpoint: checkpoint(6) }))).toMatchObject({ status: 400 });

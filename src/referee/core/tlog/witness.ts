@@ -28,7 +28,10 @@ export function parseAddCheckpoint(text: string): AddCheckpoint {
   const split = text.indexOf('\n\n');
   const m = split < 0 ? null : /^old (0|[1-9]\d*)\n$/.exec(text.slice(0, text.indexOf('\n') + 1));
   if (split < 0 || !m) throw new Error('the request reads "old <size>", the consistency proof (a hash a line), a blank line and the checkpoint');
-  const lines = text.slice(text.indexOf('\n') + 1, split + 1).split('\n').slice(0, -1);
+  const lines = text
+    .slice(text.indexOf('\n') + 1, split + 1)
+    .split('\n')
+    .slice(0, -1);
   if (lines.length > MAX_PROOF_LINES) throw new Error(`a consistency proof has at most ${MAX_PROOF_LINES} hashes`);
   const proof = lines.map((l) => {
     const h = Buffer.from(l, 'base64');
