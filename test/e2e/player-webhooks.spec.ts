@@ -1,5 +1,6 @@
 import { verifyWebhook } from '../../clients/typescript/src/webhooks.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { ownStorage } from '../support/own-database.js';
 import { ACT, CREATE } from '../support/queries.js';
 import { type Received, WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -27,15 +28,20 @@ const LEGAL = `query($id: ID!) { game(id: $id) { version toAct legalActions } }`
 
 let receiver: WebhookReceiver;
 let t: TestApp;
+let storage: Awaited<ReturnType<typeof ownStorage>>;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
+  // A database of its own: on a shared one, this instance would take other suites' messages (and
+  // retry them an hour later), and theirs could take this suite's, changing its counts of attempts.
+  storage = await ownStorage('player_webhooks');
   // Retries an hour apart: a message refused once waits, unless redelivered.
-  t = await startApp({ webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], webhookPollMs: 50, webhookRetryBaseMs: 3_600_000, webhookRetryMaxMs: 3_600_000 });
+  t = await startApp({ ...storage.settings, webhookAllowedHosts: [{ hostname: '127.0.0.1', port: receiver.port }], webhookPollMs: 50, webhookRetryBaseMs: 3_600_000, webhookRetryMaxMs: 3_600_000 });
 });
 afterAll(async () => {
   await t?.close();
   await receiver?.stop();
+  await storage?.drop();
 });
 beforeEach(() => {
   receiver.status = 200;

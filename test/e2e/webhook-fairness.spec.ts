@@ -1,13 +1,15 @@
 import { PER_DESTINATION, PER_OWNER, SUSPEND_AFTER_TIMEOUTS } from '../../src/webhooks/delivery-worker.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { duel, move } from '../support/duels.js';
+import { ownStorageEach } from '../support/own-database.js';
 import { eventually, WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * One owner's dead receivers must not hold up another owner's messages (issue 24, finding 7):
  * deliveries are shared per destination and per owner, and a receiver that keeps timing out is
  * paused, then suspended until its owner resumes it. Nothing here waits for a speed: a hanging
- * request stays open for the whole test.
+ * request stays open for the whole test. Each test has a database of its own: the counts of
+ * requests and attempts hold only if no other suite's instance delivers (or refuses) its messages.
  */
 
 const REGISTER = `mutation($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ... on WebhookSecret { id } ... on Rejection { code } } }`;
@@ -26,13 +28,14 @@ async function hook(gql: Gql, token: string, url: string, gameId: string): Promi
 const hosts = (receivers: WebhookReceiver[]) => receivers.map((r) => ({ hostname: '127.0.0.1', port: r.port }));
 
 describe('webhook fairness', () => {
+  const storage = ownStorageEach('webhook_fairness');
   it("delivers another owner's message while one destination's and one owner's receivers hang, each holding at most its share", async () => {
     const crowded = await WebhookReceiver.start();
     const spread = await Promise.all(Array.from({ length: 6 }, () => WebhookReceiver.start()));
     const victim = await WebhookReceiver.start();
     for (const r of [crowded, ...spread]) r.answering = false;
     // Timeouts far longer than the test: the hanging requests stay open throughout.
-    const t = await startApp({ webhookAllowedHosts: hosts([crowded, ...spread, victim]), webhookTimeoutSeconds: 60, webhookPollMs: 50 });
+    const t = await startApp({ ...storage(), webhookAllowedHosts: hosts([crowded, ...spread, victim]), webhookTimeoutSeconds: 60, webhookPollMs: 50 });
     try {
       // Four owners (a game's seat each) with ten webhooks each at one hanging destination: more than the worker's 32 slots.
       const games = [];
@@ -68,7 +71,7 @@ describe('webhook fairness', () => {
   it(`suspends a webhook whose receiver timed out ${SUSPEND_AFTER_TIMEOUTS} times in a row, tries nothing more, and delivers once its owner resumes it`, async () => {
     const receiver = await WebhookReceiver.start();
     receiver.answering = false;
-    const t = await startApp({ webhookAllowedHosts: hosts([receiver]), webhookTimeoutSeconds: 1, webhookRetryBaseMs: 20, webhookRetryMaxMs: 100, webhookPollMs: 50 });
+    const t = await startApp({ ...storage(), webhookAllowedHosts: hosts([receiver]), webhookTimeoutSeconds: 1, webhookRetryBaseMs: 20, webhookRetryMaxMs: 100, webhookPollMs: 50 });
     try {
       const game = await duel(t.gql);
       const id = await hook(t.gql, game.tokens[0], receiver.url, game.id);

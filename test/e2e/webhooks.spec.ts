@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { verifyWebhook } from '../../clients/typescript/src/webhooks.js';
 import { type RunningService, startService } from '../../tools/service.js';
-import { type Config, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { RefereeService } from '../../src/referee/application/referee.service.js';
 import { RefereeError } from '../../src/referee/core/errors.js';
@@ -16,7 +16,7 @@ import { AppendConflict, EventStore } from '../../src/referee/store/event-store.
 import { checkWebhookUrl } from '../../src/webhooks/url-policy.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { ManualClock, startAppWithClock } from '../support/clock.js';
-import { ownStorage } from '../support/own-database.js';
+import { ownStorageEach } from '../support/own-database.js';
 import { freePort } from '../support/net.js';
 import { ACT, CREATE, GAME } from '../support/queries.js';
 import { eventually, type Received, WebhookReceiver } from '../support/webhook-receiver.js';
@@ -415,24 +415,8 @@ describe('webhooks', () => {
   });
 });
 
-/**
- * A database of its own for each test (own-database.ts): on a shared one, a clock moved by hand
- * would make other suites' deadlines and messages due here, and this instance's workers would
- * take them (the suites then wait on each other's games).
- */
-function ownStorageEach(): () => Partial<Config> {
-  let own: Awaited<ReturnType<typeof ownStorage>> | null = null;
-  beforeEach(async () => {
-    own = await ownStorage('webhooks');
-  });
-  afterEach(async () => {
-    await own?.drop();
-  });
-  return () => own!.settings;
-}
-
 describe('webhooks on a hand-moved clock', () => {
-  const storage = ownStorageEach();
+  const storage = ownStorageEach('webhooks');
   it('retries when the clock says so, and gives a message up after 26 hours; the next one then goes', async () => {
     const receiver = await WebhookReceiver.start();
     const clock = new ManualClock();
@@ -484,7 +468,7 @@ describe('webhooks on a hand-moved clock', () => {
 });
 
 describe('webhooks of a game with a clock', () => {
-  const storage = ownStorageEach();
+  const storage = ownStorageEach('webhooks');
   /** Signatures are checked against the wall clock: each test's clock starts at it and moves less than four minutes. */
   const SECOND = 1000;
   const LOW = 'game.time_running_low';

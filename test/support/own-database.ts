@@ -40,3 +40,21 @@ export async function ownStorage(name: string): Promise<{ settings: Partial<Conf
   const dataDir = mkdtempSync(join(tmpdir(), `arbiter-${name}-`));
   return { settings: { dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
 }
+
+/**
+ * A storage of its own (ownStorage) for each test of the calling suite, created before and
+ * dropped after each one; read the settings inside the test. On a shared database other suites'
+ * workers take this suite's due deadlines and webhook messages and this suite's take theirs: a
+ * hand-moved clock makes theirs due here, and an instance allowing other webhook hosts claims
+ * this suite's messages (refusing the destination, which breaks a count of attempts).
+ */
+export function ownStorageEach(name: string): () => Partial<Config> {
+  let own: Awaited<ReturnType<typeof ownStorage>> | null = null;
+  beforeEach(async () => {
+    own = await ownStorage(name);
+  });
+  afterEach(async () => {
+    await own?.drop();
+  });
+  return () => own!.settings;
+}
