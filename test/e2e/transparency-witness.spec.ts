@@ -1,19 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import request from 'supertest';
 import { follow, httpGet } from '../../src/cli/monitor.js';
 import { verifyFile } from '../../src/cli/verify.js';
 import { type RunningWitness, startWitness } from '../../src/cli/witness.js';
-import { DatabaseService } from '../../src/database/database.service.js';
 import { EngineRegistry } from '../../src/referee/core/engine-registry.js';
 import { parseCheckpoint, parseSignerKey, parseVerifierKey, signedBy, signerKeyText, signingKeyOf, verifierKeyText } from '../../src/referee/core/tlog/checkpoint.js';
 import { cosignedAt, cosignerKeyText, parseCosignerKey, witnessPolicy } from '../../src/referee/core/tlog/cosignature.js';
-import { TransparencyLog } from '../../src/transparency/index.js';
-import { startApp, type TestApp } from '../support/app.js';
-import { ownStorage } from '../support/own-database.js';
+import { logSuite } from '../support/log-suite.js';
 import { CREATE } from '../support/queries.js';
 
 /**
@@ -23,10 +18,7 @@ import { CREATE } from '../support/queries.js';
  * require the witnesses' cosignatures; the witness refuses a forked history.
  */
 const ORIGIN = 'arbiter.localhost/log';
-let t: TestApp;
-let storage: Awaited<ReturnType<typeof ownStorage>>;
 let witness: RunningWitness;
-let dir: string;
 const logSigner = signerKeyText(ORIGIN, randomBytes(32));
 const logKey = verifierKeyText(parseSignerKey(logSigner));
 const downKey = cosignerKeyText(signingKeyOf('down.example/w', randomBytes(32)));
@@ -40,46 +32,37 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tlogw-'));
-  witness = await startWitness({ logKeys: [logKey], stateDir: join(dir, 'witness'), name: 'w1.example/w', now: () => 1_800_000_000 });
-  storage = await ownStorage('tlogw');
-  t = await startApp({
-    ...storage.settings,
-    logCheckpointMs: 3_600_000,
-    logSigningKey: logSigner,
-    logWitnesses: [
-      { url: witness.url, key: witness.verifierKey },
-      { url: `http://127.0.0.1:${await closedPort()}`, key: downKey },
-    ],
-  });
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await witness?.close();
-  await storage?.drop();
-  rmSync(dir, { recursive: true, force: true });
-}, 120_000);
-
-const http = () => request(t.app.getHttpServer());
-const log = () => t.app.get(TransparencyLog);
-const sql = (query: string, ...args: unknown[]) => t.app.get(DatabaseService).prisma.$executeRawUnsafe(query, ...args);
+const suite = logSuite(
+  'tlogw',
+  async (dir) => {
+    witness = await startWitness({ logKeys: [logKey], stateDir: join(dir, 'witness'), name: 'w1.example/w', now: () => 1_800_000_000 });
+    return {
+      logSigningKey: logSigner,
+      logWitnesses: [
+        { url: witness.url, key: witness.verifierKey },
+        { url: `http://127.0.0.1:${await closedPort()}`, key: downKey },
+      ],
+    };
+  },
+  async () => witness?.close(),
+);
+const { http, log, sql } = suite;
 const latest = async () => parseCheckpoint((await http().get('/api/log/checkpoint').expect(200)).text);
 const JOIN = 'mutation($id: ID!) { joinGame(gameId: $id) { ... on SeatJoined { token } } }';
 const RESIGN = 'mutation($id: ID!) { resignGame(gameId: $id, moveId: "resign") { ... on MoveAccepted { status } } }';
 
 async function finishedGame(): Promise<string> {
-  const created = (await t.gql(CREATE, { input: { kind: 'backgammon', ruleset: { matchLength: 1 }, seats: [{ name: 'Ann' }, { open: true }] } })).data.createGame;
-  await t.gql(JOIN, { id: created.game.id });
-  expect((await t.gql(RESIGN, { id: created.game.id }, created.tokens[0].token)).data.resignGame).toEqual({ status: 'FINISHED' });
+  const created = (await suite.app().gql(CREATE, { input: { kind: 'backgammon', ruleset: { matchLength: 1 }, seats: [{ name: 'Ann' }, { open: true }] } })).data.createGame;
+  await suite.app().gql(JOIN, { id: created.game.id });
+  expect((await suite.app().gql(RESIGN, { id: created.game.id }, created.tokens[0].token)).data.resignGame).toEqual({ status: 'FINISHED' });
   return created.game.id;
 }
 async function bundleFile(id: string, name: string): Promise<string> {
-  const file = join(dir, `${name}.json`);
+  const file = join(suite.dir(), `${name}.json`);
   writeFileSync(file, (await http().get(`/api/games/${id}/bundle`).expect(200)).text);
   return file;
 }
-const verifyWith = (file: string, witnessKeys: string[], quorum?: string) => verifyFile(file, t.app.get(EngineRegistry), { logKey, witnessKeys, quorum });
+const verifyWith = (file: string, witnessKeys: string[], quorum?: string) => verifyFile(file, suite.app().app.get(EngineRegistry), { logKey, witnessKeys, quorum });
 
 describe('witnesses', () => {
   it("cosign each checkpoint: it verifies with the witness's key and fails with another; a witness that is down only lacks its cosignature", async () => {
@@ -102,7 +85,7 @@ describe('witnesses', () => {
     });
     expect(verifyWith(file, [witness.verifierKey, downKey], '1')).toMatchObject({ ok: true });
 
-    const get = httpGet(t.url);
+    const get = httpGet(suite.app().url);
     expect(await follow(get, parseVerifierKey(logKey), null, witnessPolicy([witness.verifierKey]))).toMatchObject({ kind: 'first' });
     expect(await follow(get, parseVerifierKey(logKey), null, witnessPolicy([downKey]))).toMatchObject({
       kind: 'refused',
@@ -141,6 +124,6 @@ describe('witnesses', () => {
     expect(cosignedAt(forked, parseCosignerKey(witness.verifierKey))).toBeNull();
     expect(verifyWith(await bundleFile(id, 'forked'), [witness.verifierKey])).toMatchObject({ ok: false, problem: expect.stringMatching(/cosigned by 0 of the 1 witnesses given/) });
     // The witness kept the log's signed fork as evidence.
-    expect(readdirSync(join(dir, 'witness', 'refused')).length).toBeGreaterThan(0);
+    expect(readdirSync(join(suite.dir(), 'witness', 'refused')).length).toBeGreaterThan(0);
   });
 });
