@@ -150,11 +150,7 @@ async function main(): Promise<void> {
     out(`\n3. Proofs at ${size} leaves: inclusion ${bytes(inclusion)}, made in ${inclusionMs.toFixed(1)} ms; consistency from ${Math.floor(size / 2) + 1}: ${bytes(consistency)}`);
 
     for (let i = 0; i < running; i += 50) {
-      await Promise.all(
-        Array.from({ length: Math.min(50, running - i) }, () =>
-          referees.with.createGame({ kind: 'backgammon', ruleset: { matchLength: 1 }, seats: [{ name: 'a' }, { name: 'b' }] }),
-        ),
-      );
+      await Promise.all(Array.from({ length: Math.min(50, running - i) }, () => referees.with.createGame({ kind: 'backgammon', ruleset: { matchLength: 1 }, seats: [{ name: 'a' }, { name: 'b' }] })));
     }
     at = performance.now();
     const heads = await worker.tick();
