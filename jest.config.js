@@ -8,5 +8,6 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }],
   },
-  testTimeout: 60000,
+  // A safety net, not a speed goal: a test that waits longer than this is stuck, not slow.
+  testTimeout: 120000,
 };

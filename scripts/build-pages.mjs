@@ -16,20 +16,28 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PAGES = [
   { name: 'graphiql', entry: 'scripts/graphiql/entry.mjs', title: 'Arbiter GraphiQL', body: '<div id="graphiql">Loading GraphiQL…</div>' },
   // The page's script must stay small: it is what a phone downloads first (issue 28: under 80 kB gzipped).
-  // The tournament badge runs the referee core's verifier with its game's engine: chunks of their own
-  // (the verifier, and one per engine), loaded only by a tournament's page (`lazy`), whose SHA-256 comes
-  // from node:crypto: the browser gets a synchronous SHA-256 (@noble/hashes, web/src/verify/) in its place.
+  // The tournament badge runs the referee core's verifier with its game's engine, and an ended game's or
+  // tournament's page checks its place in the transparency log with the core's tlog: chunks of their own
+  // (the verifiers, and one per engine), loaded only by those pages (`lazy`), whose SHA-256 comes from
+  // node:crypto: the browser gets a synchronous SHA-256 (@noble/hashes, web/src/verify/) in its place.
   { name: 'web', entry: 'web/src/main.ts', title: 'Arbiter', body: '<div id="app"><p class="loading">Loading…</p></div>', maxGzip: 80 * 1024, lazy: true },
 ];
 
-/** `node:crypto` and `Buffer` as far as src/referee/core uses them, for a browser page. */
+/**
+ * `node:crypto` and `Buffer` as far as src/referee/core uses them in the page, for a browser: `Buffer`
+ * is the `buffer` package's, imported by each of the core's modules that names it (esbuild's `inject`
+ * would import it into every module, and the first script would carry it).
+ */
 const nodeForTheBrowser = {
-  inject: ['web/src/verify/buffer.ts'],
   plugins: [
     {
-      name: 'node-crypto',
+      name: 'node-for-the-browser',
       setup(b) {
         b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: join(root, 'web/src/verify/node-crypto.ts') }));
+        b.onLoad({ filter: /[/\\]src[/\\]referee[/\\]core[/\\].*\.ts$/ }, ({ path }) => {
+          const source = readFileSync(path, 'utf8');
+          return { contents: /\bBuffer\b/.test(source) ? `import { Buffer } from 'buffer';\n${source}` : source, loader: 'ts' };
+        });
       },
     },
   ],

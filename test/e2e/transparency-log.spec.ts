@@ -111,7 +111,16 @@ describe('the transparency log', () => {
     expect(verifyWith(game, key)).toMatchObject({ ok: true, summary: expect.stringMatching(/in the transparency log at leaf \d+ of checkpoint \d+ .*signed by/) });
     expect(verifyWith(game, stranger)).toMatchObject({ ok: false, problem: expect.stringMatching(/is not signed by the log key/) });
     const whole = await bundleFile(`/api/tournaments/${tournament}/bundle`, 'tournament');
-    expect(verifyWith(whole, key)).toMatchObject({ ok: true, summary: expect.stringContaining('in the transparency log') });
+    expect(verifyWith(whole, key)).toMatchObject({ ok: true, summary: expect.stringMatching(/in the transparency log .*; 1 of its 1 games by their own proofs too/) });
+    // A nested game's proof altered (its first hash): the tournament's bundle fails, naming that game.
+    const altered = JSON.parse(readFileSync(whole, 'utf8'));
+    const nested = altered.games[0];
+    nested.log.inclusionProof[0] = Buffer.alloc(32, 7).toString('base64');
+    writeFileSync(whole, JSON.stringify(altered));
+    expect(verifyWith(whole, key)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(new RegExp(`^its game ${nested.game.id}: the log's checkpoint \\d+ does not hold this game's final head`)),
+    });
   });
 
   it('proves inclusion and consistency over REST between every pair of checkpoints', async () => {

@@ -105,7 +105,7 @@ describeInBrowser(browserTitle("every tournament format's page, its bracket and 
     expect(await spectator.locator('.next-game').count()).toBe(0);
     expect(await spectator.locator('svg.bracket .mine').count()).toBe(0);
     expect(suite.watched.take()).toEqual({ foreign: [], problems: [] });
-  }, 180_000);
+  }, 300_000);
 
   it('draws a double elimination as a winners’ bracket with its grand final and a losers’ bracket', async () => {
     const names = ['Ann', 'Bob', 'Cid', 'Dee'];
@@ -119,7 +119,7 @@ describeInBrowser(browserTitle("every tournament format's page, its bracket and 
     expect(await page.locator('svg.bracket').nth(0).locator('.match').last().locator('text.winner').first().textContent()).toBe('Ann');
     expect(await page.locator('svg.bracket .unpaired').count()).toBe(0);
     await accessible(page);
-  }, 180_000);
+  }, 300_000);
 
   it('draws a group stage’s knockout with its third-place match', async () => {
     const names = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8'];
@@ -131,7 +131,7 @@ describeInBrowser(browserTitle("every tournament format's page, its bracket and 
     expect(await page.locator('svg.bracket .match').count()).toBe(4);
     expect(await page.locator('svg.bracket .match').nth(0).locator('text').allTextContents()).toEqual(['P1', '1', 'P3', '0']);
     await accessible(page);
-  }, 180_000);
+  }, 300_000);
 
   it('shows a Chicken Foot tables tournament by places and points, and a round-robin with its rest, each without an axe violation', async () => {
     const { id, organizer } = await event({ name: 'Tables', kind: 'chicken-foot', ruleset: { players: 3 }, format: 'TABLES', rounds: 1 }, ['Ann', 'Bob', 'Cid', 'Dee', 'Eve', 'Fay']);
@@ -154,5 +154,5 @@ describeInBrowser(browserTitle("every tournament format's page, its bracket and 
     const robin = await opened(`/tournaments/${rr.id}`);
     expect(await robin.locator('details', { hasText: 'Rest:' }).count()).toBe(3);
     await accessible(robin);
-  }, 180_000);
+  }, 300_000);
 });

@@ -91,7 +91,7 @@ describeInBrowser(browserTitle('starting games, clocks and lists on the page in 
     expect(await text(boPage, '.pause button')).toBe('Ask to resume');
     expect((await suite.app.gql('query($id: ID!) { game(id: $id) { clock { paused pauseRequests } } }', { id })).data.game.clock).toEqual({ paused: true, pauseRequests: [0] });
     await accessible(adaPage);
-  }, 60_000);
+  }, 300_000);
 
   it('challenges a player who accepts on the page, declines another, takes an open challenge and joins an open seat', async () => {
     const [ada, bo] = [await newPlayer(suite.app, 'Ada'), await newPlayer(suite.app, 'Bo')];
@@ -175,7 +175,7 @@ describeInBrowser(browserTitle('starting games, clocks and lists on the page in 
     await adaPage.click('[data-clock-cmd="abort"]');
     await adaPage.waitForFunction(() => document.querySelector('p.meta .status')?.textContent === 'ABORTED');
     expect((await seen(suite.app, table)).status).toBe('ABORTED');
-  }, 90_000);
+  }, 300_000);
 
   it('refuses a challenge the service refuses, telling why, and asks a signed-out reader to sign in', async () => {
     const ada = await newPlayer(suite.app, 'Ada');
@@ -234,5 +234,5 @@ describeInBrowser(browserTitle('starting games, clocks and lists on the page in 
     down = false;
     await game.waitForSelector('[data-connection="live"]', { timeout: 20_000 });
     await game.waitForFunction((v) => document.querySelector('.replay span')?.textContent === `live, event ${v}`, after);
-  }, 60_000);
+  }, 300_000);
 });

@@ -143,7 +143,7 @@ describeInBrowser(browserTitle("the player's page in headless Chromium"), () => 
     await page.waitForSelector('.clock.out .flag', { timeout: 30_000 });
     expect((await game(id)).status).toBe('FINISHED');
     expect(await page.locator('p.meta .status').textContent()).toBe('FINISHED');
-  }, 60_000);
+  }, 300_000);
 
   it("shows a rated game's seats with their ratings and, once it is rated, each change, live; /me lists the player's ratings", async () => {
     const [ada, bo] = [await newPlayer('Ada'), await newPlayer('Bo')];

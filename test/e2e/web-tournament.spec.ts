@@ -98,5 +98,5 @@ describeInBrowser(browserTitle("a tournament's page and its verification badge i
     await genuine.close();
     await altered.close();
     expect(suite.watched.take()).toEqual({ foreign: [], problems: [] });
-  }, 180_000);
+  }, 300_000);
 });

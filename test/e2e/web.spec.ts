@@ -198,7 +198,7 @@ describeInBrowser(browserTitle('the web page in headless Chromium'), () => {
       await page.waitForSelector('[data-verdict="ok"]');
       expect(await page.locator('section.board [data-action]').count()).toBe(0);
     }
-  }, 90_000);
+  }, 300_000);
 
   // ---- 4. Hidden information ----------------------------------------------------------------
 

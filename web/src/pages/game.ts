@@ -3,9 +3,11 @@ import { boardFor } from '../boards/index.js';
 import type { BoardContext } from '../boards/board.js';
 import { html, type Markup } from '../html.js';
 import { layout, type Stop } from '../layout.js';
+import type { LogStatus } from '../verify/log.js';
 import { clockCommand, clockControls } from './clock-controls.js';
 import { CLOCK_FIELDS, clocksView, type GameClock, tickClocks } from './clocks.js';
 import { dragPicks } from './drag.js';
+import { followLog, logView } from './log-status.js';
 import { GAME_RATING_FIELDS, gameRatingsView, loadSeatRatings, type RatedGame } from './ratings.js';
 
 const GAME = `query($id: ID!) { game(id: $id) { id kind status version toAct mySeat view legalActions result
@@ -56,6 +58,9 @@ export function gamePage(app: HTMLElement, id: string): Stop {
   /** The replayed seq, or null when following the game live. */
   let replay: { seq: number; view: unknown; result: unknown } | null = null;
   let verdict: { ok: boolean; summary: string } | null = null;
+  /** Its place in the transparency log, once it has ended (checked in the browser). */
+  let logged: LogStatus | 'checking' | null = null;
+  let stopLog: Stop = () => {};
   let notice: Markup | string = '';
   /** What the seat has picked by hand this turn (kept until the game moves on). */
   let picks: readonly string[] = [];
@@ -67,7 +72,7 @@ export function gamePage(app: HTMLElement, id: string): Stop {
     // Focus survives a re-render by its action index or picked place (keyboard players keep their place).
     const active = (document.activeElement as HTMLElement | null)?.dataset;
     const focused = active?.action !== undefined ? `[data-action="${CSS.escape(active.action)}"]` : active?.pick !== undefined ? `[data-pick="${CSS.escape(active.pick)}"]` : null;
-    app.innerHTML = layout(view(game, events, replay, verdict, notice, seatToken, readAt, picks)).text;
+    app.innerHTML = layout(view(game, events, replay, { verdict, logged }, notice, seatToken, readAt, picks)).text;
     if (focused) (app.querySelector(focused) as HTMLElement | null)?.focus();
   };
 
@@ -81,6 +86,17 @@ export function gamePage(app: HTMLElement, id: string): Stop {
       const fresh = (await gql<{ gameEvents: { nodes: GameEvent[] } }>(EVENTS, { id, after: String(events.at(-1)?.seq ?? 0) })).gameEvents.nodes;
       events = [...events, ...fresh.filter((e) => e.seq > (events.at(-1)?.seq ?? 0))];
       if ((game.status === 'FINISHED' || game.status === 'ABORTED') && !verdict) verdict = (await gql<{ verifyGame: { ok: boolean; summary: string } }>(VERIFY, { id })).verifyGame;
+      if ((game.status === 'FINISHED' || game.status === 'ABORTED') && !logged) {
+        logged = 'checking';
+        // The log's verifier is a chunk of its own (scripts/build-pages.mjs): only an ended game's page loads it.
+        stopLog = followLog(
+          async () => (await import('../verify/log.js')).gameLogStatus(id),
+          (status) => {
+            logged = status;
+            render();
+          },
+        );
+      }
       render();
     } catch (err) {
       // A game whose stored history fails its check is not served: say so with the verifier's own words.
@@ -197,6 +213,7 @@ export function gamePage(app: HTMLElement, id: string): Stop {
   return () => {
     stopped = true;
     stopLive();
+    stopLog();
     clearInterval(ticker);
     stopDragging();
     app.removeEventListener('click', onClick);
@@ -209,7 +226,7 @@ function view(
   game: Game,
   events: GameEvent[],
   replay: { seq: number; view: unknown; result: unknown } | null,
-  verdict: { ok: boolean; summary: string } | null,
+  checked: { verdict: Verdict | null; logged: LogStatus | 'checking' | null },
   notice: Markup | string,
   hasToken: boolean,
   readAt: number,
@@ -244,7 +261,7 @@ function view(
           <p><button type="button" data-step="-1" aria-label="Previous event">◀</button> <span>${replay ? `event ${at} of ${game.version}` : `live, event ${game.version}`}</span>
           <button type="button" data-step="1" aria-label="Next event">▶</button></p>
         </section>
-        ${verification(game, verdict)}
+        ${verification(game, checked.verdict, checked.logged)}
         <section class="events" aria-label="Events"><h2>Events</h2><ol reversed tabindex="0" aria-label="Events, newest first">${[...events]
           .reverse()
           .slice(0, 200)
@@ -280,11 +297,12 @@ interface Verdict {
 const badge = (verdict: Verdict): Markup =>
   html`<p class="badge ${verdict.ok ? 'badge-ok' : 'badge-bad'}" data-verdict="${verdict.ok ? 'ok' : 'bad'}">${verdict.ok ? '✔ verified' : '✘ verification failed'}</p><p class="muted small">${verdict.summary}</p>`;
 
-function verification(game: Game, verdict: Verdict | null): Markup {
+function verification(game: Game, verdict: Verdict | null, logged: LogStatus | 'checking' | null): Markup {
   const shown = verdict ? badge(verdict) : html`<p><button type="button" data-verify>Verify now</button></p>`;
   const finished = game.status === 'FINISHED';
   return html`<section class="verification" aria-label="Verification"><h2>Verification</h2>${shown}
     <p class="small">Seed commitment <code class="hash">${game.fairness.seedCommitment}</code></p>
     ${game.fairness.serverSeed ? html`<p class="small">Seed (revealed) <code class="hash">${game.fairness.serverSeed}</code></p>` : html`<p class="small muted">The seed is revealed when the game ends.</p>`}
-    ${finished ? html`<p><a href="/api/games/${game.id}/bundle" download>Download the bundle</a> · <a href="/api/games/${game.id}/record" download>the record</a></p>` : ''}</section>`;
+    ${finished ? html`<p><a href="/api/games/${game.id}/bundle" download>Download the bundle</a> · <a href="/api/games/${game.id}/record" download>the record</a></p>` : ''}
+    ${logged ? html`<h3>Public log</h3>${logView(logged, 'game')}` : ''}</section>`;
 }

@@ -2,7 +2,9 @@ import './tournament.css';
 import { actingToken, gql, subscribe } from '../api.js';
 import { html, type Markup } from '../html.js';
 import { layout, type Stop } from '../layout.js';
+import type { LogStatus } from '../verify/log.js';
 import type { verifyTournament } from '../verify/tournament.js';
+import { followLog, logView } from './log-status.js';
 import { brackets } from './tournament-bracket.js';
 import { decimal, legend, tablePlaces, tieBreakName } from './tournament-figures.js';
 import { type Board, myNextGame, myParticipants, type NextGame, type Round, TOURNAMENT, type Tournament } from './tournament-model.js';
@@ -30,16 +32,33 @@ export function tournamentPage(app: HTMLElement, id: string): Stop {
   let stopped = false;
   let shown: Tournament | null = null;
   let verdict: Verdict | 'checking' = 'checking';
+  /** A finished tournament's place in the transparency log, from the bundle the verifier read. */
+  let logged: LogStatus | 'checking' | null = null;
+  let stopLog: Stop = () => {};
   const draw = () => {
-    if (!stopped && shown) app.innerHTML = layout(view(shown, verdict)).text;
+    if (!stopped && shown) app.innerHTML = layout(view(shown, verdict, logged)).text;
   };
-  const verify = async () => {
+  const verify = () => {
+    const kind = shown?.kind;
+    if (!kind) return;
+    stopLog();
     verdict = 'checking';
+    logged = shown?.status === 'FINISHED' ? 'checking' : null;
     draw();
-    // The verifier and the engines are a chunk of their own (scripts/build-pages.mjs): only this page loads them.
-    const { verifyTournament } = await import('../verify/tournament.js');
-    verdict = shown ? await verifyTournament(id, shown.kind) : verdict;
-    draw();
+    // Verified again while the tournament waits for the log's next checkpoint (followLog), with the bundle read again.
+    stopLog = followLog(
+      async () => {
+        // The verifier and the engines are a chunk of their own (scripts/build-pages.mjs): only this page loads them.
+        const { verifyTournament } = await import('../verify/tournament.js');
+        const checked = await verifyTournament(id, kind);
+        verdict = checked.verdict;
+        return checked.log;
+      },
+      (log) => {
+        logged = log;
+        draw();
+      },
+    );
   };
   const load = async () => {
     try {
@@ -53,25 +72,26 @@ export function tournamentPage(app: HTMLElement, id: string): Stop {
     }
   };
   const onClick = (e: Event) => {
-    if ((e.target as Element).closest('[data-verify]')) void verify();
+    if ((e.target as Element).closest('[data-verify]')) verify();
   };
   app.addEventListener('click', onClick);
   void load().then(() => {
     if (stopped || !shown) return;
-    void verify();
+    verify();
     stopLive = subscribe(LIVE, { id, after: 0 }, null, () => void load());
   });
   return () => {
     stopped = true;
     app.removeEventListener('click', onClick);
     stopLive();
+    stopLog();
   };
 }
 
 /** The bracket formats (knockout, double elimination, groups then knockout) rank by placings (no points, no crosstable). */
 const byPlacings = (t: Tournament): boolean => t.format === 'KNOCKOUT' || t.format === 'DOUBLE_ELIMINATION' || t.format === 'GROUPS_KNOCKOUT';
 
-type Verdict = Awaited<ReturnType<typeof verifyTournament>>;
+type Verdict = Awaited<ReturnType<typeof verifyTournament>>['verdict'];
 
 /** V10.3's verdict as a badge: what was checked, or the first bad event and the rule it breaks. */
 function badge(verdict: Verdict | 'checking'): Markup {
@@ -82,7 +102,7 @@ function badge(verdict: Verdict | 'checking'): Markup {
     : html`<p class="badge badge-bad" data-verdict="bad" role="status">✘ not verified</p><p class="small" data-problem>${verdict.badSeq ? `Tournament event ${verdict.badSeq}: ` : ''}${verdict.problem ?? ''}</p>${again}`;
 }
 
-function view(t: Tournament, verdict: Verdict | 'checking'): Markup {
+function view(t: Tournament, verdict: Verdict | 'checking', logged: LogStatus | 'checking' | null): Markup {
   const placed = byPlacings(t);
   const mine = myParticipants(t);
   const next = myNextGame(t);
@@ -96,6 +116,7 @@ function view(t: Tournament, verdict: Verdict | 'checking'): Markup {
     ${placed ? '' : html`<section aria-label="Crosstable"><h2>Crosstable</h2>${crosstable(t)}</section>`}
     <section class="verification" aria-label="Verification"><h2>Verification</h2>
       ${badge(verdict)}
+      ${logged ? html`<h3>Public log</h3>${logView(logged, 'tournament')}` : ''}
       <p class="small">Seed commitment <code class="hash">${t.seedCommitment}</code></p>
       ${t.seed ? html`<p class="small">Seed (revealed) <code class="hash">${t.seed}</code></p>` : html`<p class="small muted">The seed is revealed when the tournament ends.</p>`}
       <p><a href="/api/tournaments/${t.id}/bundle" download>Download the bundle</a> (or check it offline with <code>npm run verify -- bundle.json</code>) ·

@@ -1,6 +1,7 @@
 /**
- * The referee core names `Buffer` (a seed's bytes); the page's build injects web/src/verify/buffer.ts
- * for it and maps `node:crypto` to web/src/verify/node-crypto.ts (web/tsconfig.json's `paths` too).
+ * The referee core names `Buffer`: the page's build imports it from the `buffer` package into
+ * each core module that does, and maps `node:crypto` to web/src/verify/node-crypto.ts
+ * (scripts/build-pages.mjs; web/tsconfig.json's `paths` too).
  */
-declare type Buffer = Uint8Array;
-declare const Buffer: typeof import('./buffer.js').Buffer;
+declare type Buffer = import('buffer').Buffer;
+declare const Buffer: typeof import('buffer').Buffer;

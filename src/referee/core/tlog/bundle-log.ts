@@ -44,9 +44,26 @@ const failed = (problem: string): LogVerdict => ({ ok: false, problem, text: `NO
  * bundle without a proof passes unchecked; with one, a finished stream's missing proof fails. An
  * unfinished stream may carry its latest running head's proof: the bundle's event at that seq
  * must be the logged head (a later bundle passes through it); only the log itself can show that
- * it did finish (verify --log). `witnesses`: the checkpoint must also carry their cosignatures.
+ * it did finish (verify --log). `witnesses`: each checkpoint must also carry their cosignatures.
+ * A tournament's bundle is in the log when it is and every game bundle nested in it is too, each
+ * by its own proof and checkpoint: the first game that is not is named.
  */
-export function checkBundleLog(bundle: (Bundle | TournamentBundle) & { log?: BundleLog }, key: VerifierKey | null, witnesses: WitnessPolicy | null = null): LogVerdict {
+export function checkBundleLog(bundle: Logged<Bundle | TournamentBundle>, key: VerifierKey | null, witnesses: WitnessPolicy | null = null): LogVerdict {
+  const own = checkOwnLog(bundle, key, witnesses);
+  if (!own.ok || bundle.format !== 'arbiter-tournament-bundle/1') return own;
+  const games = bundle.games as Logged<Bundle>[];
+  for (const game of games) {
+    const verdict = checkOwnLog(game, key, witnesses);
+    if (!verdict.ok) return failed(`its game ${game.game?.id}: ${verdict.problem}`);
+  }
+  const proven = games.filter((g) => g.log).length;
+  return games.length ? { ...own, text: `${own.text}; ${proven} of its ${games.length} games by their own proofs too` } : own;
+}
+
+type Logged<B> = B & { log?: BundleLog };
+
+/** The bundle's own stream in the log (not the games nested in a tournament's). */
+function checkOwnLog(bundle: Logged<Bundle | TournamentBundle>, key: VerifierKey | null, witnesses: WitnessPolicy | null): LogVerdict {
   const entry = bundleEntry(bundle);
   const log = bundle.log;
   if (log && log.seq !== undefined) {

@@ -151,10 +151,14 @@ export function parseCheckpoint(note: string): SignedCheckpoint {
   return { origin, size, root, ...signed };
 }
 
+/** The note's Ed25519 signatures that claim to be by `key` (its name and id): one of them must verify. */
+export const signaturesBy = (note: SignedNote, key: VerifierKey): Buffer[] =>
+  note.signatures.filter((s) => s.name === key.name && s.keyId.equals(key.keyId) && s.signature.length === 64).map((s) => s.signature);
+
 /** Is the note signed by `key` (a signature line of its name and id that verifies)? */
 export function signedBy(checkpoint: SignedNote, key: VerifierKey): boolean {
   const publicKey = ed25519PublicKey(key.publicKey);
-  return checkpoint.signatures.some((s) => s.name === key.name && s.keyId.equals(key.keyId) && s.signature.length === 64 && verify(null, Buffer.from(checkpoint.body), publicKey, s.signature));
+  return signaturesBy(checkpoint, key).some((signature) => verify(null, Buffer.from(checkpoint.body), publicKey, signature));
 }
 
 /** The Ed25519 public key of these 32 bytes, for node:crypto's verify. */
