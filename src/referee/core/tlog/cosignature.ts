@@ -14,7 +14,6 @@ import { ed25519PublicKey, keyIdOf, readVerifierKey, type SignedNote, type Signi
  */
 export const COSIGNATURE_V1 = 0x04;
 const DASH = '\u2014 ';
-const MAX_TIME = 2n ** 63n - 1n;
 
 /** The cosigning form of a note signer key: the same key, its id derived with type 0x04. */
 export const cosignerOf = (key: SigningKey): SigningKey => ({ ...key, keyId: keyIdOf(key.name, key.publicKey, COSIGNATURE_V1) });
@@ -37,16 +36,17 @@ export const cosignedMessage = (body: string, time: number): Buffer => Buffer.fr
 export function cosign(body: string, cosigner: SigningKey, time: number): string {
   if (!Number.isSafeInteger(time) || time < 0) throw new Error(`a cosignature's time is whole seconds, not ${time}`);
   const stamp = Buffer.alloc(8);
-  stamp.writeBigUInt64BE(BigInt(time));
+  stamp.writeUInt32BE(Math.floor(time / 2 ** 32), 0);
+  stamp.writeUInt32BE(time % 2 ** 32, 4);
   const signature = sign(null, cosignedMessage(body, time), cosigner.privateKey);
   return `${DASH}${cosigner.name} ${Buffer.concat([cosigner.keyId, stamp, signature]).toString('base64')}\n`;
 }
 
-/** The time of a signature that is a `cosignature/v1` (id, u64, 64 bytes), or null. */
+/** The time of a signature that is a `cosignature/v1` (u64 big-endian, then 64 bytes), or null (also past 2^53, far beyond any clock). */
 export function cosignatureTime(signature: Buffer): number | null {
   if (signature.length !== 72) return null;
-  const time = signature.readBigUInt64BE(0);
-  return time <= MAX_TIME && time <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(time) : null;
+  const high = signature.readUInt32BE(0);
+  return high < 2 ** 21 ? high * 2 ** 32 + signature.readUInt32BE(4) : null;
 }
 
 /** The time of `key`'s valid cosignature on the note, or null if it has none. */
