@@ -1,12 +1,13 @@
 # Arbiter's image: `docker compose up` builds it (see docker-compose.yml), or `docker build -t arbiter .`.
 # Build stage: install from the lockfile (npm ci also builds dist/: the `prepare` script), then drop
 # the development dependencies. Runtime stage: the build, production dependencies and migrations only.
-FROM node:20-bookworm-slim AS build
+# Node 24 ("Krypton"), the current LTS (docs/operating.md, "Requirements and building").
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./

@@ -25,6 +25,7 @@ import type { Config } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { GAMES } from './games/index.js';
 import { type GamePackage, served } from './games/game-package.js';
+import { BackupSocket } from './ops/backup-socket.js';
 import { OpsController } from './ops/ops.controller.js';
 import { RefereeModule } from './referee/index.js';
 import { graphqlMetricsPlugin } from './ops/graphql-metrics.plugin.js';
@@ -101,6 +102,7 @@ export class AppModule {
         GameConnectionResolver,
         MyGamesResolver,
         MeGamesResolver,
+        BackupSocket,
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_GUARD, useClass: ScopesGuard },
       ],

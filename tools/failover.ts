@@ -13,6 +13,8 @@ export interface FailoverPlan {
   movesBetween: number;
   /** A safety net against a cluster that never recovers, not a speed requirement. */
   timeoutMs?: number;
+  /** Called on each new game of a bot (a webhook registered on it), again until it succeeds. */
+  onNewGame?: (bot: Bot) => Promise<void>;
 }
 
 export interface FailoverReport {
@@ -27,9 +29,9 @@ export interface FailoverReport {
   /**
    * Per fault, milliseconds from the fault to the first move accepted among those sent after the
    * last refusal that followed it (the backends of a killed server may still finish a few moves
-   * for a moment: the outage ends at the last refusal, not the first).
+   * for a moment: the outage ends at the last refusal, not the first); `at`, when it came (Date.now()).
    */
-  recoveries: { fault: Fault; ms: number }[];
+  recoveries: { fault: Fault; ms: number; at: number }[];
   /** Answers other than MoveAccepted, by code (retries of the same move included). */
   refusals: Record<string, number>;
   /**
@@ -84,10 +86,14 @@ export async function failoverCheck(cluster: HaCluster, instances: string[], pla
         }
       }
     };
-    await untilStarted(() => bot.newGame());
+    const newGame = async () => {
+      await untilStarted(() => bot.newGame());
+      if (plan.onNewGame) await untilStarted(() => plan.onNewGame!(bot));
+    };
+    await newGame();
     while (!stop) {
       if (bot.finished()) {
-        await untilStarted(() => bot.newGame());
+        await newGame();
         continue;
       }
       // Each move through the next instance: each must catch up with what the other stored (NOTIFY, or the conflict).
@@ -164,7 +170,7 @@ export async function failoverCheck(cluster: HaCluster, instances: string[], pla
     const [from, to] = [faultsAt[i], faultsAt[i + 1] ?? Infinity];
     const lastRefusal = Math.max(from, ...refusedAt.filter((t) => t >= from && t < to));
     const first = Math.min(...accepted.filter((a) => a.sentAt >= lastRefusal).map((a) => a.at));
-    return { fault, ms: first - from };
+    return { fault, ms: first - from, at: from };
   });
   const timedOut = await Promise.all(idle.map(async (id) => (await gameEvents(instances[0], id)).filter((e) => e.type === 'TimedOut').length));
   const deadlines = { expected: idle.length, applied: timedOut.filter((n) => n === 1).length, twice: timedOut.filter((n) => n > 1).length };

@@ -1,3 +1,6 @@
+import type { Logger } from '@nestjs/common';
+import pg from 'pg';
+
 /** Connection failures worth another try at start-up: the database is not up (yet), or not reachable (yet). */
 const TRANSIENT = new Set([
   'ECONNREFUSED',
@@ -30,4 +33,28 @@ export function connectFailure(err: unknown): string {
   const code = e?.code ?? first?.code;
   const message = e?.message || first?.message || String(err);
   return code && !message.includes(code) ? `${code} ${message}` : message;
+}
+
+/** Connects to PostgreSQL, retrying with backoff while it is unreachable, for up to `timeoutMs`. */
+export async function reach(url: string, where: string, timeoutMs: number, logger: Logger): Promise<pg.Client> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: Math.max(1000, Math.min(10_000, deadline - Date.now())) });
+    try {
+      await client.connect();
+      if (attempt > 1) logger.log(`database at ${where} reached at attempt ${attempt}`);
+      return client;
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      const why = connectFailure(err);
+      if (!isTransient(err)) throw new Error(`DATABASE_URL: the database at ${where} refused the connection: ${why}`);
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new Error(`DATABASE_URL: the database at ${where} could not be reached within ${Math.round(timeoutMs / 1000)} s (${attempt} attempts; last: ${why})`);
+      }
+      const wait = Math.min(5000, 250 * 2 ** (attempt - 1), left);
+      logger.warn(`database at ${where} not reachable (attempt ${attempt}: ${why}); retrying in ${wait} ms`);
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
 }

@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { CONFIG, type Config } from '../config/config.js';
 import { DataDirLock, HEARTBEAT_MS } from './data-dir-lock.js';
-import { connectFailure, isTransient } from './connect-failures.js';
+import { reach } from './connect-failures.js';
 import { closeFiles, freeBytes, makeFolders, prepareDataDir } from './data-folder.js';
 import { applyMigrations } from './migrate.js';
 import { PGliteBridge } from './pglite-bridge.js';
@@ -194,7 +194,7 @@ export class DatabaseService implements OnModuleDestroy {
     const where = `${parsed.hostname || parsed.searchParams.get('host') || 'localhost'}${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname}`;
     this.description = `postgresql ${where}${this.config.databaseListenUrl ? ' (pooled; listening directly)' : ''}`;
     // Behind a transaction-mode pooler, the migrations' advisory lock needs the direct session.
-    await this.migrate(await this.reach(this.config.databaseListenUrl ?? url, where));
+    await this.migrate(await reach(this.config.databaseListenUrl ?? url, where, this.options.connectTimeoutMs, this.logger));
     this.pool = new pg.Pool({ connectionString: url, max: this.config.databasePoolSize, Client: this.observedClient() });
     // An idle connection that breaks (the database restarted, the network cut) is dropped from the
     // pool and replaced on next use; unhandled, its error would end the process.
@@ -216,30 +216,6 @@ export class DatabaseService implements OnModuleDestroy {
   /** The connection that LISTENs: a session of its own, direct to PostgreSQL when DATABASE_URL is pooled. */
   listenConfig(): pg.ClientConfig {
     return this.config.databaseListenUrl ? { connectionString: this.config.databaseListenUrl } : this.clientConfig();
-  }
-
-  /** Connects to PostgreSQL, retrying with backoff while it is unreachable, for up to connectTimeoutMs. */
-  private async reach(url: string, where: string): Promise<pg.Client> {
-    const deadline = Date.now() + this.options.connectTimeoutMs;
-    for (let attempt = 1; ; attempt++) {
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: Math.max(1000, Math.min(10_000, deadline - Date.now())) });
-      try {
-        await client.connect();
-        if (attempt > 1) this.logger.log(`database at ${where} reached at attempt ${attempt}`);
-        return client;
-      } catch (err) {
-        await client.end().catch(() => undefined);
-        const why = connectFailure(err);
-        if (!isTransient(err)) throw new Error(`DATABASE_URL: the database at ${where} refused the connection: ${why}`);
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          throw new Error(`DATABASE_URL: the database at ${where} could not be reached within ${Math.round(this.options.connectTimeoutMs / 1000)} s (${attempt} attempts; last: ${why})`);
-        }
-        const wait = Math.min(5000, 250 * 2 ** (attempt - 1), left);
-        this.logger.warn(`database at ${where} not reachable (attempt ${attempt}: ${why}); retrying in ${wait} ms`);
-        await new Promise((r) => setTimeout(r, wait));
-      }
-    }
   }
 
   private async migrate(client: pg.Client): Promise<void> {
@@ -359,6 +335,17 @@ export class DatabaseService implements OnModuleDestroy {
   statementName(name: string): string | undefined {
     if (this.pglite || this.config.databaseListenUrl) return undefined;
     return name.length <= 63 ? name : `${name.slice(0, 46)}-${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
+  }
+
+  /**
+   * A copy of the embedded database's files (a tar, PGlite's dumpDataDir) taken between two
+   * transactions: it holds every commit acknowledged before, and opens as after a crash would.
+   */
+  async snapshot(): Promise<Uint8Array> {
+    const { bridge, pglite } = this;
+    if (!bridge || !pglite) throw new Error('only the embedded database is copied by the service; back PostgreSQL up with pg_dump');
+    if (bridge.dead) throw new Error('the embedded database failed; restart the service');
+    return bridge.between(async () => new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer()));
   }
 
   async close(): Promise<void> {

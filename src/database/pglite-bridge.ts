@@ -120,8 +120,16 @@ export class PGliteBridge {
 
   /** Measures the free space now, between two exchanges, and applies the guard (readiness checks). */
   checkStorage(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.queue.push({ session: null, run: () => (this.failure ? Promise.resolve() : this.guard()).finally(resolve) });
+    return this.between(() => (this.failure ? Promise.resolve() : this.guard())).catch((err) => this.options.log.error(`embedded database bridge: ${(err as Error)?.stack ?? String(err)}`));
+  }
+
+  /**
+   * Runs `work` on the engine while no connection holds the session: between two exchanges and
+   * outside every transaction (an online backup's copy of the files holds only committed work).
+   */
+  between<T>(work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ session: null, run: () => work().then(resolve, reject) });
       this.pump();
     });
   }
