@@ -13,6 +13,8 @@
  *    entries to the tree of that size (sequenced and signed, as the worker does every 10 s), and
  *    the signature alone.
  * 3. Proof sizes at that size: an inclusion proof, and a consistency proof from half the size.
+ * 4. Running heads: `--running` games in play, each with a head not logged yet; a checkpoint that
+ *    logs them all (one leaf each), then one where none moved (what every interval pays to look).
  */
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
@@ -35,6 +37,7 @@ const { flag, postgresUrl } = benchArgs();
 const games = Number(flag('games', '20'));
 const rounds = Number(flag('rounds', '3'));
 const leaves = Number(flag('leaves', '1000000'));
+const running = Number(flag('running', '1000'));
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -87,7 +90,7 @@ function summary(phases: Phase[]): string {
 
 async function main(): Promise<void> {
   Logger.overrideLogger(['error']);
-  if (![games, rounds, leaves].every((n) => Number.isInteger(n) && n > 0)) throw new Error('--games, --rounds and --leaves take whole numbers above 0');
+  if (![games, rounds, leaves, running].every((n) => Number.isInteger(n) && n > 0)) throw new Error('--games, --rounds, --leaves and --running take whole numbers above 0');
   const { db, drop } = await benchDatabase('tlog', postgresUrl);
   try {
     out(`Arbiter transparency log benchmark: ${postgresUrl ? 'PostgreSQL' : 'embedded PGlite'}`);
@@ -145,6 +148,23 @@ async function main(): Promise<void> {
     const consistency = await proofOf(consistencyRanges(Math.floor(size / 2) + 1, size));
     const bytes = (hs: Buffer[]) => `${hs.length} hashes, ${hs.length * 32} bytes (${JSON.stringify(hs.map((h) => h.toString('base64'))).length} as JSON base64)`;
     out(`\n3. Proofs at ${size} leaves: inclusion ${bytes(inclusion)}, made in ${inclusionMs.toFixed(1)} ms; consistency from ${Math.floor(size / 2) + 1}: ${bytes(consistency)}`);
+
+    for (let i = 0; i < running; i += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, running - i) }, () => referees.with.createGame({ kind: 'backgammon', ruleset: { matchLength: 1 }, seats: [{ name: 'a' }, { name: 'b' }] })));
+    }
+    at = performance.now();
+    const heads = await worker.tick();
+    const headsMs = performance.now() - at;
+    const idle: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      at = performance.now();
+      await worker.tick();
+      idle.push(performance.now() - at);
+    }
+    out(
+      `\n4. Running heads: a checkpoint logging the heads of ${running} games in play: ${heads?.added} leaves, ${headsMs.toFixed(0)} ms; ` +
+        `the next ones, nothing moved: median ${idle.sort((a, b) => a - b)[2].toFixed(1)} ms (the look for moved heads, ${size} entries stored)`,
+    );
   } finally {
     await drop();
   }

@@ -1,11 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseCheckpoint, parseVerifierKey, type SignedCheckpoint, signedBy, type VerifierKey } from '../referee/core/tlog/checkpoint.js';
+import { checkCosignatures, type WitnessPolicy, witnessPolicy } from '../referee/core/tlog/cosignature.js';
 import { verifyConsistency } from '../referee/core/tlog/merkle.js';
 
 /**
  * The transparency log's monitor (docs/transparency.md): `npm run monitor -- --log <service URL>
- * --key <log key> [--state monitor.json] [--interval 10] [--once]`. It keeps the last signed
+ * --key <log key> [--witness-key <key>]… [--quorum N] [--state monitor.json] [--interval 10] [--once]`.
+ * It takes a checkpoint only signed by the key and, when witness keys are given, cosigned by
+ * `--quorum` of them (all, by default): a split view then needs the witnesses' collusion. It keeps the last signed
  * checkpoint it accepted (the state file), and takes each new one only with a consistency proof
  * from it (RFC 9162 §2.1.4): a log that shrank, signed two roots for one size, or cannot prove
  * that its new tree extends the old one was rewritten or forked, and the two signed checkpoints
@@ -31,7 +34,7 @@ export const httpGet =
   };
 
 /** Takes the log's latest checkpoint and checks it against `last` (the note accepted before; null: none yet). */
-export async function follow(get: Get, key: VerifierKey, last: string | null): Promise<Step> {
+export async function follow(get: Get, key: VerifierKey, last: string | null, witnesses: WitnessPolicy | null = null): Promise<Step> {
   const note = await get('/api/log/checkpoint');
   let next: SignedCheckpoint;
   try {
@@ -40,6 +43,8 @@ export async function follow(get: Get, key: VerifierKey, last: string | null): P
     return { kind: 'refused', reason: `the log's checkpoint is malformed: ${(err as Error).message}` };
   }
   if (!signedBy(next, key)) return { kind: 'refused', reason: `the log's checkpoint (size ${next.size}) is not signed by the key ${key.name}: not this log, or not its key` };
+  const cosigned = witnesses ? checkCosignatures(next, witnesses) : null;
+  if (cosigned?.problem) return { kind: 'refused', reason: `the log's ${cosigned.problem.slice('its '.length)}` };
   if (last === null) return { kind: 'first', checkpoint: note };
   const prev = parseCheckpoint(last);
   const fork = (reason: string, consistencyProof?: string[]): Step => ({ kind: 'fork', reason, evidence: { earlier: last, later: note, ...(consistencyProof ? { consistencyProof } : {}) } });
@@ -81,18 +86,37 @@ export function report(step: Step): string {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { log: { type: 'string' }, key: { type: 'string' }, state: { type: 'string', default: 'log-monitor.json' }, interval: { type: 'string', default: '10' }, once: { type: 'boolean' } },
+    options: {
+      log: { type: 'string' },
+      key: { type: 'string' },
+      'witness-key': { type: 'string', multiple: true },
+      quorum: { type: 'string' },
+      state: { type: 'string', default: 'log-monitor.json' },
+      interval: { type: 'string', default: '10' },
+      once: { type: 'boolean' },
+    },
   });
   if (!values.log || !values.key) {
-    process.stderr.write('usage: npm run monitor -- --log <service URL> --key <log key from GET /api/log/key> [--state log-monitor.json] [--interval 10] [--once]\n');
+    process.stderr.write(
+      'usage: npm run monitor -- --log <service URL> --key <log key from GET /api/log/key> [--witness-key <a witness key>]… [--quorum <witnesses required, default all>] [--state log-monitor.json] [--interval 10] [--once]\n',
+    );
     return 2;
   }
-  const key = parseVerifierKey(values.key);
+  let key: VerifierKey;
+  let witnesses: WitnessPolicy | null;
+  try {
+    key = parseVerifierKey(values.key);
+    const witnessKeys = values['witness-key'] ?? [];
+    witnesses = witnessKeys.length > 0 || values.quorum !== undefined ? witnessPolicy(witnessKeys, values.quorum) : null;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
   const get = httpGet(values.log);
   const state = values.state;
   for (;;) {
     const last = existsSync(state) ? (JSON.parse(readFileSync(state, 'utf8')) as { checkpoint: string }).checkpoint : null;
-    const step = await follow(get, key, last).catch((err: Error): Step => ({ kind: 'refused', reason: `the log cannot be read: ${err.message}` }));
+    const step = await follow(get, key, last, witnesses).catch((err: Error): Step => ({ kind: 'refused', reason: `the log cannot be read: ${err.message}` }));
     process.stdout.write(`${new Date().toISOString()} ${report(step)}\n`);
     if (step.kind === 'fork') {
       writeFileSync(`${state}.fork.json`, `${JSON.stringify({ reason: step.reason, ...step.evidence }, null, 2)}\n`);

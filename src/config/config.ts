@@ -74,6 +74,8 @@ export interface Config {
   logSigningKey: string | null;
   /** Milliseconds between two checkpoints (one is signed only when the log grew). */
   logCheckpointMs: number;
+  /** The witnesses asked to cosign each checkpoint (c2sp.org/tlog-witness): each one's URL and verifier key. */
+  logWitnesses: { url: string; key: string }[];
   /**
    * Whether this process takes the service's own steps in the background: deadlines, scheduled
    * tournament steps and catch-ups, the rating queue, checkpoints, webhook deliveries. Off for the
@@ -224,6 +226,23 @@ function logOrigin(env: NodeJS.ProcessEnv): string {
   return raw;
 }
 
+/** LOG_WITNESSES: `<witness URL> <witness key>` pairs, separated by commas (the key's syntax is checked by the log at start). */
+function logWitnesses(env: NodeJS.ProcessEnv): { url: string; key: string }[] {
+  const raw = env.LOG_WITNESSES?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const [url, key, ...rest] = entry.trim().split(/\s+/);
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {}
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || !key || rest.length > 0) {
+      throw new ConfigError(`LOG_WITNESSES lists "<witness URL> <witness key>" pairs separated by commas, such as "https://w1.example ${'witness.example/w1+1a2b3c4d+BASE64'}", got "${entry.trim()}"`);
+    }
+    return { url: url.replace(/\/+$/, ''), key };
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -273,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logOrigin: logOrigin(env),
     logSigningKey: env.LOG_SIGNING_KEY?.trim() || null,
     logCheckpointMs: int(env, 'LOG_CHECKPOINT_MS', 10_000, 10, 3_600_000),
+    logWitnesses: logWitnesses(env),
     backgroundWork: true,
   };
 }

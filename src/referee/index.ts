@@ -44,8 +44,10 @@ export {
   type Range,
   type StoredNode,
 } from './core/tlog/merkle.js';
-export { parseCheckpoint, parseSignerKey, type SigningKey, signCheckpoint, signerKeyText, verifierKeyText } from './core/tlog/checkpoint.js';
-export { entryBytes, type LogEntry, type LogEntryKind, tournamentResult } from './core/tlog/log-entry.js';
+export { parseCheckpoint, parseNote, parseSignerKey, type SigningKey, signCheckpoint, signerKeyText, type VerifierKey, verifierKeyText } from './core/tlog/checkpoint.js';
+export { cosignedAt, parseCosignerKey } from './core/tlog/cosignature.js';
+export { addCheckpointBody, TLOG_SIZE_TYPE } from './core/tlog/witness.js';
+export { entryBytes, type LogEntry, type LogEntryKind, runningKind, type StreamKind, tournamentResult } from './core/tlog/log-entry.js';
 export { checkInOpensAt } from './core/tournament/schedule-config.js';
 
 // The stores, and the registry of the projections' SQL writers.

@@ -1,13 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { parseCheckpoint, type SigningKey, signCheckpoint } from '../referee/index.js';
 import type { LogStore, Sequenced, StoredCheckpoint } from './log-store.js';
+import type { Witnessing } from './witnesses.js';
 
 /** Entries sequenced per transaction: a backlog (the first start after the migration) goes in several. */
 const BATCH = 5000;
 
 /**
- * Sequences the waiting entries and signs a checkpoint every `intervalMs`, when the tree grew (and
- * once at the first start, for the empty tree). Ticks run one at a time here, and the store's
+ * Sequences the waiting entries (with the running heads that moved) and signs a checkpoint every
+ * `intervalMs`, when the tree grew (and once at the first start, for the empty tree); then asks
+ * the witnesses that have not cosigned the latest checkpoint (when this instance sequenced). Ticks run one at a time here, and the store's
  * lock keeps other instances' out of the same moment; the one that gets it does the work.
  *
  * A checkpoint is signed only with the key that signed the last one: an instance with another key
@@ -25,6 +27,7 @@ export class CheckpointWorker {
     private readonly key: SigningKey,
     private readonly origin: string,
     private readonly intervalMs: number,
+    private readonly witnessing: Witnessing | null = null,
   ) {}
 
   start(): void {
@@ -48,6 +51,8 @@ export class CheckpointWorker {
         let step: Sequenced | null;
         do step = await this.store.sequence(BATCH, (size, root, last) => this.sign(size, root, last));
         while (step && step.added === BATCH);
+        const latest = step && this.witnessing ? await this.store.checkpoint() : null;
+        if (latest) await this.witnessing?.cosign(latest);
         return step;
       });
     this.queue = next;

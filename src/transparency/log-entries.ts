@@ -30,6 +30,6 @@ export const LOG_ENTRIES_SQL: ProjectionSql<LogEntry> = {
   ctes: (param) => `log_entries_add AS (
   INSERT INTO log_entries (kind, stream_id, seq, hash, result)
   SELECT t.kind, t.stream_id, t.seq, t.hash, t.result FROM jsonb_to_recordset(${param}::jsonb) AS t(kind text, stream_id text, seq int, hash text, result jsonb)
-  ON CONFLICT (kind, stream_id) DO NOTHING
+  ON CONFLICT (kind, stream_id) WHERE kind IN ('game', 'tournament') DO NOTHING
 )`,
 };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service.js';
-import { appendLeaves, entryBytes, leafHash, type LogEntry, type LogEntryKind, type NodeId, nodesOfRange, type StoredNode } from '../referee/index.js';
+import { appendLeaves, entryBytes, leafHash, type LogEntry, type LogEntryKind, type NodeId, nodesOfRange, runningKind, type StoredNode, type StreamKind } from '../referee/index.js';
 
 /** An entry as stored: its place in the tree once sequenced. */
 export interface StoredEntry extends LogEntry {
@@ -45,6 +45,23 @@ const entryOf = (r: EntryRecord): StoredEntry => ({
 const checkpointOf = (r: { size: string; root: Buffer; note: string }): StoredCheckpoint => ({ size: Number(r.size), root: r.root, note: r.note });
 
 /**
+ * The heads of the running games and tournaments that moved since their last leaf, as waiting
+ * entries: a head is logged once, whichever instance and tick sees it ((kind, stream, seq) is unique).
+ */
+const RUNNING_HEADS = `INSERT INTO log_entries (kind, stream_id, seq, hash)
+SELECT h.kind, h.id, h.version, h.head_hash FROM (
+  SELECT 'running-game' AS kind, id, version, head_hash, updated_at FROM games WHERE status = 'ACTIVE' AND head_hash IS NOT NULL
+  UNION ALL
+  SELECT 'running-tournament', id, version, head_hash, updated_at FROM tournaments WHERE status = 'RUNNING'
+) h
+WHERE NOT EXISTS (SELECT 1 FROM log_entries e WHERE e.kind = h.kind AND e.stream_id = h.id AND e.seq = h.version)
+ORDER BY h.updated_at, h.id
+ON CONFLICT DO NOTHING`;
+
+/** A checkpoint as served: the log's signed note, then its witnesses' cosignature lines. */
+const CHECKPOINTS = `SELECT c.size, c.root, c.note || coalesce((SELECT string_agg(s.line, '' ORDER BY s.name, s.key_id) FROM log_cosignatures s WHERE s.size = c.size), '') AS note FROM log_checkpoints c`;
+
+/**
  * The log on PostgreSQL (and PGlite). Entries arrive with the appends that finish their streams
  * (LOG_ENTRIES_SQL); `sequence` gives the waiting ones their leaf indices, in the order they were
  * stored, and stores the perfect subtrees they complete: one transaction, under a
@@ -56,7 +73,7 @@ const checkpointOf = (r: { size: string; root: Buffer; note: string }): StoredCh
 export class LogStore {
   constructor(private readonly db: DatabaseService) {}
 
-  /** Sequences up to `limit` waiting entries and signs a checkpoint of the result (see CheckpointSigner); null: another instance holds the sequencer. */
+  /** Sequences up to `limit` waiting entries, after adding the running heads that moved, and signs a checkpoint of the result (see CheckpointSigner); null: another instance holds the sequencer. */
   async sequence(limit: number, sign: CheckpointSigner): Promise<Sequenced | null> {
     const client = await this.db.pool.connect();
     try {
@@ -66,6 +83,7 @@ export class LogStore {
         await client.query('ROLLBACK');
         return null;
       }
+      await client.query(RUNNING_HEADS);
       const tree = (await client.query<{ size: string; root: Buffer }>('SELECT size, root FROM log_tree WHERE id = 1 FOR UPDATE')).rows[0];
       const size = Number(tree.size);
       const waiting = await client.query<EntryRecord & { id: string }>('SELECT id, kind, stream_id, seq, hash, result, leaf_index FROM log_entries WHERE leaf_index IS NULL ORDER BY id LIMIT $1', [
@@ -122,8 +140,18 @@ export class LogStore {
     return ids.flatMap((n) => byKey.get(`${n.level}/${n.index}`) ?? []);
   }
 
-  async entry(kind: LogEntryKind, id: string): Promise<StoredEntry | null> {
+  /** A stream's final entry. */
+  async entry(kind: StreamKind, id: string): Promise<StoredEntry | null> {
     const { rows } = await this.db.pool.query<EntryRecord>('SELECT kind, stream_id, seq, hash, result, leaf_index FROM log_entries WHERE kind = $1 AND stream_id = $2', [kind, id]);
+    return rows[0] ? entryOf(rows[0]) : null;
+  }
+
+  /** A running stream's latest head in the tree of `treeSize` leaves, at `seq` or before. */
+  async runningEntry(kind: StreamKind, id: string, seq: number, treeSize: number): Promise<StoredEntry | null> {
+    const { rows } = await this.db.pool.query<EntryRecord>(
+      'SELECT kind, stream_id, seq, hash, result, leaf_index FROM log_entries WHERE kind = $1 AND stream_id = $2 AND seq <= $3 AND leaf_index < $4 ORDER BY seq DESC LIMIT 1',
+      [runningKind(kind), id, seq, String(treeSize)],
+    );
     return rows[0] ? entryOf(rows[0]) : null;
   }
 
@@ -132,13 +160,32 @@ export class LogStore {
     return rows[0] ? entryOf(rows[0]) : null;
   }
 
-  /** The latest signed checkpoint, or the one of `size`. */
+  /** The latest signed checkpoint, or the one of `size`, with its cosignatures. */
   async checkpoint(size?: number): Promise<StoredCheckpoint | null> {
     const { rows } =
       size === undefined
-        ? await this.db.pool.query<{ size: string; root: Buffer; note: string }>('SELECT size, root, note FROM log_checkpoints ORDER BY size DESC LIMIT 1')
-        : await this.db.pool.query<{ size: string; root: Buffer; note: string }>('SELECT size, root, note FROM log_checkpoints WHERE size = $1', [String(size)]);
+        ? await this.db.pool.query<{ size: string; root: Buffer; note: string }>(`${CHECKPOINTS} ORDER BY c.size DESC LIMIT 1`)
+        : await this.db.pool.query<{ size: string; root: Buffer; note: string }>(`${CHECKPOINTS} WHERE c.size = $1`, [String(size)]);
     return rows[0] ? checkpointOf(rows[0]) : null;
+  }
+
+  /** Stores a witness's cosignature line of the checkpoint of `size` (once). */
+  async addCosignature(size: number, witness: { name: string; keyId: Buffer }, line: string): Promise<void> {
+    await this.db.pool.query('INSERT INTO log_cosignatures (size, name, key_id, line) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+      String(size),
+      witness.name,
+      witness.keyId.toString('hex'),
+      line,
+    ]);
+  }
+
+  /** The size of the largest checkpoint the witness cosigned, or null. */
+  async lastCosigned(witness: { name: string; keyId: Buffer }): Promise<number | null> {
+    const { rows } = await this.db.pool.query<{ size: string | null }>('SELECT max(size)::text AS size FROM log_cosignatures WHERE name = $1 AND key_id = $2', [
+      witness.name,
+      witness.keyId.toString('hex'),
+    ]);
+    return rows[0]?.size == null ? null : Number(rows[0].size);
   }
 
   /** The tree's size now (sequenced, maybe not signed yet). */

@@ -1,9 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CONFIG, type Config } from '../config/config.js';
-import { consistencyRanges, entryBytes, hashRanges, inclusionRanges, type LogEntryKind, nodesNeeded, type Range, RefereeError, type SigningKey, verifierKeyText } from '../referee/index.js';
+import { consistencyRanges, entryBytes, hashRanges, inclusionRanges, nodesNeeded, type Range, RefereeError, type SigningKey, type StreamKind, verifierKeyText } from '../referee/index.js';
 import { CheckpointWorker } from './checkpoint-worker.js';
 import { LogStore, type Sequenced, type StoredCheckpoint, type StoredEntry } from './log-store.js';
 import { loadSigningKey } from './signing-key.js';
+import { Witnessing, witnessesOf } from './witnesses.js';
 
 /** A leaf's proof of inclusion against a tree size (and the checkpoint signed at that size, when there is one). */
 export interface InclusionProof {
@@ -18,6 +19,8 @@ export interface InclusionProof {
 
 /** What a bundle carries of the log: where its entry is, the proof and the signed checkpoint it was proven against. */
 export interface BundleLogProof {
+  /** A running stream's bundle: the seq of its latest logged head (the entry is that event's head); absent for a final head. */
+  seq?: number;
   leafIndex: number;
   treeSize: number;
   inclusionProof: string[];
@@ -41,7 +44,9 @@ export class TransparencyLog implements OnApplicationBootstrap, OnModuleDestroy 
     @Inject(CONFIG) private readonly config: Config,
   ) {
     this.key = loadSigningKey(config);
-    this.worker = new CheckpointWorker(store, this.key, config.logOrigin, config.logCheckpointMs);
+    const witnesses = witnessesOf(config.logWitnesses);
+    const witnessing = witnesses.length > 0 ? new Witnessing(store, witnesses, (from, to) => this.consistencyHashes(from, to)) : null;
+    this.worker = new CheckpointWorker(store, this.key, config.logOrigin, config.logCheckpointMs, witnessing);
   }
 
   onApplicationBootstrap(): void {
@@ -70,7 +75,7 @@ export class TransparencyLog implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /** The inclusion proof of a game's or tournament's entry, or of the entry at a leaf index, against tree size `size` (default: the latest checkpoint's). */
-  async inclusion(of: { kind: LogEntryKind; id: string } | { leafIndex: number }, size?: number): Promise<InclusionProof> {
+  async inclusion(of: { kind: StreamKind; id: string } | { leafIndex: number }, size?: number): Promise<InclusionProof> {
     const entry = 'leafIndex' in of ? await this.store.entryAt(of.leafIndex) : await this.store.entry(of.kind, of.id);
     const what = 'leafIndex' in of ? `leaf ${of.leafIndex}` : `the ${of.kind} ${of.id}`;
     if (!entry) throw new RefereeError('NOT_FOUND', `the log has no entry for ${what}${'leafIndex' in of ? '' : ' (it is not finished)'}`);
@@ -93,14 +98,25 @@ export class TransparencyLog implements OnApplicationBootstrap, OnModuleDestroy 
   async consistency(from: number, to: number): Promise<string[]> {
     if (from > to) throw new RefereeError('INVALID_INPUT', `a consistency proof goes from a smaller tree to a larger one, not from ${from} to ${to}`);
     await this.checkSize(to);
-    return base64(await this.hashes(consistencyRanges(from, to)));
+    return base64(await this.consistencyHashes(from, to));
   }
 
-  /** A finished stream's proof against the latest checkpoint, for its bundle; null while it waits for its first checkpoint. */
-  async bundleProof(kind: LogEntryKind, id: string): Promise<BundleLogProof | null> {
-    const [entry, latest] = await Promise.all([this.store.entry(kind, id), this.store.checkpoint()]);
-    if (!entry || !latest || entry.leafIndex === null || entry.leafIndex >= latest.size) return null;
+  private consistencyHashes(from: number, to: number): Promise<Buffer[]> {
+    return this.hashes(consistencyRanges(from, to));
+  }
+
+  /**
+   * A stream's proof against the latest checkpoint, for its bundle ending at `headSeq`: a finished
+   * stream's final entry (null while it waits for its first checkpoint), a running one's latest
+   * logged head up to `headSeq` (null before the first).
+   */
+  async bundleProof(kind: StreamKind, id: string, headSeq: number): Promise<BundleLogProof | null> {
+    const [final, latest] = await Promise.all([this.store.entry(kind, id), this.store.checkpoint()]);
+    if (!latest) return null;
+    const entry = final ?? (await this.store.runningEntry(kind, id, headSeq, latest.size));
+    if (!entry || entry.leafIndex === null || entry.leafIndex >= latest.size) return null;
     return {
+      ...(final ? {} : { seq: entry.seq }),
       leafIndex: entry.leafIndex,
       treeSize: latest.size,
       inclusionProof: base64(await this.hashes(inclusionRanges(entry.leafIndex, latest.size))),
@@ -108,14 +124,14 @@ export class TransparencyLog implements OnApplicationBootstrap, OnModuleDestroy 
     };
   }
 
-  /** `bundle` with its stream's log proof (`log`), when a checkpoint holds its entry. */
-  async withProof<B extends object>(kind: LogEntryKind, id: string, bundle: B): Promise<B | (B & { log: BundleLogProof })> {
-    const log = await this.bundleProof(kind, id);
+  /** `bundle` with its stream's log proof (`log`), when a checkpoint holds its final entry or, running, one of its heads. */
+  async withProof<B extends { events: readonly { seq: number }[] }>(kind: StreamKind, id: string, bundle: B): Promise<B | (B & { log: BundleLogProof })> {
+    const log = await this.bundleProof(kind, id, bundle.events.at(-1)?.seq ?? 0);
     return log ? { ...bundle, log } : bundle;
   }
 
   /** The entry as stored (tests and the tamper checks read it). */
-  entry(kind: LogEntryKind, id: string): Promise<StoredEntry | null> {
+  entry(kind: StreamKind, id: string): Promise<StoredEntry | null> {
     return this.store.entry(kind, id);
   }
 

@@ -43,9 +43,10 @@ export interface VerifierKey {
 /** A key name: printable, no space and no `+` (signed-note). */
 export const isKeyName = (name: string) => /^[\x21-\x2a\x2c-\x7e]+$/.test(name);
 
-export function keyIdOf(name: string, publicKey: Buffer): Buffer {
+/** SHA-256(name || 0x0A || type || public key)[:4]: type 0x01 for a note signer, 0x04 for a cosigner (tlog-cosignature). */
+export function keyIdOf(name: string, publicKey: Buffer, type = ED25519): Buffer {
   return createHash('sha256')
-    .update(Buffer.concat([Buffer.from(`${name}\n`), Buffer.from([ED25519]), publicKey]))
+    .update(Buffer.concat([Buffer.from(`${name}\n`), Buffer.from([type]), publicKey]))
     .digest()
     .subarray(0, 4);
 }
@@ -84,14 +85,17 @@ export function verifierKeyText(key: Pick<SigningKey, 'name' | 'keyId' | 'public
 }
 
 /** Reads a verifier key; throws saying what is wrong. */
-export function parseVerifierKey(text: string): VerifierKey {
+export const parseVerifierKey = (text: string): VerifierKey => readVerifierKey(text, ED25519);
+
+/** Reads a verifier key of signature type `type` (its first byte; the key id is derived with it); throws saying what is wrong. */
+export function readVerifierKey(text: string, type: number): VerifierKey {
   const m = /^([^+\s]+)\+([0-9a-f]{8})\+(\S+)$/.exec(text.trim());
   if (!m || !isKeyName(m[1])) throw new Error('a verifier key reads <name>+<key id>+<base64 key>');
   const [, name, id, b64] = m;
   const raw = Buffer.from(b64, 'base64');
-  if (raw.length !== 33 || raw[0] !== ED25519) throw new Error('the verifier key is not an Ed25519 key');
+  if (raw.length !== 33 || raw[0] !== type) throw new Error(`the verifier key is not an Ed25519 key of type 0x0${type}`);
   const publicKey = raw.subarray(1);
-  const keyId = keyIdOf(name, publicKey);
+  const keyId = keyIdOf(name, publicKey, type);
   if (keyId.toString('hex') !== id) throw new Error("the verifier key's id does not match its key");
   return { name, keyId, publicKey };
 }
@@ -153,6 +157,9 @@ export const signaturesBy = (note: SignedNote, key: VerifierKey): Buffer[] =>
 
 /** Is the note signed by `key` (a signature line of its name and id that verifies)? */
 export function signedBy(checkpoint: SignedNote, key: VerifierKey): boolean {
-  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.publicKey.toString('base64url') }, format: 'jwk' });
+  const publicKey = ed25519PublicKey(key.publicKey);
   return signaturesBy(checkpoint, key).some((signature) => verify(null, Buffer.from(checkpoint.body), publicKey, signature));
 }
+
+/** The Ed25519 public key of these 32 bytes, for node:crypto's verify. */
+export const ed25519PublicKey = (raw: Buffer): KeyObject => createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
