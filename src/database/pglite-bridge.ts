@@ -1,7 +1,9 @@
 import { statfsSync } from 'node:fs';
-import { Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import type { PGlite } from '@electric-sql/pglite';
+import { BridgeSocket, type Exchange, type Session } from './pglite-connection.js';
 import { isStorageError } from './storage-errors.js';
+import { errorFields, errorIn, errorResponse, query, readyForQuery, SYNC } from './wire-messages.js';
 
 /**
  * The PostgreSQL wire protocol between `pg` clients and an embedded PGlite, in process: no TCP
@@ -46,19 +48,6 @@ export interface BridgeOptions {
   /** Free bytes under which the database is made read-only. */
   reserveBytes: number;
   log: BridgeLog;
-}
-
-const SSL_REQUEST = 80877103;
-const GSSENC_REQUEST = 80877104;
-const CANCEL_REQUEST = 80877102;
-const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
-
-/** A run of one connection's messages that ends at a point where PostgreSQL answers. */
-interface Exchange {
-  session: Session;
-  bytes: Buffer;
-  /** `startup`, or the type of the last message: S (Sync), Q (Query), H (Flush). */
-  end: 'startup' | 'S' | 'Q' | 'H';
 }
 
 /** Work for the session: a connection's exchange, or the bridge's own (session null). */
@@ -316,185 +305,4 @@ function failureAnswer(end: Exchange['end'], failure: EngineFailure | null): Buf
   if (end === 'startup') return errorResponse('FATAL', code, message);
   const error = errorResponse('ERROR', code, message);
   return end === 'H' ? error : Buffer.concat([error, readyForQuery('I')]);
-}
-
-function query(sql: string): Buffer {
-  const text = Buffer.from(`${sql}\0`, 'utf8');
-  const head = Buffer.alloc(5);
-  head[0] = 0x51; // Q
-  head.writeInt32BE(text.length + 4, 1);
-  return Buffer.concat([head, text]);
-}
-
-function readyForQuery(status: 'I' | 'T' | 'E'): Buffer {
-  return Buffer.from([0x5a, 0, 0, 0, 5, status.charCodeAt(0)]);
-}
-
-function errorResponse(severity: string, code: string, message: string): Buffer {
-  const fields = Buffer.concat(
-    [
-      ['S', severity],
-      ['V', severity],
-      ['C', code],
-      ['M', message],
-    ].map(([k, v]) => Buffer.from(`${k}${v}\0`, 'utf8')),
-  );
-  const head = Buffer.alloc(5);
-  head[0] = 0x45; // E
-  head.writeInt32BE(fields.length + 1 + 4, 1);
-  return Buffer.concat([head, fields, Buffer.from([0])]);
-}
-
-/** An ErrorResponse's fields by their one-letter code (S severity, V severity, C SQLSTATE, M message). */
-function errorFields(body: Buffer): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (let at = 0; at < body.length && body[at] !== 0; ) {
-    const key = String.fromCharCode(body[at]);
-    const end = body.indexOf(0, at + 1);
-    if (end < 0) break;
-    fields[key] = body.toString('utf8', at + 1, end);
-    at = end + 1;
-  }
-  return fields;
-}
-
-/** The first error in an answer, as text, or null. */
-function errorIn(out: Buffer): string | null {
-  for (let at = 0; at + 5 <= out.length; ) {
-    const end = at + 1 + out.readInt32BE(at + 1);
-    if (end > out.length) break;
-    if (out[at] === 0x45) {
-      const f = errorFields(out.subarray(at + 5, end));
-      return `${f.M ?? ''} (${f.C ?? ''})`;
-    }
-    at = end;
-  }
-  return null;
-}
-
-/** One client connection: splits the byte stream into messages and queues them as exchanges. */
-class Session {
-  closed = false;
-  private started = false;
-  private buffer: Buffer = Buffer.alloc(0);
-  private messages: Buffer[] = [];
-
-  constructor(
-    private readonly bridge: PGliteBridge,
-    private readonly socket: BridgeSocket,
-  ) {}
-
-  receive(chunk: Buffer): void {
-    if (this.closed) return;
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-    for (;;) {
-      if (!this.started) {
-        if (this.buffer.length < 8) return;
-        const length = this.buffer.readInt32BE(0);
-        const code = this.buffer.readInt32BE(4);
-        if (length === 8 && (code === SSL_REQUEST || code === GSSENC_REQUEST)) {
-          this.buffer = this.buffer.subarray(8);
-          this.deliver(Buffer.from('N'));
-          continue;
-        }
-        if (length === 16 && code === CANCEL_REQUEST) {
-          this.close(); // PGlite has no other backend to cancel
-          return;
-        }
-        if (this.buffer.length < length) return;
-        const startup = Buffer.from(this.buffer.subarray(0, length));
-        this.buffer = this.buffer.subarray(length);
-        this.started = true;
-        this.bridge.enqueue({ session: this, bytes: startup, end: 'startup' });
-        continue;
-      }
-      if (this.buffer.length < 5) return;
-      const type = this.buffer[0];
-      const length = 1 + this.buffer.readInt32BE(1);
-      if (this.buffer.length < length) return;
-      const message = Buffer.from(this.buffer.subarray(0, length));
-      this.buffer = this.buffer.subarray(length);
-      if (type === 0x58 /* X: Terminate */) {
-        this.close();
-        return;
-      }
-      this.messages.push(message);
-      if (type === 0x53 /* S */ || type === 0x51 /* Q */ || type === 0x48 /* H */) {
-        const bytes = this.messages.length === 1 ? message : Buffer.concat(this.messages);
-        this.messages = [];
-        this.bridge.enqueue({ session: this, bytes, end: String.fromCharCode(type) as 'S' | 'Q' | 'H' });
-      }
-    }
-  }
-
-  deliver(bytes: Buffer): void {
-    if (!this.closed && bytes.length > 0) this.socket.push(bytes);
-  }
-
-  /** The server ends the connection (after a refused start-up). */
-  hangUp(): void {
-    if (this.closed) return;
-    this.socket.push(null);
-    this.close();
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.messages = [];
-    this.buffer = Buffer.alloc(0);
-    this.bridge.forget(this);
-  }
-}
-
-/** The client's end: what `pg` takes for a socket. */
-class BridgeSocket extends Duplex {
-  private readonly session: Session;
-
-  constructor(bridge: PGliteBridge) {
-    super();
-    this.session = new Session(bridge, this);
-    if (bridge.isClosed) process.nextTick(() => this.destroy(new Error('the embedded database is closed')));
-  }
-
-  connect(): this {
-    process.nextTick(() => this.emit('connect'));
-    return this;
-  }
-
-  setNoDelay(): this {
-    return this;
-  }
-
-  setKeepAlive(): this {
-    return this;
-  }
-
-  ref(): this {
-    return this;
-  }
-
-  unref(): this {
-    return this;
-  }
-
-  override _read(): void {
-    /* answers are pushed as they come */
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.session.receive(chunk);
-    callback();
-  }
-
-  override _final(callback: (error?: Error | null) => void): void {
-    this.session.close();
-    this.push(null);
-    callback();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.session.close();
-    callback(error);
-  }
 }

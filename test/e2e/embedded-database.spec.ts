@@ -156,7 +156,7 @@ describe('the embedded database, across processes (built service)', () => {
   }, 300_000);
 
   (existsSync('/proc/self/fd') ? it : it.skip)(
-    `${pgUrl ? 'postgresql' : 'embedded'}: the service listens on its HTTP port only (no database port or socket of its own), and the embedded data folder is owner-only`,
+    `${pgUrl ? 'postgresql' : 'embedded'}: the service listens on its HTTP port only (no database port; the embedded database's sockets are its lock's and its owner-only backup's), and the embedded data folder is owner-only`,
     async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'arbiter-listen-'));
       dirs.push(dataDir);
@@ -164,10 +164,14 @@ describe('the embedded database, across processes (built service)', () => {
       const service = await startService(pgUrl ? { DATABASE_URL: pgUrl } : { DATA_DIR: dataDir }, port);
       services.push(service);
       expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
-      // The embedded database's only socket is its data folder's lock: abstract, accepting nothing.
-      expect(listeningSockets(service.process.pid!)).toEqual({ tcp: [port], unix: pgUrl ? [] : [expect.stringMatching(/^@arbiter-data-dir:\d+:\d+@*$/)] });
+      const sockets = listeningSockets(service.process.pid!);
+      expect(sockets.tcp).toEqual([port]);
+      // The embedded database's own sockets: its data folder's lock (abstract, accepting nothing)
+      // and the online backup's, in a folder of the data folder only its owner may enter.
+      expect([...sockets.unix].sort()).toEqual(pgUrl ? [] : [join(dataDir, 'admin', 'backup.sock'), expect.stringMatching(/^@arbiter-data-dir:\d+:\d+@*$/)]);
       if (!pgUrl) {
         expect(statSync(join(dataDir, 'pglite')).mode & 0o777).toBe(0o700);
+        expect(statSync(join(dataDir, 'admin')).mode & 0o777).toBe(0o700);
       }
       await stop(service);
     },
