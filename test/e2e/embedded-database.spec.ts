@@ -164,15 +164,10 @@ describe('the embedded database, across processes (built service)', () => {
       const service = await startService(pgUrl ? { DATABASE_URL: pgUrl } : { DATA_DIR: dataDir }, port);
       services.push(service);
       expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
-      const sockets = listeningSockets(service.process.pid!);
-      expect(sockets.tcp).toEqual([port]);
-      // The embedded database's own sockets: its data folder's lock (abstract, accepting nothing)
-      // and the online backup's, in a folder of the data folder only its owner may enter.
-      expect([...sockets.unix].sort()).toEqual(pgUrl ? [] : [join(dataDir, 'admin', 'backup.sock'), expect.stringMatching(/^@arbiter-data-dir:\d+:\d+@*$/)]);
-      if (!pgUrl) {
-        expect(statSync(join(dataDir, 'pglite')).mode & 0o777).toBe(0o700);
-        expect(statSync(join(dataDir, 'admin')).mode & 0o777).toBe(0o700);
-      }
+      const { tcp, unix } = listeningSockets(service.process.pid!);
+      // The embedded database's sockets: its data folder's lock (abstract, accepting nothing) and the online backup's, in an owner-only folder.
+      expect({ tcp, unix: [...unix].sort() }).toEqual({ tcp: [port], unix: pgUrl ? [] : [join(dataDir, 'admin', 'backup.sock'), expect.stringMatching(/^@arbiter-data-dir:\d+:\d+@*$/)] });
+      if (!pgUrl) for (const folder of ['pglite', 'admin']) expect(statSync(join(dataDir, folder)).mode & 0o777).toBe(0o700);
       await stop(service);
     },
     180_000,
