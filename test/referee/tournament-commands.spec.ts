@@ -136,6 +136,20 @@ describe('tournament commands over the in-memory stores', () => {
     expect((await started[0].tournaments.tournament(t.id)).finished).toBe(true);
   });
 
+  it("stores a result its workflow step left undone at the schedules' next sweep, with no command: the round does not wait for one", async () => {
+    const s = stores();
+    const stopped = await instance(s, false);
+    const t = await pairedSwiss(stopped);
+    // The step is lost (as when it loses its races, or the database is away): nothing records the result.
+    await t.concede(stopped);
+    const running = await instance(s);
+    expect(await results(s, t.id)).toEqual([]);
+    await running.tournaments.schedules.scan();
+    expect((await results(s, t.id)).map((e) => e.moveId)).toEqual([`game:${t.game.gameId}`]);
+    expect((await running.tournaments.tournament(t.id)).finished).toBe(true);
+    await running.tournaments.onModuleDestroy();
+  });
+
   it("charges a pairing's games to its caller's allowance once stored, and gives them back to the caller whose pairing lost the race", async () => {
     const s = stores();
     const [a, b] = [await instance(s), await instance(s)];

@@ -11,6 +11,11 @@ export interface ScheduleSteps {
   runSchedule(tournamentId: string): Promise<unknown>;
 }
 
+/** The workflows' steps left undone in a tournament (a result a lost race or a failure left unrecorded), taken (TournamentWorkflows). */
+export interface CatchUp {
+  catchUp(tournamentId: string): Promise<void>;
+}
+
 export interface ScheduleSettings {
   /** Most milliseconds between two looks (sooner when a step is due sooner). */
   pollMs: number;
@@ -48,6 +53,7 @@ export class TournamentSchedules {
     private readonly tournaments: LiveTournaments,
     private readonly store: TournamentStore,
     private readonly steps: ScheduleSteps,
+    private readonly workflows: CatchUp,
     private readonly clock: Clock,
     private readonly settings: ScheduleSettings,
   ) {}
@@ -83,14 +89,20 @@ export class TournamentSchedules {
     return this.serially(() => this.apply());
   }
 
-  /** Reads every unfinished tournament's next step, and takes those due. */
+  /**
+   * Reads every unfinished tournament's next step, and takes those due. First each is caught up:
+   * a game's result its workflow step could not store (it lost its races, the database was away)
+   * is stored here, else a round whose last result it was would wait for a command that never
+   * comes (with autoPair, nobody else acts on that round).
+   */
   scan(): Promise<number> {
     return this.serially(async () => {
       for (const id of await this.store.unfinished()) {
         try {
+          await this.workflows.catchUp(id);
           this.remember(await this.tournaments.get(id));
         } catch (err) {
-          this.logger.warn(`tournament ${id}: its schedule could not be read (${(err as Error).message})`);
+          this.logger.warn(`tournament ${id}: could not be caught up or its schedule read (${(err as Error).message})`);
         }
       }
       return this.apply();

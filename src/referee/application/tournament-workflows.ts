@@ -32,8 +32,10 @@ export interface GameResults {
  *
  * A process stopped between a game's end and its result (or a result and its game's end) left
  * a step undone: `catchUp` takes a tournament's missing steps (before a command that needs every
- * result), `catchUpAll` every tournament's at start-up; a game the organizer closed whose entry
- * was never recorded gets the entry it was closed with. No read takes a step.
+ * result), `catchUpAll` every tournament's at start-up, and the schedules' sweep each unfinished
+ * one's every minute (a step that lost its races while nothing else was to come); a game the
+ * organizer closed whose entry was never recorded gets the entry it was closed with. No read
+ * takes a step.
  */
 export class TournamentWorkflows {
   private readonly logger = new Logger('Tournaments');

@@ -88,7 +88,7 @@ export class TournamentService implements OnModuleInit, OnApplicationBootstrap, 
     this.path = new StreamCommands(referee.gate, this.held, new TournamentWriter(store, referee, consequences), 'the tournament kept changing; try again');
     this.workflows = new TournamentWorkflows(referee, this.held, store, this);
     this.freshness = new Freshness(this.held);
-    this.schedules = new TournamentSchedules(this.held, store, this, this.clock, { pollMs: 60_000, sweepMs: 60_000 });
+    this.schedules = new TournamentSchedules(this.held, store, this, this.workflows, this.clock, { pollMs: 60_000, sweepMs: 60_000 });
     this.bulk = new BulkRegistrations(referee, (t, entry) => this.step(t, ORGANIZER, null, { type: 'RegisterParticipant', ...entry }), ratings);
     this.entries = new OrganizerEntries(referee, this.held, this.workflows, (t, command) => this.step(t, ORGANIZER, null, command));
   }
