@@ -38,7 +38,10 @@ export class Freshness implements AppendWatcher {
 
   restored(): void {
     this.stopSweeping();
-    void this.sweep();
+    // A sweep under way may have read the stored versions before the listening connection was
+    // back: an append stored between its read and the LISTEN would be neither told nor swept, and
+    // the stream held here stale until its next command. So one more sweep, after it.
+    void (this.sweeping ?? Promise.resolve()).then(() => this.sweep());
   }
 
   /** Listens to the store's appends, by every instance, from now on. */
