@@ -13,11 +13,22 @@ import { startApp, type TestApp } from './app.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 const built = existsSync(join(WEB_DIR, 'index.html'));
-/** `describe` when Chromium and the built page are there, else `describe.skip`. */
-export const describeInBrowser = haveChromium && built ? describe : describe.skip;
+/**
+ * The page reads only the API, whose answers the API's own suites check on both databases: its
+ * suites run once, on the embedded one (CI's first pass), not again on PostgreSQL.
+ */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+/** `describe` when Chromium and the built page are there (and not on PostgreSQL), else `describe.skip`. */
+export const describeInBrowser = haveChromium && built && !onPostgres ? describe : describe.skip;
 /** A suite's title, saying why it is skipped when it is. */
 export const browserTitle = (what: string): string =>
-  !haveChromium ? `${what} (skipped: no Chromium at ${CHROMIUM}; apt-get install -y chromium, or set CHROMIUM_PATH)` : !built ? `${what} (skipped: not built, run npm run build)` : `${what}, offline`;
+  !haveChromium
+    ? `${what} (skipped: no Chromium at ${CHROMIUM}; apt-get install -y chromium, or set CHROMIUM_PATH)`
+    : !built
+      ? `${what} (skipped: not built, run npm run build)`
+      : onPostgres
+        ? `${what} (skipped with TEST_DATABASE_URL: the page's suites run on the embedded database)`
+        : `${what}, offline`;
 
 /** A fixed window, so the board (which fills its column) is drawn at the same size everywhere. */
 export const VIEWPORT = { width: 1000, height: 900 };
