@@ -32,8 +32,8 @@ export interface GameResults {
  *
  * A process stopped between a game's end and its result (or a result and its game's end) left
  * a step undone: `catchUp` takes a tournament's missing steps (before a command that needs every
- * result), `catchUpAll` every tournament's at start-up, and the schedules' sweep each unfinished
- * one's every minute (a step that lost its races while nothing else was to come); a game the
+ * result), `catchUpAll` at start-up the finished ones' with games still played, and the schedules'
+ * scan each unfinished one's at start-up and every minute (a step that lost its races while nothing else was to come); a game the
  * organizer closed whose entry was never recorded gets the entry it was closed with. No read
  * takes a step.
  */
@@ -71,7 +71,10 @@ export class TournamentWorkflows {
     await this.catchingUp;
   }
 
-  /** Every tournament's missing steps: the unfinished ones', and those of every tournament with a scheduled game still played. In the background at start-up. */
+  /**
+   * At start-up, in the background: the missing steps of every finished tournament with a
+   * scheduled game still played. The unfinished ones are caught up by the schedules' first scan.
+   */
   catchUpAll(): Promise<void> {
     this.catchingUp ??= this.everyTournament().finally(() => {
       this.catchingUp = null;
@@ -81,7 +84,8 @@ export class TournamentWorkflows {
 
   private async everyTournament(): Promise<void> {
     try {
-      const ids = new Set([...(await this.store.unfinished()), ...(await this.referee.tournamentsPlaying())]);
+      const unfinished = new Set(await this.store.unfinished());
+      const ids = (await this.referee.tournamentsPlaying()).filter((id) => !unfinished.has(id));
       for (const id of ids) {
         if (this.stopped) return;
         await this.catchUp(id).catch((err) => this.logger.warn(`tournament ${id}: could not catch up (${(err as Error).message})`));
