@@ -11,7 +11,12 @@ export interface GqlAnswer {
 // request, and the generator shares the machine with the service it measures.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-function post(url: string, payload: Record<string, unknown>, token?: string): Promise<GqlAnswer> {
+/**
+ * A request on a kept-alive connection that the server closed as idle meanwhile (its
+ * keepAliveTimeout) fails with ECONNRESET before the server read it: sent again once, on a new
+ * connection, as Node's documentation advises (`request.reusedSocket`).
+ */
+function post(url: string, payload: Record<string, unknown>, token?: string, again = true): Promise<GqlAnswer> {
   const body = JSON.stringify(payload);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -34,7 +39,10 @@ function post(url: string, payload: Record<string, unknown>, token?: string): Pr
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (again && req.reusedSocket && err.code === 'ECONNRESET') resolve(post(url, payload, token, false));
+      else reject(err);
+    });
     req.end(body);
   });
 }
