@@ -101,8 +101,9 @@ export class Bot {
   ) {}
 
   async newGame(): Promise<void> {
-    const created = (await gql(this.url, CREATE, { input: { kind: this.engine.kind, ruleset: this.ruleset } })).data?.createGame;
-    if (!created?.game) throw new Error(`createGame failed: ${JSON.stringify(created)}`);
+    const answer = await gql(this.url, CREATE, { input: { kind: this.engine.kind, ruleset: this.ruleset } });
+    const created = answer.data?.createGame;
+    if (!created?.game) throw new Error(`createGame failed: ${created ? JSON.stringify(created) : answer.errors?.[0]?.extensions?.code}`);
     await this.play(
       created.game.id,
       created.tokens.map((t: { token: string }) => t.token),
@@ -116,8 +117,9 @@ export class Bot {
     this.state = this.engine.init((this.engine.parseRuleset(this.ruleset) as { value: unknown }).value);
     this.version = 0;
     this.unsure = null;
-    const events = (await gql(this.url, EVENTS, { id: this.gameId, after: '0' })).data.gameEvents.nodes as ServedEvent[];
-    this.follow(events);
+    const answer = await gql(this.url, EVENTS, { id: this.gameId, after: '0' });
+    if (!answer.data?.gameEvents) throw new Error(`gameEvents failed: ${answer.errors?.[0]?.extensions?.code}`);
+    this.follow(answer.data.gameEvents.nodes as ServedEvent[]);
   }
 
   /** Token of a seat (for checks after a crash). */
