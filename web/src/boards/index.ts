@@ -1,3 +1,4 @@
+import './boards.css';
 import type { Board } from './board.js';
 import { backgammonBoard } from './backgammon.js';
 import { cerkeBoard } from './cerke.js';
