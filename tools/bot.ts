@@ -11,7 +11,12 @@ export interface GqlAnswer {
 // request, and the generator shares the machine with the service it measures.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-function post(url: string, payload: Record<string, unknown>, token?: string): Promise<GqlAnswer> {
+/**
+ * A request on a kept-alive connection that the server closed as idle meanwhile (its
+ * keepAliveTimeout) fails with ECONNRESET before the server read it: sent again once, on a new
+ * connection, as Node's documentation advises (`request.reusedSocket`).
+ */
+function post(url: string, payload: Record<string, unknown>, token?: string, again = true): Promise<GqlAnswer> {
   const body = JSON.stringify(payload);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -34,7 +39,10 @@ function post(url: string, payload: Record<string, unknown>, token?: string): Pr
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (again && req.reusedSocket && err.code === 'ECONNRESET') resolve(post(url, payload, token, false));
+      else reject(err);
+    });
     req.end(body);
   });
 }
@@ -93,8 +101,9 @@ export class Bot {
   ) {}
 
   async newGame(): Promise<void> {
-    const created = (await gql(this.url, CREATE, { input: { kind: this.engine.kind, ruleset: this.ruleset } })).data?.createGame;
-    if (!created?.game) throw new Error(`createGame failed: ${JSON.stringify(created)}`);
+    const answer = await gql(this.url, CREATE, { input: { kind: this.engine.kind, ruleset: this.ruleset } });
+    const created = answer.data?.createGame;
+    if (!created?.game) throw new Error(`createGame failed: ${created ? JSON.stringify(created) : answer.errors?.[0]?.extensions?.code}`);
     await this.play(
       created.game.id,
       created.tokens.map((t: { token: string }) => t.token),
@@ -108,8 +117,9 @@ export class Bot {
     this.state = this.engine.init((this.engine.parseRuleset(this.ruleset) as { value: unknown }).value);
     this.version = 0;
     this.unsure = null;
-    const events = (await gql(this.url, EVENTS, { id: this.gameId, after: '0' })).data.gameEvents.nodes as ServedEvent[];
-    this.follow(events);
+    const answer = await gql(this.url, EVENTS, { id: this.gameId, after: '0' });
+    if (!answer.data?.gameEvents) throw new Error(`gameEvents failed: ${answer.errors?.[0]?.extensions?.code}`);
+    this.follow(answer.data.gameEvents.nodes as ServedEvent[]);
   }
 
   /** Token of a seat (for checks after a crash). */

@@ -1,6 +1,7 @@
 import { seededRandom } from '../src/engines/kit/index.js';
 import { ENGINES } from '../src/games/index.js';
 import { Bot, gql } from './bot.js';
+import { type Acknowledged, type Audit, audit, gameEvents } from './failover-audit.js';
 import type { HaCluster } from './ha-cluster.js';
 
 export type Fault = 'kill' | 'switchover';
@@ -17,15 +18,8 @@ export interface FailoverPlan {
   onNewGame?: (bot: Bot) => Promise<void>;
 }
 
-export interface FailoverReport {
+export interface FailoverReport extends Audit {
   acknowledged: number;
-  /** Acknowledged moves found stored at their version afterwards. */
-  found: number;
-  lost: string[];
-  /** Move ids stored as more than one move. */
-  duplicates: string[];
-  games: number;
-  unverified: string[];
   /**
    * Per fault, milliseconds from the fault to the first move accepted among those sent after the
    * last refusal that followed it (the backends of a killed server may still finish a few moves
@@ -39,12 +33,10 @@ export interface FailoverReport {
    * just before each fault. Each must time out exactly once (`applied`), none twice.
    */
   deadlines: { expected: number; applied: number; twice: number };
-  /** What /readyz answered, polled on every instance during the run: `200`, `503 <reason>` or `no answer`. */
+  /** What /readyz answered, polled on every instance during the run: `200`, `503 <reason>` or `no answer (<why>)`. */
   readyz: Record<string, number>;
 }
 
-const EVENTS = `query($id: ID!, $after: String) { gameEvents(gameId: $id, after: $after, first: 1000) { nodes { seq type moveId } } }`;
-const VERIFY = `query($id: ID!) { verifyGame(gameId: $id) { ok summary } }`;
 const CREATE_IDLE = `mutation($input: CreateGameInput!) { createGame(input: $input) { ... on GameCreated { game { id } } ... on Rejection { code message } } }`;
 /** Idle games on a clock created before each fault: their deadlines fall during it (Fischer's shortest base, 10 s). */
 const IDLE_GAMES = 3;
@@ -53,12 +45,13 @@ const IDLE_GAMES = 3;
  * Jepsen-style check of failover: bots play backgammon through the `instances` while `cluster`
  * suffers `plan.faults` one after the other (each once the cluster is healthy again and
  * `movesBetween` more moves were acknowledged); a refused move is sent again with the same id
- * until it is answered. Then every acknowledged move must be stored once at its version, and
+ * until it is answered. Then every acknowledged move must be stored once at its version (read
+ * from the database's rows: else `lost`), every instance must show it (else `staleReads`), and
  * every game must verify.
  */
 export async function failoverCheck(cluster: HaCluster, instances: string[], plan: FailoverPlan): Promise<FailoverReport> {
   const engine = ENGINES.find((e) => e.kind === 'backgammon')!;
-  const acknowledged: { gameId: string; moveId: string; version: number }[] = [];
+  const acknowledged: Acknowledged[] = [];
   const refusals: Record<string, number> = {};
   const readyz: Record<string, number> = {};
   const count = (into: Record<string, number>, key: string) => (into[key] = (into[key] ?? 0) + 1);
@@ -121,8 +114,10 @@ export async function failoverCheck(cluster: HaCluster, instances: string[], pla
             const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3000) });
             const body = (await res.json()) as { reason?: string };
             count(readyz, res.status === 200 ? '200' : `${res.status} ${body.reason ?? ''}`.trim());
-          } catch {
-            count(readyz, 'no answer');
+          } catch (err) {
+            // Which silence: none within the 3 s (the instance, or this process, too busy) or a connection cut (and by whom).
+            const e = err as Error & { cause?: { code?: string } };
+            count(readyz, `no answer (${e.name === 'TimeoutError' ? 'none in 3 s' : (e.cause?.code ?? e.message.slice(0, 40))})`);
           }
         }),
       );
@@ -174,52 +169,7 @@ export async function failoverCheck(cluster: HaCluster, instances: string[], pla
   });
   const timedOut = await Promise.all(idle.map(async (id) => (await gameEvents(instances[0], id)).filter((e) => e.type === 'TimedOut').length));
   const deadlines = { expected: idle.length, applied: timedOut.filter((n) => n === 1).length, twice: timedOut.filter((n) => n > 1).length };
-  return { ...(await audit(instances[0], acknowledged)), acknowledged: acknowledged.length, recoveries, refusals, readyz, deadlines };
-}
-
-/** Reads every game's log back: each acknowledged move stored once, at or before its version; each game verifies. */
-async function audit(url: string, acknowledged: { gameId: string; moveId: string; version: number }[]) {
-  const lost: string[] = [];
-  const duplicates: string[] = [];
-  const unverified: string[] = [];
-  let found = 0;
-  const byGame = groupBy(acknowledged, (a) => a.gameId);
-  for (const [gameId, moves] of byGame) {
-    const events = await gameEvents(url, gameId);
-    const actions = groupBy(
-      events.filter((e) => e.moveId && e.type === 'ActionTaken'),
-      (e) => e.moveId!,
-    );
-    for (const [moveId, stored] of actions) if (stored.length > 1) duplicates.push(`${gameId}/${moveId}`);
-    for (const m of moves) {
-      const seq = actions.get(m.moveId)?.[0]?.seq;
-      if (seq === undefined || seq > m.version) lost.push(`${gameId}/${m.moveId}`);
-      else found++;
-    }
-    const verdict = (await gql(url, VERIFY, { id: gameId })).data.verifyGame;
-    if (!verdict.ok) unverified.push(`${gameId}: ${verdict.summary}`);
-  }
-  return { found, lost, duplicates, games: byGame.size, unverified };
-}
-
-/** Map.groupBy, which Node 20 lacks. */
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
-  return groups;
-}
-
-type StoredEvent = { seq: number; type: string; moveId: string | null };
-
-/** A game's whole log, a page of 1000 at a time. */
-async function gameEvents(url: string, gameId: string): Promise<StoredEvent[]> {
-  const events: StoredEvent[] = [];
-  for (let after = '0'; ; ) {
-    const page = (await gql(url, EVENTS, { id: gameId, after })).data.gameEvents.nodes as StoredEvent[];
-    events.push(...page);
-    if (page.length < 1000) return events;
-    after = String(page.at(-1)!.seq);
-  }
+  return { ...(await audit(instances, cluster.databaseUrl, acknowledged)), acknowledged: acknowledged.length, recoveries, refusals, readyz, deadlines };
 }
 
 /** A backgammon game with both seats taken that nobody plays, on a 10 s Fischer clock. */

@@ -30,8 +30,14 @@ export function haMissing(): string[] {
   return missing;
 }
 
+/** scripts/ha/up's choices: 2 or 3 PostgreSQL nodes; synchronous_mode_strict. */
+export interface HaShape {
+  nodes?: 2 | 3;
+  strict?: boolean;
+}
+
 /**
- * A two-node synchronous Patroni cluster behind HAProxy, started and stopped by scripts/ha/up and
+ * A synchronous Patroni cluster behind HAProxy, started and stopped by scripts/ha/up and
  * scripts/ha/down, its faults made by scripts/ha/node (all by PID).
  */
 export class HaCluster {
@@ -42,8 +48,9 @@ export class HaCluster {
   ) {}
 
   /** Starts a cluster on ports from `portBase` up (portBase .. portBase + 31). */
-  static async up(portBase: number): Promise<HaCluster> {
-    const { stdout } = await run(join(SCRIPTS, 'up'), [], { env: { ...process.env, HA_PORT_BASE: String(portBase) }, timeout: 300_000 });
+  static async up(portBase: number, shape: HaShape = {}): Promise<HaCluster> {
+    const args = ['--nodes', String(shape.nodes ?? 2), ...(shape.strict ? ['--strict'] : [])];
+    const { stdout } = await run(join(SCRIPTS, 'up'), args, { env: { ...process.env, HA_PORT_BASE: String(portBase) }, timeout: 300_000 });
     const value = (name: string) => new RegExp(`^export ${name}=(.*)$`, 'm').exec(stdout)?.[1];
     const dir = value('HA_DIR');
     const url = value('DATABASE_URL');

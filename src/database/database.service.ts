@@ -299,16 +299,42 @@ export class DatabaseService implements OnModuleDestroy {
       if (this.bridge.storageLow) return not('STORAGE_UNAVAILABLE');
     }
     if (Date.now() - this.lastStorageErrorAt < this.options.storageErrorWindowMs) return not('STORAGE_UNAVAILABLE');
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const check = this.pool.query<{ ok: boolean }>(`SELECT EXISTS (SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL) AS ok`, [
-        this.latestMigration,
-      ]);
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('readiness check timed out')), timeoutMs)));
-      const { rows } = await Promise.race([check, late]);
-      return rows[0]?.ok ? { ready: true } : not('MIGRATIONS_PENDING');
+      return (await this.migrationApplied(timeoutMs)) ? { ready: true } : not('MIGRATIONS_PENDING');
     } catch (err) {
       return not(isStorageError(err) ? 'STORAGE_UNAVAILABLE' : 'DATABASE_UNAVAILABLE');
+    }
+  }
+
+  /**
+   * Whether the latest migration is applied, asked on a pool connection, all within `timeoutMs`
+   * (else it throws). Given up, it leaves nothing behind: a connection that comes later is handed
+   * back unused (a check per probe would otherwise queue up behind an outage, then take the pool
+   * when it ends), and one whose statement did not answer is discarded, not reused (it may be dead).
+   */
+  private async migrationApplied(timeoutMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('readiness check timed out')), timeoutMs)));
+    const checkout = this.pool.connect();
+    try {
+      const client = await Promise.race([checkout, late]).catch((err: unknown) => {
+        checkout.then(
+          (c) => c.release(),
+          () => undefined,
+        );
+        throw err;
+      });
+      try {
+        const check = client.query<{ ok: boolean }>(`SELECT EXISTS (SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL) AS ok`, [
+          this.latestMigration,
+        ]);
+        const { rows } = await Promise.race([check, late]);
+        client.release();
+        return rows[0]?.ok === true;
+      } catch (err) {
+        client.release(true);
+        throw err;
+      }
     } finally {
       clearTimeout(timer);
     }

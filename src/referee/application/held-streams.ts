@@ -113,6 +113,7 @@ export class HeldStreams<S extends StreamHead, B> {
    * only the events stored after it (checked as on load) and publishes them, as if they had been
    * stored here. A stream not held and followed by nobody is left alone: it is read when asked
    * for. The workflows' steps are awaited outside the stream's queue (a step may command it).
+   * Throws if a held stream ends short of `version`: the caller tries again.
    */
   async catchUp(id: string, version?: number): Promise<void> {
     const done = (held: S | undefined) => held !== undefined && (this.source.isOver(held) || (version !== undefined && held.version >= version));
@@ -132,6 +133,9 @@ export class HeldStreams<S extends StreamHead, B> {
       if (followed) reactions = this.publish(followed.state, followed.batch);
     });
     await reactions;
+    // Told it was stored, yet not read: the read went to a server not yet as far (a standby being demoted in a failover).
+    const reached = this.cached(id);
+    if (version !== undefined && reached && !done(reached)) throw new Error(`read as far as version ${reached.version}, short of the stored ${version}`);
   }
 
   /** Read-your-writes: a held stream older than `version` (stored by another instance, not told yet) is caught up first. */
