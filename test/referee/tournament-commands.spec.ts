@@ -199,6 +199,88 @@ describe('tournament commands over the in-memory stores', () => {
   });
 });
 
+/**
+ * Appends that take a moment (as a database's round trip does), each with its events' types;
+ * `meanwhile` runs once before the first append of several events.
+ */
+function slowAppends(s: Stores, meanwhile?: () => Promise<unknown>) {
+  const appends: string[][] = [];
+  const append = s.tournaments.append.bind(s.tournaments);
+  s.tournaments.append = async (id, events, head, extras) => {
+    if (events.length > 1 && meanwhile) {
+      const first = meanwhile;
+      meanwhile = undefined;
+      await first();
+    }
+    await new Promise((r) => setTimeout(r, 10));
+    await append(id, events, head, extras);
+    appends.push(events.map((e) => e.type));
+  };
+  return appends;
+}
+
+async function filledSwiss(a: Instance, players: number) {
+  const { tournament, organizerToken } = await a.tournaments.create({ kind: 'duel', format: 'swiss', rounds: 1 });
+  const id = tournament.tournamentId;
+  for (let i = 1; i <= players; i++) await a.tournaments.register(id, organizerToken, { name: `P${i}` });
+  return { id, organizerToken };
+}
+
+describe("a tournament's commands that queue together (group commit)", () => {
+  it('stores the results that arrive while an append is under way in one append, answers each once stored, and the bundle verifies', async () => {
+    const s = stores();
+    const a = await instance(s);
+    const { id, organizerToken } = await filledSwiss(a, 16);
+    const { boards } = (await a.tournaments.pairRound(id, organizerToken, 1)).rounds[0];
+    const appends = slowAppends(s);
+    const answers = await Promise.all(boards.map((b) => a.tournaments.recordResult(id, organizerToken, { round: 1, board: b.board, outcome: 'WIN_SEAT0', gamePoints: ['1', '0'] })));
+    // 8 results in fewer appends than results; each answer holds its own result, stored.
+    expect(appends.flat().filter((type) => type === 'ResultRecorded')).toHaveLength(8);
+    expect(appends.length).toBeLessThan(8);
+    for (const [i, t] of answers.entries()) expect(Object.keys(t.rounds[0].boards[i].results)).toHaveLength(1);
+    expect(await results(s, id)).toHaveLength(8);
+    expect((await a.tournaments.tournament(id)).finished).toBe(true);
+    expect(verifyTournamentBundle(registry, await a.tournaments.bundle(id)).ok).toBe(true);
+  });
+
+  it('decides each command of a group on the one before it: a second withdrawal of the same participant is refused, the others stored', async () => {
+    const s = stores();
+    const a = await instance(s);
+    const { id, organizerToken } = await filledSwiss(a, 4);
+    const [first] = (await a.tournaments.tournament(id)).participants;
+    const appends = slowAppends(s);
+    const settled = await Promise.allSettled([
+      a.tournaments.register(id, organizerToken, { name: 'Ann' }),
+      a.tournaments.withdraw(id, organizerToken, first.id, 'ill'),
+      a.tournaments.withdraw(id, organizerToken, first.id, 'ill'),
+      a.tournaments.register(id, organizerToken, { name: 'Bob' }),
+    ]);
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'ALREADY_WITHDRAWN' });
+    // Three commands stored in fewer appends.
+    expect(appends.flat().sort()).toEqual(['ParticipantRegistered', 'ParticipantRegistered', 'ParticipantWithdrawn']);
+    expect(appends.length).toBeLessThan(3);
+    const t = await a.tournaments.tournament(id);
+    expect(t.participants.map((p) => p.registrationNo)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(t.participants.find((p) => p.id === first.id)?.withdrawnAfterRound).toBe(0);
+  });
+
+  it('takes a group that lost its race to another instance one command at a time: each stored once, decided on fresh state', async () => {
+    const s = stores();
+    const [a, b] = [await instance(s), await instance(s)];
+    const { id, organizerToken } = await filledSwiss(a, 2);
+    const conflicts = countConflicts(s);
+    slowAppends(s, () => b.tournaments.register(id, organizerToken, { name: 'Elsewhere' }));
+    const names = ['Ann', 'Bob', 'Cid', 'Dee'];
+    const registered = await Promise.all(names.map((name) => a.tournaments.register(id, organizerToken, { name })));
+    expect(conflicts.count).toBe(1);
+    const t = await a.tournaments.tournament(id);
+    expect(t.participants.map((p) => p.name).sort()).toEqual([...names, 'Elsewhere', 'P1', 'P2'].sort());
+    expect(t.participants.map((p) => p.registrationNo)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(new Set(registered.map((r) => r.participantId)).size).toBe(4);
+  });
+});
+
 describe('a withdrawal during a knockout match of several games (P2.4, K6.8)', () => {
   it('forfeits every game of the match not yet played, closes each on the service, and the opponent is champion', async () => {
     const s = stores();

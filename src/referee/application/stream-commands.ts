@@ -32,6 +32,18 @@ export interface StreamWriter<S, D, A extends Advanced<S, unknown>> {
   append(before: S, advanced: A, decision: D): Promise<void>;
   /** Once stored, held and published: what this process does next about it (the command is answered once it is done). */
   afterStore?(before: S, advanced: A): void | Promise<void>;
+  /**
+   * Stores several decisions at `before`'s version, each chained after the one before, as one
+   * append with what each causes (group commit), all or nothing. A writer without it stores each
+   * command by its own append.
+   */
+  appendTogether?(before: S, steps: readonly Chained<A, D>[]): Promise<void>;
+}
+
+/** A decision and its events chained after the stream as the decisions before it left it. */
+export interface Chained<A, D> {
+  advanced: A;
+  decision: D;
 }
 
 /** One command on one stream, in its aggregate's terms. */
@@ -47,6 +59,16 @@ export interface StreamCommand<S, D, A, R> {
   allowance?: CreationAllowance;
 }
 
+/** A command queued on a stream, with its caller's answer. */
+interface Waiting<S, D, A> {
+  command: StreamCommand<S, D, A, unknown>;
+  resolve(answer: unknown): void;
+  reject(err: unknown): void;
+}
+
+/** Commands stored by one append at most (a group's statement stays small). */
+const MAX_GROUP = 32;
+
 /**
  * The command path every aggregate's commands take: gate (closed while draining for shutdown) →
  * the stream's queue → the stream as held, or read from its log → a command id already stored
@@ -57,8 +79,16 @@ export interface StreamCommand<S, D, A, R> {
  * race (AppendConflict) is decided once more on fresh state, then refused as VERSION_CONFLICT.
  * The workflows' steps the publication sets off in this process are awaited (outside the
  * stream's queue) before the answer.
+ *
+ * With a writer that stores decisions together, the commands that queued on a stream while its
+ * append was under way are decided one after another on the stream as the one before left it,
+ * and stored by one append (group commit): a stream's busy moment costs one round trip per group,
+ * not per command. A group's answers are given once its append is stored; if it is not, each of
+ * its commands takes the path alone.
  */
 export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>> {
+  private readonly waiting = new Map<string, Waiting<S, D, A>[]>();
+
   constructor(
     private readonly gate: CommandGate,
     private readonly held: HeldStreams<S, B>,
@@ -73,45 +103,159 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
 
   /** The command path inside the gate (for a command that checked its input there first). */
   async execute<R>(id: string, command: StreamCommand<S, D, A, R>): Promise<R> {
-    let reactions: Promise<void> | undefined;
+    if (!this.writer.appendTogether) {
+      const { answer, reactions } = await this.held.lock.run(id, () => this.alone(id, command));
+      await reactions;
+      return answer;
+    }
+    return new Promise<R>((resolve, reject) => {
+      const entry = { command, resolve, reject } as Waiting<S, D, A>;
+      const queued = this.waiting.get(id);
+      if (queued) queued.push(entry);
+      else this.drainLater(id, [entry]);
+    });
+  }
+
+  /** Takes the commands queued on `id` when the stream's queue reaches them (those queued meanwhile join them). */
+  private drainLater(id: string, queued: Waiting<S, D, A>[]): void {
+    this.waiting.set(id, queued);
+    let group: Waiting<S, D, A>[] = [];
+    this.held.lock
+      .run(id, async () => {
+        if (this.waiting.get(id) === queued) this.waiting.delete(id);
+        group = queued.splice(0, MAX_GROUP);
+        if (queued.length > 0) this.drainLater(id, queued);
+        if (group.length === 1) return this.answerAlone(id, group[0]);
+        await this.together(id, group);
+      })
+      // Whatever escaped is every command's answer (one answered already keeps its own).
+      .catch((err: unknown) => {
+        for (const w of group) w.reject(err);
+      });
+  }
+
+  /** One command alone, answered once the workflows its publication set off are done. */
+  private async answerAlone(id: string, w: Waiting<S, D, A>): Promise<void> {
+    try {
+      const { answer, reactions } = await this.alone(id, w.command);
+      void Promise.resolve(reactions).then(() => w.resolve(answer), w.reject);
+    } catch (err) {
+      w.reject(err);
+    }
+  }
+
+  /** One command's path, inside the stream's queue: its answer, and the workflows' steps its publication set off. */
+  private async alone<R>(id: string, command: StreamCommand<S, D, A, R>): Promise<{ answer: R; reactions?: Promise<void> }> {
     const refuse = (code: string, message: string, state: S): R => {
       if (command.refused) return command.refused(code, message, state);
       throw new RefereeError(code, message);
     };
-    const answer = await this.held.lock.run(id, async () => {
-      for (let attempt = 1; ; attempt++) {
-        const trusted = this.held.trusted(id);
-        const state = await this.held.get(id);
+    for (let attempt = 1; ; attempt++) {
+      const trusted = this.held.trusted(id);
+      const state = await this.held.get(id);
+      const replayed = await command.replay?.(state);
+      if (replayed !== null && replayed !== undefined) return { answer: replayed };
+      const decided = command.decide(state);
+      if (!decided.ok) {
+        if (trusted && attempt === 1 && (await this.held.storedVersion(id)) !== state.version) {
+          this.held.forget(id);
+          continue;
+        }
+        return { answer: refuse(decided.error.code, decided.error.message, state) };
+      }
+      const advanced = this.writer.advance(state, decided.value);
+      if (advanced.events.length === 0) return { answer: command.accepted(advanced, decided.value) };
+      // Paid before storing (a refusal stores nothing), given back if nothing is stored.
+      const games = command.allowance ? (this.writer.created?.(advanced) ?? 0) : 0;
+      if (games > 0) command.allowance!.take(games);
+      try {
+        await this.writer.append(state, advanced, decided.value);
+      } catch (err) {
+        if (games > 0) command.allowance!.giveBack(games);
+        this.held.forget(id);
+        if (!(err instanceof AppendConflict)) throw err;
+        if (attempt === 1) continue;
+        return { answer: refuse('VERSION_CONFLICT', this.conflict, state) };
+      }
+      const reactions = this.held.publish(advanced.next, advanced.batch);
+      await this.writer.afterStore?.(state, advanced);
+      return { answer: command.accepted(advanced, decided.value), reactions };
+    }
+  }
+
+  /**
+   * A group's commands decided one after another on the stream as read once (never trusted
+   * without asking the store: a refusal then needs no confirming), stored by one append, then
+   * each published and answered in order. A replay, a refusal or an accepted command without
+   * events is answered with the group (its answer may rest on a decision before it). If the
+   * append is not stored, each command takes the path alone, except that a failure other than a
+   * lost race is the answer of the commands whose events it held.
+   */
+  private async together(id: string, group: Waiting<S, D, A>[]): Promise<void> {
+    if (this.held.trusted(id)) this.held.forget(id);
+    let before: S;
+    try {
+      before = await this.held.get(id);
+    } catch (err) {
+      for (const w of group) w.reject(err);
+      return;
+    }
+    let state = before;
+    const answers: (() => void)[] = [];
+    const steps: (Chained<A, D> & { w: Waiting<S, D, A>; games: number })[] = [];
+    for (const w of group) {
+      const { command } = w;
+      try {
         const replayed = await command.replay?.(state);
-        if (replayed !== null && replayed !== undefined) return replayed;
+        if (replayed !== null && replayed !== undefined) {
+          answers.push(() => w.resolve(replayed));
+          continue;
+        }
         const decided = command.decide(state);
         if (!decided.ok) {
-          if (trusted && attempt === 1 && (await this.held.storedVersion(id)) !== state.version) {
-            this.held.forget(id);
-            continue;
-          }
-          return refuse(decided.error.code, decided.error.message, state);
+          const { code, message } = decided.error;
+          answers.push(command.refused ? () => w.resolve(command.refused!(code, message, state)) : () => w.reject(new RefereeError(code, message)));
+          continue;
         }
         const advanced = this.writer.advance(state, decided.value);
-        if (advanced.events.length === 0) return command.accepted(advanced, decided.value);
-        // Paid before storing (a refusal stores nothing), given back if nothing is stored.
+        if (advanced.events.length === 0) {
+          answers.push(() => w.resolve(command.accepted(advanced, decided.value)));
+          continue;
+        }
         const games = command.allowance ? (this.writer.created?.(advanced) ?? 0) : 0;
         if (games > 0) command.allowance!.take(games);
-        try {
-          await this.writer.append(state, advanced, decided.value);
-        } catch (err) {
-          if (games > 0) command.allowance!.giveBack(games);
-          this.held.forget(id);
-          if (!(err instanceof AppendConflict)) throw err;
-          if (attempt === 1) continue;
-          return refuse('VERSION_CONFLICT', this.conflict, state);
-        }
-        reactions = this.held.publish(advanced.next, advanced.batch);
-        await this.writer.afterStore?.(state, advanced);
-        return command.accepted(advanced, decided.value);
+        steps.push({ advanced, decision: decided.value, w, games });
+        state = advanced.next;
+      } catch (err) {
+        answers.push(() => w.reject(err));
       }
-    });
-    await reactions;
-    return answer;
+    }
+    if (steps.length > 0) {
+      try {
+        await this.writer.appendTogether!(before, steps);
+      } catch (err) {
+        for (const s of steps) if (s.games > 0) s.w.command.allowance!.giveBack(s.games);
+        this.held.forget(id);
+        const stored = new Set(steps.map((s) => s.w));
+        for (const w of group) {
+          if (stored.has(w) && !(err instanceof AppendConflict)) w.reject(err);
+          else await this.answerAlone(id, w);
+        }
+        return;
+      }
+    }
+    for (const answer of answers) answer();
+    let previous = before;
+    for (const { advanced, decision, w } of steps) {
+      const reactions = this.held.publish(advanced.next, advanced.batch);
+      try {
+        await this.writer.afterStore?.(previous, advanced);
+        const answer = w.command.accepted(advanced, decision);
+        void reactions.then(() => w.resolve(answer), w.reject);
+      } catch (err) {
+        w.reject(err);
+      }
+      previous = advanced.next;
+    }
   }
 }

@@ -12,7 +12,7 @@ import { Consequences } from './consequences.js';
 import type { PreparedGame } from './game-setup.js';
 import { HeldStreams, type StreamSource } from './held-streams.js';
 import type { RefereeService } from './referee.service.js';
-import type { Advanced, StreamWriter } from './stream-commands.js';
+import type { Advanced, Chained, StreamWriter } from './stream-commands.js';
 
 const COMMAND_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -133,26 +133,35 @@ export class TournamentWriter implements StreamWriter<LiveTournament, Tournament
     return games.length;
   }
 
-  async append(t: LiveTournament, { next, events, games }: AdvancedTournament, { participants = [] }: TournamentStep): Promise<void> {
-    const registered = participants.flatMap((p) => {
-      const r = next.participants.find((x) => x.id === p.id);
-      return r ? [{ ...p, registrationNo: r.registrationNo }] : [];
-    });
-    // Each game's creation implies rows (its first mover told, its deadline, the inbox), stored with it; so do the tournament's events.
+  append(t: LiveTournament, advanced: AdvancedTournament, decision: TournamentStep): Promise<void> {
+    return this.appendTogether(t, [{ advanced, decision }]);
+  }
+
+  /** Commands that queued together (a round's results arriving at once): one statement, as one command's. */
+  async appendTogether(t: LiveTournament, steps: readonly Chained<AdvancedTournament, TournamentStep>[]): Promise<void> {
+    const next = steps.at(-1)!.advanced.next;
+    const registered = steps.flatMap(({ decision: { participants = [] } }) =>
+      participants.flatMap((p) => {
+        const r = next.participants.find((x) => x.id === p.id);
+        return r ? [{ ...p, registrationNo: r.registrationNo }] : [];
+      }),
+    );
+    const games = steps.flatMap((s) => s.advanced.games);
+    // Each game's creation implies rows (its first mover told, its deadline, the inbox), stored with it; so does each step's events, from the tournament before it.
     const implied = await Promise.all(games.map((g) => this.referee.creationImplies(g)));
-    const own = await this.consequences.implied(t, next, events);
+    const own = await Promise.all(steps.map((s, i) => this.consequences.implied(i === 0 ? t : steps[i - 1].advanced.next, s.advanced.next, s.advanced.events)));
     await this.store.append(
       t.tournamentId,
-      events,
+      steps.flatMap((s) => s.advanced.events),
       { version: next.version, hash: next.lastHash, status: statusOf(next) },
       {
         ...(registered.length > 0 ? { participants: registered } : {}),
         games: games.map((g, i) => ({ ...g, consequences: implied[i].rows })),
-        consequences: own.rows,
+        consequences: own.flatMap((o) => o.rows),
       },
     );
     for (const i of implied) i.stored();
-    own.stored();
+    for (const o of own) o.stored();
   }
 
   afterStore(_t: LiveTournament, { games }: AdvancedTournament): void {
