@@ -184,18 +184,22 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
   }
 
   /**
-   * A group's commands decided one after another on the stream as read once (never trusted
-   * without asking the store: a refusal then needs no confirming), stored by one append, then
-   * each published and answered in order. A replay, a refusal or an accepted command without
-   * events is answered with the group (its answer may rest on a decision before it). If the
-   * append is not stored, each command takes the path alone, except that a failure other than a
-   * lost race is the answer of the commands whose events it held.
+   * A group's commands decided one after another on the stream as read once (one held without
+   * asking the store is confirmed first: a refusal then needs no confirming), stored by one
+   * append, then each published and answered in order. A replay, a refusal or an accepted
+   * command without events is answered once the group is stored (its answer may rest on a
+   * decision before it). If the append is not stored, each command takes the path alone, except
+   * that a failure other than a lost race is the answer of the commands whose events it held.
    */
   private async together(id: string, group: Waiting<S, D, A>[]): Promise<void> {
-    if (this.held.trusted(id)) this.held.forget(id);
     let before: S;
     try {
       before = await this.held.get(id);
+      // A refusal in a group is not confirmed on its own: a stream served as held is confirmed first.
+      if (this.held.trusted(id) && (await this.held.storedVersion(id)) !== before.version) {
+        this.held.forget(id);
+        before = await this.held.get(id);
+      }
     } catch (err) {
       for (const w of group) w.reject(err);
       return;
@@ -244,7 +248,6 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
         return;
       }
     }
-    for (const answer of answers) answer();
     let previous = before;
     for (const { advanced, decision, w } of steps) {
       const reactions = this.held.publish(advanced.next, advanced.batch);
@@ -257,5 +260,6 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
       }
       previous = advanced.next;
     }
+    for (const answer of answers) answer();
   }
 }
