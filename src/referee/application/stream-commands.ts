@@ -122,7 +122,7 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
     let group: Waiting<S, D, A>[] = [];
     this.held.lock
       .run(id, async () => {
-        if (this.waiting.get(id) === queued) this.waiting.delete(id);
+        this.waiting.delete(id);
         group = queued.splice(0, MAX_GROUP);
         if (queued.length > 0) this.drainLater(id, queued);
         if (group.length === 1) return this.answerAlone(id, group[0]);
@@ -146,41 +146,49 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
 
   /** One command's path, inside the stream's queue: its answer, and the workflows' steps its publication set off. */
   private async alone<R>(id: string, command: StreamCommand<S, D, A, R>): Promise<{ answer: R; reactions?: Promise<void> }> {
-    const refuse = (code: string, message: string, state: S): R => {
-      if (command.refused) return command.refused(code, message, state);
-      throw new RefereeError(code, message);
-    };
     for (let attempt = 1; ; attempt++) {
       const trusted = this.held.trusted(id);
       const state = await this.held.get(id);
-      const replayed = await command.replay?.(state);
-      if (replayed !== null && replayed !== undefined) return { answer: replayed };
-      const decided = command.decide(state);
-      if (!decided.ok) {
+      const decided = await this.decideOn(state, command);
+      if ('answer' in decided) return { answer: decided.answer };
+      if ('refused' in decided) {
         if (trusted && attempt === 1 && (await this.held.storedVersion(id)) !== state.version) {
           this.held.forget(id);
           continue;
         }
-        return { answer: refuse(decided.error.code, decided.error.message, state) };
+        return { answer: refusal(command, decided.refused, state) };
       }
-      const advanced = this.writer.advance(state, decided.value);
-      if (advanced.events.length === 0) return { answer: command.accepted(advanced, decided.value) };
-      // Paid before storing (a refusal stores nothing), given back if nothing is stored.
-      const games = command.allowance ? (this.writer.created?.(advanced) ?? 0) : 0;
-      if (games > 0) command.allowance!.take(games);
+      const { advanced, decision } = decided.step;
       try {
-        await this.writer.append(state, advanced, decided.value);
+        await this.writer.append(state, advanced, decision);
       } catch (err) {
-        if (games > 0) command.allowance!.giveBack(games);
+        if (decided.games > 0) command.allowance!.giveBack(decided.games);
         this.held.forget(id);
         if (!(err instanceof AppendConflict)) throw err;
         if (attempt === 1) continue;
-        return { answer: refuse('VERSION_CONFLICT', this.conflict, state) };
+        return { answer: refusal(command, { code: 'VERSION_CONFLICT', message: this.conflict }, state) };
       }
       const reactions = this.held.publish(advanced.next, advanced.batch);
       await this.writer.afterStore?.(state, advanced);
-      return { answer: command.accepted(advanced, decided.value), reactions };
+      return { answer: command.accepted(advanced, decision), reactions };
     }
+  }
+
+  /**
+   * A command decided on `state`: its answer without storing anything (a replay, an acceptance
+   * with no events), its refusal, or its events to store, with the games they create charged to
+   * the caller's allowance (paid before storing, given back by the caller if nothing is stored).
+   */
+  private async decideOn<R>(state: S, command: StreamCommand<S, D, A, R>): Promise<{ answer: R } | { refused: { code: string; message: string } } | { step: Chained<A, D>; games: number }> {
+    const replayed = await command.replay?.(state);
+    if (replayed !== null && replayed !== undefined) return { answer: replayed };
+    const decided = command.decide(state);
+    if (!decided.ok) return { refused: decided.error };
+    const advanced = this.writer.advance(state, decided.value);
+    if (advanced.events.length === 0) return { answer: command.accepted(advanced, decided.value) };
+    const games = command.allowance ? (this.writer.created?.(advanced) ?? 0) : 0;
+    if (games > 0) command.allowance!.take(games);
+    return { step: { advanced, decision: decided.value }, games };
   }
 
   /**
@@ -195,7 +203,6 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
     let before: S;
     try {
       before = await this.held.get(id);
-      // A refusal in a group is not confirmed on its own: a stream served as held is confirmed first.
       if (this.held.trusted(id) && (await this.held.storedVersion(id)) !== before.version) {
         this.held.forget(id);
         before = await this.held.get(id);
@@ -205,33 +212,24 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
       return;
     }
     let state = before;
-    const answers: (() => void)[] = [];
+    const answers: { w: Waiting<S, D, A>; answer: () => unknown }[] = [];
     const steps: (Chained<A, D> & { w: Waiting<S, D, A>; games: number })[] = [];
     for (const w of group) {
-      const { command } = w;
+      const decidedOn = state;
       try {
-        const replayed = await command.replay?.(state);
-        if (replayed !== null && replayed !== undefined) {
-          answers.push(() => w.resolve(replayed));
-          continue;
-        }
-        const decided = command.decide(state);
-        if (!decided.ok) {
-          const { code, message } = decided.error;
-          answers.push(command.refused ? () => w.resolve(command.refused!(code, message, state)) : () => w.reject(new RefereeError(code, message)));
-          continue;
-        }
-        const advanced = this.writer.advance(state, decided.value);
-        if (advanced.events.length === 0) {
-          answers.push(() => w.resolve(command.accepted(advanced, decided.value)));
-          continue;
-        }
-        const games = command.allowance ? (this.writer.created?.(advanced) ?? 0) : 0;
-        if (games > 0) command.allowance!.take(games);
-        steps.push({ advanced, decision: decided.value, w, games });
-        state = advanced.next;
+        const decided = await this.decideOn(decidedOn, w.command);
+        if ('step' in decided) {
+          steps.push({ ...decided.step, w, games: decided.games });
+          state = decided.step.advanced.next;
+        } else if ('answer' in decided) answers.push({ w, answer: () => decided.answer });
+        else answers.push({ w, answer: () => refusal(w.command, decided.refused, decidedOn) });
       } catch (err) {
-        answers.push(() => w.reject(err));
+        answers.push({
+          w,
+          answer: () => {
+            throw err;
+          },
+        });
       }
     }
     if (steps.length > 0) {
@@ -260,6 +258,18 @@ export class StreamCommands<S extends StreamHead, B, D, A extends Advanced<S, B>
       }
       previous = advanced.next;
     }
-    for (const answer of answers) answer();
+    for (const { w, answer } of answers) {
+      try {
+        w.resolve(answer());
+      } catch (err) {
+        w.reject(err);
+      }
+    }
   }
+}
+
+/** A refusal as the command answers it (a move's is a typed answer), or thrown as a RefereeError. */
+function refusal<S, R>(command: Pick<StreamCommand<S, unknown, unknown, R>, 'refused'>, { code, message }: { code: string; message: string }, state: S): R {
+  if (command.refused) return command.refused(code, message, state);
+  throw new RefereeError(code, message);
 }
